@@ -1,0 +1,43 @@
+// The `cara` binary: one entry point for every caracara command.
+#include <CLI/CLI.hpp>
+
+#include <ctime>
+#include <iostream>
+
+#include "apps/commands/eval_command.h"
+
+namespace {
+
+cara::apps::EvalClock wall_clock() {
+  std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  return {static_cast<std::int64_t>(now), static_cast<std::int32_t>(local.tm_gmtoff)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"caracara: an HTCondor-style batch pool as an actor system"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "cara 0.1.0");
+
+  std::vector<std::string> eval_args;
+  auto* eval = app.add_subcommand("eval", "Evaluate ClassAd expressions (like condor_classad_eval)");
+  // `cara eval` reads its arguments in order (assignments and expressions
+  // interleave with -quiet), so they are handed over unparsed.
+  eval->prefix_command();
+  eval->set_help_flag();
+  eval->allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (eval->parsed()) {
+    eval_args = eval->remaining();
+    return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
+  }
+  return 0;
+}

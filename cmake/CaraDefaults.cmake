@@ -1,0 +1,13 @@
+# Compiler settings applied to caracara's own targets (never to system headers).
+
+if(CARA_SANITIZE)
+  set(CARA_SANITIZER_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer
+                           -fno-sanitize-recover=undefined)
+  add_compile_options(${CARA_SANITIZER_FLAGS})
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# cara_defaults(<target>): warnings as errors on our own code.
+function(cara_defaults target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Werror -Wpedantic)
+endfunction()

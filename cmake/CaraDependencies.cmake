@@ -1,0 +1,23 @@
+# Every third-party dependency, from Debian 12 packages only
+# (scripts/install-deps installs them). Wired here once so that a later
+# issue never discovers a broken package; tests/deps/ smoke-tests each.
+
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
+
+if(CARA_FUZZ)
+  return()  # the fuzz build needs only the model's dependencies
+endif()
+
+find_package(Threads REQUIRED)
+find_package(CAF REQUIRED)
+find_package(RocksDB 7.8 CONFIG REQUIRED)
+find_package(Boost 1.74 REQUIRED COMPONENTS serialization)
+find_package(OpenSSL 3 REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json 3.11 CONFIG REQUIRED)
+find_package(fmt 9 CONFIG REQUIRED)
+if(CARA_TESTS)
+  find_package(Catch2 2.13 REQUIRED)
+  include(Catch)
+endif()

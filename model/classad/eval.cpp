@@ -1,0 +1,315 @@
+#include "model/classad/eval.h"
+
+#include <array>
+#include <string>
+
+#include "model/classad/functions.h"
+#include "model/classad/operators.h"
+#include "model/classad/parser.h"
+#include "model/classad/scope.h"
+#include "model/classad/unparse.h"
+
+namespace cara::classad {
+namespace {
+
+// Bounds that keep evaluation of hostile input finite and on the stack.
+constexpr int kMaxDepth = 1500;        // nested evaluation calls
+constexpr std::size_t kMaxActive = 256;  // attributes being evaluated at once
+
+// Where an expression is being evaluated: the ad whose attributes unscoped
+// names see first, its enclosing ads, and the MY/TARGET pair.
+struct Frame {
+  const ClassAd* ad;
+  std::shared_ptr<const ScopeLink> parent;  // null at top level
+  const ClassAd* my;
+  const ClassAd* target;
+};
+
+// Attribute lookup policies: by interned Symbol (fast) or by spelling.
+struct BySymbol {
+  static const Attribute* find(const ClassAd& ad, Symbol sym, std::string_view) { return ad.find(sym); }
+};
+struct ByName {
+  static const Attribute* find(const ClassAd& ad, Symbol, std::string_view name) {
+    return ad.find_by_name(name);
+  }
+};
+
+double scale(std::uint8_t factor) {
+  switch (static_cast<Factor>(factor)) {
+    case Factor::K: return 1024.0;
+    case Factor::M: return 1024.0 * 1024.0;
+    case Factor::G: return 1024.0 * 1024.0 * 1024.0;
+    case Factor::T: return 1024.0 * 1024.0 * 1024.0 * 1024.0;
+    default: return 1.0;
+  }
+}
+
+template <class Lookup>
+class Evaluator {
+ public:
+  explicit Evaluator(const EvalEnv& env) : env_(env) {}
+
+  Value run(const ExprTree& t, const Frame& f) { return eval(t, t.root_index(), f); }
+
+  Value eval(const ExprTree& t, NodeIndex i, const Frame& f) {
+    const Node& n = t.node(i);
+    switch (n.kind) {
+      case NodeKind::Undefined: return Value::undefined();
+      case NodeKind::Error: return Value::error();
+      case NodeKind::Boolean: return Value::boolean(n.aux != 0);
+      case NodeKind::Integer:
+        if (n.aux) return Value::real(static_cast<double>(n.num.i) * scale(n.aux));
+        return Value::integer(n.num.i);
+      case NodeKind::Real: return Value::real(n.aux ? n.num.r * scale(n.aux) : n.num.r);
+      case NodeKind::String: return Value::string_view(t.string_literal(n));
+      default: break;
+    }
+    if (++depth_ > kMaxDepth) {
+      --depth_;
+      return Value::error();
+    }
+    Value v = eval_compound(t, n, f);
+    --depth_;
+    return v;
+  }
+
+  // Evaluates `text` as an expression in frame `f` (for eval()).
+  Value eval_text(std::string_view text, const Frame& f) {
+    auto parsed = parse_expression(text);
+    if (!parsed) return Value::error();
+    // The temporary tree dies here, so the result must not view into it.
+    return eval(**parsed, (*parsed)->root_index(), f).detached();
+  }
+
+  std::optional<std::string> referenced_text(const ExprTree& t, NodeIndex i, const Frame& f) {
+    const Node& n = t.node(i);
+    if (n.kind != NodeKind::Attr && n.kind != NodeKind::ScopedAttr) return std::nullopt;
+    Frame where;
+    const Attribute* a = n.kind == NodeKind::Attr ? resolve_unscoped(t, n, f, where)
+                                                  : resolve_scoped(t, n, f, where);
+    return a ? unparse(*a->expr) : std::string();
+  }
+
+  const EvalEnv& env() const { return env_; }
+
+ private:
+  Value eval_compound(const ExprTree& t, const Node& n, const Frame& f) {
+    switch (n.kind) {
+      case NodeKind::Attr: {
+        Frame where;
+        const Attribute* a = resolve_unscoped(t, n, f, where);
+        return a ? eval_attribute(*a, where) : Value::undefined();
+      }
+      case NodeKind::ScopedAttr: {
+        Frame where;
+        const Attribute* a = resolve_scoped(t, n, f, where);
+        return a ? eval_attribute(*a, where) : Value::undefined();
+      }
+      case NodeKind::Select: return select(eval(t, n.a, f), n.b, t.name(n), f);
+      case NodeKind::Unary: return apply_unary(n.op, eval(t, n.a, f));
+      case NodeKind::Binary: {
+        if (n.op == Op::And || n.op == Op::Or) {
+          Value a = eval(t, n.a, f);
+          Value r;
+          if (short_circuits(n.op, a, r)) return r;
+          return apply_logical(n.op, a, eval(t, n.b, f));
+        }
+        Value a = eval(t, n.a, f);
+        Value b = eval(t, n.b, f);
+        if (n.op == Op::Subscript && a.is_ad() && b.is_string()) {
+          return lookup_in_ad(a.as_ad(), intern_or_scan(b.as_string()), b.as_string(), f);
+        }
+        return apply_binary(n.op, a, b);
+      }
+      case NodeKind::Ternary: {
+        // operators.cpp: undefined selector gives undefined; a selector
+        // that is not boolean-equivalent gives error.
+        Value c = eval(t, n.a, f);
+        if (c.is_undefined()) return Value::undefined();
+        bool b;
+        if (!c.bool_equiv(b)) return Value::error();
+        return eval(t, b ? n.b : n.c, f);
+      }
+      case NodeKind::Elvis: {
+        Value a = eval(t, n.a, f);
+        return a.is_undefined() ? eval(t, n.b, f) : a;
+      }
+      case NodeKind::Call: return call(t, n, f);
+      case NodeKind::List: {
+        ValueList items;
+        items.reserve(n.b);
+        for (std::uint32_t k = 0; k < n.b; ++k) items.push_back(eval(t, t.arg(n, k), f));
+        return Value::list(std::move(items));
+      }
+      case NodeKind::Record: {
+        // A nested ad remembers where it was written, for unscoped names.
+        auto link = std::make_shared<const ScopeLink>(ScopeLink{f.ad, f.parent});
+        return Value::ad(AdRef{t.record(n), f.ad ? link : f.parent});
+      }
+      default: return Value::error();
+    }
+  }
+
+  // Name used for ad["name"] lookups: symbols need interning, the
+  // reference path scans by spelling.
+  static Symbol intern_or_scan(std::string_view name) {
+    if constexpr (std::is_same_v<Lookup, BySymbol>) {
+      return intern(name);
+    } else {
+      return 0;
+    }
+  }
+
+  const Attribute* find(const ClassAd* ad, Symbol sym, std::string_view name) {
+    return ad ? Lookup::find(*ad, sym, name) : nullptr;
+  }
+
+  // Unscoped `Name`: the current ad, its enclosing ads, then (from a
+  // top-level ad) the target, evaluated with MY and TARGET swapped.
+  const Attribute* resolve_unscoped(const ExprTree& t, const Node& n, const Frame& f, Frame& where) {
+    Symbol sym = n.a;
+    std::string_view name = t.name(n);
+    if (const Attribute* a = find(f.ad, sym, name)) {
+      where = f;
+      return a;
+    }
+    for (const ScopeLink* link = f.parent.get(); link; link = link->parent.get()) {
+      if (const Attribute* a = find(link->ad, sym, name)) {
+        where = Frame{link->ad, link->parent, f.my, f.target};
+        return a;
+      }
+    }
+    if (!f.parent && f.target && f.ad != f.target) {
+      if (const Attribute* a = find(f.target, sym, name)) {
+        where = Frame{f.target, nullptr, f.target, f.my};
+        return a;
+      }
+    }
+    return nullptr;
+  }
+
+  const Attribute* resolve_scoped(const ExprTree& t, const Node& n, const Frame& f, Frame& where) {
+    Symbol sym = n.a;
+    std::string_view name = t.name(n);
+    switch (static_cast<Scope>(n.aux)) {
+      case Scope::My:
+        where = Frame{f.my, nullptr, f.my, f.target};
+        return find(f.my, sym, name);
+      case Scope::Target:
+        where = Frame{f.target, nullptr, f.target, f.my};
+        return find(f.target, sym, name);
+      case Scope::Root: {
+        const ClassAd* root = f.ad;
+        for (const ScopeLink* link = f.parent.get(); link; link = link->parent.get()) root = link->ad;
+        where = Frame{root, nullptr, f.my, f.target};
+        return find(root, sym, name);
+      }
+    }
+    return nullptr;
+  }
+
+  // Evaluates an attribute's expression in its own frame, refusing to
+  // re-enter an attribute that is already being evaluated (a cycle).
+  Value eval_attribute(const Attribute& a, const Frame& where) {
+    const ExprTree& e = *a.expr;
+    if (e.is_literal()) return eval(e, e.root_index(), where);
+    for (std::size_t k = 0; k < active_count_; ++k) {
+      if (active_[k].first == where.ad && active_[k].second == a.symbol) return Value::error();
+    }
+    if (active_count_ == kMaxActive) return Value::error();
+    active_[active_count_++] = {where.ad, a.symbol};
+    Value v = eval(e, e.root_index(), where);
+    --active_count_;
+    return v;
+  }
+
+  Value lookup_in_ad(const AdRef& ref, Symbol sym, std::string_view name, const Frame& f) {
+    Frame start{ref.ad.get(), ref.parent, f.my, f.target};
+    if (const Attribute* a = find(start.ad, sym, name)) return eval_attribute(*a, start);
+    for (const ScopeLink* link = ref.parent.get(); link; link = link->parent.get()) {
+      if (const Attribute* a = find(link->ad, sym, name)) {
+        return eval_attribute(*a, Frame{link->ad, link->parent, f.my, f.target});
+      }
+    }
+    return Value::undefined();
+  }
+
+  // `base.Name`: an attribute of an ad, or of each ad in a list.
+  Value select(const Value& base, Symbol sym, std::string_view name, const Frame& f) {
+    if (base.is_undefined()) return Value::undefined();
+    if (base.is_ad()) return lookup_in_ad(base.as_ad(), sym, name, f);
+    if (base.is_list()) {
+      ValueList out;
+      out.reserve(base.as_list().size());
+      for (const Value& item : base.as_list()) out.push_back(select(item, sym, name, f));
+      return Value::list(std::move(out));
+    }
+    return Value::error();
+  }
+
+  class Args final : public FnArgs {
+   public:
+    Args(Evaluator& ev, const ExprTree& t, const Node& n, const Frame& f) : ev_(ev), t_(t), n_(n), f_(f) {}
+    std::size_t size() const override { return n_.b; }
+    Value eval(std::size_t i) override { return ev_.eval(t_, t_.arg(n_, static_cast<std::uint32_t>(i)), f_); }
+    std::optional<std::string> referenced_text(std::size_t i) override {
+      return ev_.referenced_text(t_, t_.arg(n_, static_cast<std::uint32_t>(i)), f_);
+    }
+    Value eval_text(std::string_view text) override { return ev_.eval_text(text, f_); }
+    const EvalEnv& env() const override { return ev_.env(); }
+
+   private:
+    Evaluator& ev_;
+    const ExprTree& t_;
+    const Node& n_;
+    const Frame& f_;
+  };
+
+  Value call(const ExprTree& t, const Node& n, const Frame& f) {
+    if (n.c == kUnknownFunction) return Value::error();
+    Args args(*this, t, n, f);
+    return FunctionRegistry::instance().get(n.c)(args, t.name(n));
+  }
+
+  const EvalEnv& env_;
+  int depth_ = 0;
+  std::array<std::pair<const ClassAd*, Symbol>, kMaxActive> active_{};
+  std::size_t active_count_ = 0;
+};
+
+template <class Lookup>
+Value run(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env) {
+  Evaluator<Lookup> ev(env);
+  return ev.run(expr, Frame{my, nullptr, my, target});
+}
+
+}  // namespace
+
+namespace detail {
+Value evaluate_fast(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env) {
+  return run<BySymbol>(expr, my, target, env);
+}
+Value evaluate_reference_fast(const ExprTree& expr, const ClassAd* my, const ClassAd* target,
+                              const EvalEnv& env) {
+  return run<ByName>(expr, my, target, env);
+}
+}  // namespace detail
+
+Value evaluate(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env) {
+  return run<BySymbol>(expr, my, target, env).detached();
+}
+
+Value evaluate_reference(const ExprTree& expr, const ClassAd* my, const ClassAd* target,
+                         const EvalEnv& env) {
+  return run<ByName>(expr, my, target, env).detached();
+}
+
+Value evaluate_attr(const ClassAd& my, std::string_view name, const ClassAd* target, const EvalEnv& env) {
+  const Attribute* a = my.find(name);
+  if (!a) return Value::undefined();
+  Evaluator<BySymbol> ev(env);
+  return ev.run(*a->expr, Frame{&my, nullptr, &my, target}).detached();
+}
+
+}  // namespace cara::classad

@@ -1,0 +1,527 @@
+#include "model/classad/parser.h"
+
+#include <memory>
+#include <string>
+
+namespace cara::classad {
+namespace {
+
+// Nesting deeper than this is refused rather than risking the stack.
+constexpr int kMaxDepth = 200;
+
+struct ParseFailure {
+  int line, column;
+  std::string message;
+};
+
+std::string describe(const Token& t) {
+  if (t.kind == Tok::End) return "end of input";
+  if (t.kind == Tok::Invalid) return t.problem;
+  return "'" + std::string(t.text) + "'";
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, StringSyntax strings, int line = 1, int column = 1)
+      : lex_(text, strings, line, column) {
+    advance();
+  }
+
+  ExprPtr whole_expression() {
+    ExprBuilder builder;
+    ExprBuilder* saved = b_;
+    b_ = &builder;
+    expression();
+    b_ = saved;
+    expect_end("after the expression");
+    return builder.finish();
+  }
+
+  ClassAd whole_record() {
+    ClassAd ad = record();
+    expect_end("after the ClassAd");
+    return ad;
+  }
+
+  // Expression until the end of input, for a long-form line.
+  ExprPtr rest_of_line() { return whole_expression(); }
+
+  const Token& token() const { return tok_; }
+  void advance() {
+    lex_.next(tok_);
+    if (tok_.kind == Tok::Invalid) fail(tok_.problem);
+  }
+  [[noreturn]] void fail(const std::string& what) {
+    throw ParseFailure{tok_.line, tok_.column, what};
+  }
+  [[noreturn]] void expected(const std::string& what) {
+    fail("expected " + what + " but found " + describe(tok_));
+  }
+  void expect(Tok kind, const char* what) {
+    if (tok_.kind != kind) expected(what);
+    advance();
+  }
+  void expect_end(const char* where) {
+    if (tok_.kind != Tok::End) fail("unexpected " + describe(tok_) + " " + where);
+  }
+
+ private:
+  struct DepthGuard {
+    Parser& p;
+    explicit DepthGuard(Parser& parser) : p(parser) {
+      if (++p.depth_ > kMaxDepth) p.fail("expression nested too deeply (limit " + std::to_string(kMaxDepth) + ")");
+    }
+    ~DepthGuard() { --p.depth_; }
+  };
+
+  NodeIndex expression() {
+    DepthGuard guard(*this);
+    NodeIndex cond = logical_or();
+    if (tok_.kind != Tok::Question) return cond;
+    advance();
+    if (tok_.kind == Tok::Colon) {  // a ?: b
+      advance();
+      NodeIndex other = expression();
+      return b_->elvis(cond, other);
+    }
+    NodeIndex then = expression();
+    expect(Tok::Colon, "':' of the ?: operator");
+    NodeIndex other = expression();
+    return b_->ternary(cond, then, other);
+  }
+
+  template <class Next, class Match>
+  NodeIndex left_assoc(Next next, Match match) {
+    NodeIndex lhs = (this->*next)();
+    for (;;) {
+      Op op;
+      if (!match(tok_.kind, op)) return lhs;
+      advance();
+      NodeIndex rhs = (this->*next)();
+      lhs = b_->binary(op, lhs, rhs);
+    }
+  }
+
+  NodeIndex logical_or() {
+    return left_assoc(&Parser::logical_and, [](Tok t, Op& op) {
+      op = Op::Or;
+      return t == Tok::OrOr;
+    });
+  }
+  NodeIndex logical_and() {
+    return left_assoc(&Parser::bit_or, [](Tok t, Op& op) {
+      op = Op::And;
+      return t == Tok::AndAnd;
+    });
+  }
+  NodeIndex bit_or() {
+    return left_assoc(&Parser::bit_xor, [](Tok t, Op& op) {
+      op = Op::BitOr;
+      return t == Tok::BitOr;
+    });
+  }
+  NodeIndex bit_xor() {
+    return left_assoc(&Parser::bit_and, [](Tok t, Op& op) {
+      op = Op::BitXor;
+      return t == Tok::BitXor;
+    });
+  }
+  NodeIndex bit_and() {
+    return left_assoc(&Parser::equality, [](Tok t, Op& op) {
+      op = Op::BitAnd;
+      return t == Tok::BitAnd;
+    });
+  }
+  NodeIndex equality() {
+    return left_assoc(&Parser::relational, [](Tok t, Op& op) {
+      switch (t) {
+        case Tok::EqEq: op = Op::Eq; return true;
+        case Tok::NotEq: op = Op::NotEq; return true;
+        case Tok::MetaEq: op = Op::MetaEq; return true;
+        case Tok::MetaNotEq: op = Op::MetaNotEq; return true;
+        default: return false;
+      }
+    });
+  }
+  NodeIndex relational() {
+    return left_assoc(&Parser::shift, [](Tok t, Op& op) {
+      switch (t) {
+        case Tok::Less: op = Op::Less; return true;
+        case Tok::LessEq: op = Op::LessEq; return true;
+        case Tok::Greater: op = Op::Greater; return true;
+        case Tok::GreaterEq: op = Op::GreaterEq; return true;
+        default: return false;
+      }
+    });
+  }
+  NodeIndex shift() {
+    return left_assoc(&Parser::additive, [](Tok t, Op& op) {
+      switch (t) {
+        case Tok::Shl: op = Op::Shl; return true;
+        case Tok::Shr: op = Op::Shr; return true;
+        case Tok::UShr: op = Op::UShr; return true;
+        default: return false;
+      }
+    });
+  }
+  NodeIndex additive() {
+    return left_assoc(&Parser::multiplicative, [](Tok t, Op& op) {
+      if (t == Tok::Plus) op = Op::Add;
+      else if (t == Tok::Minus) op = Op::Sub;
+      else return false;
+      return true;
+    });
+  }
+  NodeIndex multiplicative() {
+    return left_assoc(&Parser::unary, [](Tok t, Op& op) {
+      switch (t) {
+        case Tok::Star: op = Op::Mul; return true;
+        case Tok::Slash: op = Op::Div; return true;
+        case Tok::Percent: op = Op::Mod; return true;
+        default: return false;
+      }
+    });
+  }
+
+  NodeIndex unary() {
+    Op op;
+    switch (tok_.kind) {
+      case Tok::Minus: op = Op::UnaryMinus; break;
+      case Tok::Plus: op = Op::UnaryPlus; break;
+      case Tok::BitNot: op = Op::BitNot; break;
+      case Tok::Not: op = Op::Not; break;
+      default: return postfix();
+    }
+    DepthGuard guard(*this);
+    advance();
+    NodeIndex operand = unary();
+    if (op == Op::UnaryMinus && fold_negation(operand)) return operand;
+    return b_->unary(op, operand);
+  }
+
+  // A minus directly on a number literal is part of the literal, as in
+  // HTCondor's lexer: "-3" is the integer -3, so unparse round-trips.
+  bool fold_negation(NodeIndex operand) {
+    Node& n = b_->at(operand);
+    if (n.parens != 0) return false;
+    if (n.kind == NodeKind::Real) {
+      n.num.r = -n.num.r;
+      return true;
+    }
+    if (n.kind == NodeKind::Integer && operand == last_int_node_) {
+      last_int_negative_ = !last_int_negative_;
+      n.num.i = int_value(last_int_mag_, last_int_negative_);
+      return true;
+    }
+    return false;
+  }
+
+  static std::int64_t int_value(std::uint64_t mag, bool negative) {
+    constexpr std::uint64_t kMin = 9223372036854775808ull;
+    if (negative) return mag >= kMin ? INT64_MIN : -static_cast<std::int64_t>(mag);
+    return mag >= kMin ? INT64_MAX : static_cast<std::int64_t>(mag);
+  }
+
+  NodeIndex postfix() {
+    NodeIndex base = primary();
+    for (;;) {
+      if (tok_.kind == Tok::Dot) {
+        advance();
+        base = b_->select(base, attribute_name("an attribute name after '.'"));
+      } else if (tok_.kind == Tok::LBox) {
+        DepthGuard guard(*this);
+        advance();
+        NodeIndex index = expression();
+        expect(Tok::RBox, "']' closing the subscript");
+        base = b_->binary(Op::Subscript, base, index);
+      } else {
+        return base;
+      }
+    }
+  }
+
+  std::string attribute_name(const char* what) {
+    if (tok_.kind == Tok::Identifier || tok_.kind == Tok::QuotedIdentifier) {
+      std::string name = tok_.kind == Tok::Identifier ? std::string(tok_.text) : tok_.str;
+      if (name.empty()) fail("attribute name is empty");
+      advance();
+      return name;
+    }
+    expected(what);
+  }
+
+  NodeIndex primary() {
+    switch (tok_.kind) {
+      case Tok::Integer: {
+        NodeIndex n = b_->literal_int(int_value(tok_.mag, false), tok_.factor);
+        last_int_node_ = n;
+        last_int_mag_ = tok_.mag;
+        last_int_negative_ = false;
+        advance();
+        return n;
+      }
+      case Tok::Real: {
+        NodeIndex n = b_->literal_real(tok_.r, tok_.factor);
+        advance();
+        return n;
+      }
+      case Tok::String: {
+        // Adjacent string literals concatenate (HTCondor lexer).
+        std::string s = tok_.str;
+        advance();
+        while (tok_.kind == Tok::String) {
+          s += tok_.str;
+          advance();
+        }
+        return b_->literal_string(s);
+      }
+      case Tok::True: advance(); return b_->literal_bool(true);
+      case Tok::False: advance(); return b_->literal_bool(false);
+      case Tok::Undefined: advance(); return b_->literal_undefined();
+      case Tok::ErrorLit: advance(); return b_->literal_error();
+      case Tok::Identifier:
+      case Tok::QuotedIdentifier: return name_or_call();
+      case Tok::Dot: {
+        advance();
+        return b_->scoped_attr(Scope::Root, attribute_name("an attribute name after '.'"));
+      }
+      case Tok::LParen: {
+        DepthGuard guard(*this);
+        advance();
+        NodeIndex inner = expression();
+        expect(Tok::RParen, "')'");
+        if (b_->at(inner).parens == 255) fail("too many parentheses");
+        b_->add_parens(inner);
+        return inner;
+      }
+      case Tok::LBrace: return list();
+      case Tok::LBox: {
+        DepthGuard guard(*this);
+        return b_->record(std::make_shared<const ClassAd>(record()));
+      }
+      default: expected("an expression");
+    }
+  }
+
+  NodeIndex name_or_call() {
+    bool quoted = tok_.kind == Tok::QuotedIdentifier;
+    std::string name = quoted ? tok_.str : std::string(tok_.text);
+    if (name.empty()) fail("attribute name is empty");
+    advance();
+    if (!quoted && tok_.kind == Tok::LParen) return call(name);
+    if (!quoted && tok_.kind == Tok::Dot && (iequals(name, "MY") || iequals(name, "TARGET"))) {
+      advance();
+      Scope scope = iequals(name, "MY") ? Scope::My : Scope::Target;
+      return b_->scoped_attr(scope, attribute_name("an attribute name after '.'"));
+    }
+    return b_->attr(name);
+  }
+
+  NodeIndex call(const std::string& name) {
+    DepthGuard guard(*this);
+    advance();  // (
+    std::vector<NodeIndex> args;
+    if (tok_.kind != Tok::RParen) {
+      for (;;) {
+        args.push_back(expression());
+        if (tok_.kind == Tok::Comma) {
+          advance();
+          continue;
+        }
+        if (tok_.kind == Tok::RParen) break;
+        expected("',' or ')' in the arguments of " + name + "()");
+      }
+    }
+    advance();
+    return b_->call(name, args);
+  }
+
+  NodeIndex list() {
+    DepthGuard guard(*this);
+    advance();  // {
+    std::vector<NodeIndex> items;
+    if (tok_.kind != Tok::RBrace) {
+      for (;;) {
+        items.push_back(expression());
+        if (tok_.kind == Tok::Comma) {
+          advance();
+          continue;
+        }
+        if (tok_.kind == Tok::RBrace) break;
+        expected("',' or '}' in the list");
+      }
+    }
+    advance();
+    return b_->list(items);
+  }
+
+  // [ name = expr; ... ]  Empty statements (;;) are allowed, as HTCondor does.
+  ClassAd record() {
+    expect(Tok::LBox, "'[' starting a ClassAd");
+    ClassAd ad;
+    for (;;) {
+      while (tok_.kind == Tok::Semicolon) advance();
+      if (tok_.kind == Tok::RBox) break;
+      std::string name = attribute_name("an attribute name or ']'");
+      expect(Tok::Assign, ("'=' after attribute " + name).c_str());
+      ExprBuilder builder;
+      ExprBuilder* saved = b_;
+      NodeIndex saved_int = last_int_node_;
+      b_ = &builder;
+      expression();
+      b_ = saved;
+      last_int_node_ = saved_int;
+      ad.insert(name, builder.finish());
+      if (tok_.kind != Tok::Semicolon && tok_.kind != Tok::RBox) {
+        expected("';' or ']' after the value of " + name);
+      }
+    }
+    advance();  // ]
+    return ad;
+  }
+
+  Lexer lex_;
+  Token tok_;
+  ExprBuilder* b_ = nullptr;
+  int depth_ = 0;
+  NodeIndex last_int_node_ = 0xffffffffu;
+  std::uint64_t last_int_mag_ = 0;
+  bool last_int_negative_ = false;
+};
+
+Error to_error(const ParseFailure& f) {
+  return Error{"line " + std::to_string(f.line) + ", column " + std::to_string(f.column) + ": " +
+               f.message};
+}
+
+bool blank_or_comment(std::string_view line) {
+  for (char c : line) {
+    if (c == '#') return true;
+    if (c != ' ' && c != '\t' && c != '\r') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<ExprPtr> parse_expression(std::string_view text, StringSyntax strings) {
+  try {
+    Parser p(text, strings);
+    return p.whole_expression();
+  } catch (const ParseFailure& f) {
+    return to_error(f);
+  }
+}
+
+Result<ClassAd> parse_new_classad(std::string_view text) {
+  try {
+    Parser p(text, StringSyntax::New);
+    return p.whole_record();
+  } catch (const ParseFailure& f) {
+    return to_error(f);
+  }
+}
+
+Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line) {
+  std::size_t i = 0;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  std::size_t name_start = i;
+  auto ident = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  if (i >= text.size() || !ident(text[i]) || (text[i] >= '0' && text[i] <= '9')) {
+    return Error{"line " + std::to_string(line) + ", column " + std::to_string(i + 1) +
+                 ": expected an attribute name at the start of the line"};
+  }
+  while (i < text.size() && ident(text[i])) ++i;
+  std::string_view name = text.substr(name_start, i - name_start);
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  if (i >= text.size() || text[i] != '=') {
+    return Error{"line " + std::to_string(line) + ", column " + std::to_string(i + 1) +
+                 ": expected '=' after attribute " + std::string(name)};
+  }
+  ++i;
+  try {
+    Parser p(text.substr(i), StringSyntax::Old, line, static_cast<int>(i) + 1);
+    ad.insert(name, p.rest_of_line());
+  } catch (const ParseFailure& f) {
+    return to_error(ParseFailure{f.line, f.column, "in the value of " + std::string(name) + ": " + f.message});
+  }
+  return true;
+}
+
+namespace {
+
+// Calls `line_fn(text, line_number)` per line; an empty line ends an ad.
+template <class LineFn, class BreakFn>
+Result<bool> for_each_line(std::string_view text, LineFn line_fn, BreakFn break_fn) {
+  int line_no = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++line_no;
+    bool empty = line.find_first_not_of(" \t") == std::string_view::npos;
+    if (empty) {
+      break_fn();
+    } else if (!blank_or_comment(line)) {
+      auto r = line_fn(line, line_no);
+      if (!r) return r;
+    }
+    if (end == text.size()) break;
+    pos = end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<ClassAd> parse_long_form(std::string_view text) {
+  ClassAd ad;
+  auto r = for_each_line(
+      text, [&](std::string_view line, int n) { return insert_long_form_line(ad, line, n); }, [] {});
+  if (!r) return Error{r.error()};
+  return ad;
+}
+
+Result<std::vector<ClassAd>> parse_long_form_ads(std::string_view text) {
+  std::vector<ClassAd> ads;
+  ClassAd current;
+  auto flush = [&] {
+    if (!current.empty()) ads.push_back(std::move(current));
+    current = ClassAd{};
+  };
+  auto r = for_each_line(
+      text, [&](std::string_view line, int n) { return insert_long_form_line(current, line, n); },
+      flush);
+  if (!r) return Error{r.error()};
+  flush();
+  return ads;
+}
+
+Result<ClassAd> parse_classad(std::string_view text) {
+  std::size_t i = 0;
+  for (;;) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')) ++i;
+    if (i < text.size() && text[i] == '#') {  // comment line before the ad
+      while (i < text.size() && text[i] != '\n') ++i;
+      continue;
+    }
+    break;
+  }
+  if (i < text.size() && text[i] != '[') return parse_long_form(text);
+  int line = 1;
+  for (std::size_t k = 0; k < i; ++k) line += text[k] == '\n';
+  std::size_t line_start = text.rfind('\n', i == 0 ? 0 : i - 1);
+  int column = static_cast<int>(line_start == std::string_view::npos ? i + 1 : i - line_start);
+  try {
+    Parser p(text.substr(i), StringSyntax::New, line, column);
+    return p.whole_record();
+  } catch (const ParseFailure& f) {
+    return to_error(f);
+  }
+}
+
+}  // namespace cara::classad

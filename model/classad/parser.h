@@ -1,0 +1,40 @@
+// Parsing ClassAd expressions and ads, in both syntaxes HTCondor uses:
+//  - new: `[ a = 1; b = "x" ]`, expressions with C-like string escapes;
+//  - old long form: one `Name = expr` per line, as `condor_status -l` and
+//    `condor_q -l` print, where a backslash in a string is literal.
+// Errors name the line and column and what was expected.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/classad/expr.h"
+#include "model/classad/lexer.h"
+#include "model/common/result.h"
+
+namespace cara::classad {
+
+// Parses one whole expression; trailing text is an error.
+Result<ExprPtr> parse_expression(std::string_view text,
+                                 StringSyntax strings = StringSyntax::New);
+
+// Parses `[ ... ]` (new syntax); trailing text other than whitespace and
+// comments is an error.
+Result<ClassAd> parse_new_classad(std::string_view text);
+
+// Parses one ad in old long form. Blank lines and lines starting with '#'
+// are skipped.
+Result<ClassAd> parse_long_form(std::string_view text);
+
+// Parses several long-form ads separated by blank lines.
+Result<std::vector<ClassAd>> parse_long_form_ads(std::string_view text);
+
+// Parses one ad in either syntax: new if the first token is '['.
+Result<ClassAd> parse_classad(std::string_view text);
+
+// Parses one `Name = expr` line of long form into `ad` (old string syntax).
+// `line` is used in error messages.
+Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line = 1);
+
+}  // namespace cara::classad

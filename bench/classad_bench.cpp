@@ -1,0 +1,128 @@
+// ClassAd benchmark (TARGETS.md): prints one JSON object with
+//   eval_per_s      the reference Requirements of a job against 10,000 slot ads
+//   match_per_s     symmetric matches of a job against 10,000 slot ads
+//   parse_ads_per_s 40-attribute job ads in old long form
+// each the median of several runs on one core.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/classad/eval.h"
+#include "model/classad/match.h"
+#include "model/classad/parser.h"
+
+using namespace cara::classad;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kRuns = 7;
+constexpr int kSlots = 10000;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::vector<ClassAd> make_slots() {
+  std::vector<ClassAd> slots;
+  for (int i = 0; i < kSlots; ++i) {
+    ClassAd s;
+    s.set("Name", "slot" + std::to_string(i % 32) + "@node" + std::to_string(i / 32));
+    s.set("OpSys", i % 10 == 0 ? "WINDOWS" : "LINUX");
+    s.set("Arch", "X86_64");
+    s.set("Memory", static_cast<std::int64_t>(1024 * (1 + i % 16)));
+    s.set("Cpus", static_cast<std::int64_t>(1 + i % 8));
+    s.set("Disk", static_cast<std::int64_t>(1000000));
+    s.set("State", "Unclaimed");
+    s.insert("Requirements", *parse_expression("(TARGET.RequestCpus <= MY.Cpus) && (TARGET.RequestMemory <= MY.Memory)"));
+    slots.push_back(std::move(s));
+  }
+  return slots;
+}
+
+ClassAd make_job() {
+  ClassAd job;
+  job.set("RequestMemory", static_cast<std::int64_t>(4096));
+  job.set("RequestCpus", static_cast<std::int64_t>(2));
+  job.set("Owner", "alice");
+  job.insert("Requirements", *parse_expression(
+      "(TARGET.OpSys == \"LINUX\") && (TARGET.Memory >= MY.RequestMemory) && (TARGET.Cpus >= MY.RequestCpus)"));
+  return job;
+}
+
+std::string job_long_form() {
+  std::string s =
+      "ClusterId = 1234\nProcId = 7\nOwner = \"cms001\"\nUser = \"cms001@physik.rwth-aachen.de\"\n"
+      "AcctGroup = \"group_cms.cms\"\nAccountingGroup = \"group_cms.cms001\"\nCmd = \"/home/cms001/testjob.sh\"\n"
+      "Args = \"0 --events 1000\"\nIwd = \"/home/cms001\"\nJobUniverse = 5\nJobStatus = 1\n"
+      "QDate = 1535000000\nEnteredCurrentStatus = 1535000000\nImageSize = 1\nDiskUsage = 1\n"
+      "RequestCpus = 1\nRequestDisk = DiskUsage\n"
+      "RequestMemory = ifThenElse(MemoryUsage =!= undefined, MemoryUsage, (ImageSize + 1023) / 1024)\n"
+      "Requirements = (TARGET.OpSys == \"LINUX\") && (TARGET.Arch == \"X86_64\") && (TARGET.Memory >= "
+      "RequestMemory) && (TARGET.Disk >= RequestDisk) && (TARGET.Cpus >= RequestCpus)\n"
+      "Rank = 0.0\nOut = \"07.out\"\nErr = \"07.err\"\nUserLog = \"/home/cms001/testjob.log\"\n"
+      "In = \"/dev/null\"\nTransferIn = false\nShouldTransferFiles = \"IF_NEEDED\"\nWhenToTransferOutput = \"ON_EXIT\"\n"
+      "NumCkpts = 0\nNumRestarts = 0\nNumJobStarts = 0\nJobPrio = 0\nNiceUser = false\nMaxHosts = 1\nMinHosts = 1\n"
+      "CurrentHosts = 0\nCumulativeSuspensionTime = 0\nCommittedTime = 0\nExitBySignal = false\n"
+      "LeaveJobInQueue = false\nPeriodicRemove = (JobStatus == 5) && (time() - EnteredCurrentStatus > 86400)\n";
+  return s;
+}
+
+template <class F>
+double rate(std::int64_t ops, F&& body) {
+  auto start = Clock::now();
+  body();
+  double secs = std::chrono::duration<double>(Clock::now() - start).count();
+  return static_cast<double>(ops) / secs;
+}
+
+}  // namespace
+
+int main() {
+  std::vector<ClassAd> slots = make_slots();
+  ClassAd job = make_job();
+  const ExprTree& req = *job.lookup("Requirements");
+  EvalEnv env;
+  volatile std::int64_t sink = 0;
+
+  std::vector<double> evals, matches, parses;
+  for (int run = 0; run < kRuns; ++run) {
+    constexpr int kRounds = 100;
+    evals.push_back(rate(std::int64_t{kSlots} * kRounds, [&] {
+      std::int64_t ok = 0;
+      for (int r = 0; r < kRounds; ++r) {
+        for (const ClassAd& s : slots) {
+          bool b;
+          ok += detail::evaluate_fast(req, &job, &s, env).bool_equiv(b) && b;
+        }
+      }
+      sink = sink + ok;
+    }));
+    matches.push_back(rate(std::int64_t{kSlots} * kRounds, [&] {
+      std::int64_t ok = 0;
+      for (int r = 0; r < kRounds; ++r) {
+        for (const ClassAd& s : slots) ok += symmetric_match(job, s, env);
+      }
+      sink = sink + ok;
+    }));
+    std::string text = job_long_form();
+    constexpr int kAds = 20000;
+    parses.push_back(rate(kAds, [&] {
+      std::size_t total = 0;
+      for (int i = 0; i < kAds; ++i) total += parse_long_form(text)->size();
+      sink = sink + static_cast<std::int64_t>(total);
+    }));
+  }
+  nlohmann::json out;
+  out["eval_per_s"] = median(evals);
+  out["match_per_s"] = median(matches);
+  out["parse_ads_per_s"] = median(parses);
+  out["runs"] = kRuns;
+  out["job_ad_attributes"] = parse_long_form(job_long_form())->size();
+  std::printf("%s\n", out.dump().c_str());
+  return 0;
+}

@@ -144,8 +144,9 @@ class Evaluator {
       }
       case NodeKind::Record: {
         // A nested ad remembers where it was written, for unscoped names.
-        auto link = std::make_shared<const ScopeLink>(ScopeLink{f.ad, f.parent});
-        return Value::ad(AdRef{t.record(n), f.ad ? link : f.parent});
+        // (Only allocate a link when there is an enclosing ad to record.)
+        auto parent = f.ad ? std::make_shared<const ScopeLink>(ScopeLink{f.ad, f.parent}) : f.parent;
+        return Value::ad(AdRef{t.record(n), std::move(parent)});
       }
       default: return Value::error();
     }

@@ -43,9 +43,6 @@ class Parser {
     return ad;
   }
 
-  // Expression until the end of input, for a long-form line.
-  ExprPtr rest_of_line() { return whole_expression(); }
-
   const Token& token() const { return tok_; }
   void advance() {
     lex_.next(tok_);
@@ -443,7 +440,7 @@ Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line)
   ++i;
   try {
     Parser p(text.substr(i), StringSyntax::Old, line, static_cast<int>(i) + 1);
-    ad.insert(name, p.rest_of_line());
+    ad.insert(name, p.whole_expression());
   } catch (const ParseFailure& f) {
     return to_error(ParseFailure{f.line, f.column, "in the value of " + std::string(name) + ": " + f.message});
   }

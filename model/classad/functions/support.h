@@ -24,9 +24,6 @@ std::optional<double> parse_number(std::string_view s);
 // white space, empty tokens dropped (HTCondor StringTokenIterator).
 std::vector<std::string_view> tokens(std::string_view list, std::string_view delims);
 
-// The value a list/ad-free argument has as an integer (reals truncate).
-inline bool as_integer(const Value& v, std::int64_t& out) { return v.number(out); }
-
 std::string to_lower(std::string_view s);
 
 }  // namespace cara::classad::fn

@@ -1,43 +1,82 @@
 #include "model/classad/classad.h"
 
 #include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "model/classad/literal.h"
 
 namespace cara::classad {
 namespace {
 
-inline std::uint32_t mix(Symbol s) {
-  std::uint32_t h = s * 0x9E3779B1u;
-  return h ^ (h >> 15);
+// The literal value an attribute caches, computed once at insertion.
+void cache_literal(Attribute& a) {
+  a.has_literal = a.expr->is_literal();
+  a.literal = a.has_literal ? literal_value(*a.expr, a.expr->root()) : Value();
 }
+
+// Attributes beyond this many cannot be indexed (24-bit positions); no real
+// ad comes near it.
+constexpr std::size_t kMaxAttributes = (std::size_t{1} << 24) - 2;
 
 }  // namespace
 
-void ClassAd::index_insert(Symbol sym, std::uint32_t pos) {
+void ClassAd::fill_inline(IndexSlot& slot, const Attribute& a) {
+  slot.tag = IndexSlot::None;
+  slot.v.expr = a.expr.get();
+  if (!a.has_literal) return;
+  const Value& v = a.literal;
+  switch (v.type()) {
+    case ValueType::Undefined: slot.tag = IndexSlot::Undefined; break;
+    case ValueType::Error: slot.tag = IndexSlot::Error; break;
+    case ValueType::Boolean:
+      slot.tag = IndexSlot::Boolean;
+      slot.v.i = v.as_bool();
+      break;
+    case ValueType::Integer:
+      slot.tag = IndexSlot::Integer;
+      slot.v.i = v.as_int();
+      break;
+    case ValueType::Real:
+      slot.tag = IndexSlot::Real;
+      slot.v.r = v.as_real();
+      break;
+    case ValueType::String:
+      if (v.as_string().size() <= sizeof slot.v.s) {
+        slot.tag = static_cast<std::uint8_t>(IndexSlot::String0 + v.as_string().size());
+        std::memcpy(slot.v.s, v.as_string().data(), v.as_string().size());
+      }
+      break;
+    default: break;
+  }
+}
+
+void ClassAd::index_insert(std::uint32_t pos) {
+  const Attribute& a = attrs_[pos];
   const std::uint32_t mask = static_cast<std::uint32_t>(index_.size() - 1);
-  for (std::uint32_t i = mix(sym) & mask;; i = (i + 1) & mask) {
-    if (index_[i] == 0) {
-      index_[i] = pos + 1;
+  for (std::uint32_t i = mix(a.symbol) & mask;; i = (i + 1) & mask) {
+    if (index_[i].pos1 == 0) {
+      IndexSlot& slot = index_[i];
+      slot.symbol = a.symbol;
+      slot.pos1 = pos + 1;
+      fill_inline(slot, a);
       return;
     }
   }
 }
 
-void ClassAd::rebuild_index() {
-  std::size_t cap = 8;
-  while (cap < attrs_.size() * 2) cap *= 2;
-  index_.assign(cap, 0);
-  for (std::uint32_t p = 0; p < attrs_.size(); ++p) index_insert(attrs_[p].symbol, p);
+void ClassAd::reserve(std::size_t n) {
+  if (n <= attrs_.capacity()) return;
+  attrs_.reserve(n);
+  index_capacity_hint_ = n;
+  rebuild_index();
 }
 
-const Attribute* ClassAd::find(Symbol sym) const {
-  if (index_.empty()) return nullptr;
-  const std::uint32_t mask = static_cast<std::uint32_t>(index_.size() - 1);
-  for (std::uint32_t i = mix(sym) & mask;; i = (i + 1) & mask) {
-    std::uint32_t slot = index_[i];
-    if (slot == 0) return nullptr;
-    const Attribute& a = attrs_[slot - 1];
-    if (a.symbol == sym) return &a;
-  }
+void ClassAd::rebuild_index() {
+  std::size_t cap = 8;
+  while (cap < std::max(attrs_.size(), index_capacity_hint_) * 2) cap *= 2;
+  index_.assign(cap, IndexSlot{});
+  for (std::uint32_t p = 0; p < attrs_.size(); ++p) index_insert(p);
 }
 
 const Attribute* ClassAd::find_by_name(std::string_view name) const {
@@ -48,25 +87,42 @@ const Attribute* ClassAd::find_by_name(std::string_view name) const {
 }
 
 void ClassAd::insert(std::string_view name, ExprPtr expr) {
-  Symbol sym = intern(name);
-  if (const Attribute* existing = find(sym)) {
-    auto& a = const_cast<Attribute&>(*existing);
-    a.name.assign(name);
+  const Interned interned = intern_spelling(name);
+  const Symbol sym = interned.symbol;
+  if (const IndexSlot* existing = find_slot(sym)) {
+    auto& a = attrs_[existing->pos1 - 1];
+    a.name = interned.spelling;
     a.expr = std::move(expr);
+    cache_literal(a);
+    fill_inline(const_cast<IndexSlot&>(*existing), a);
     return;
   }
-  attrs_.push_back(Attribute{sym, std::string(name), std::move(expr)});
+  if (attrs_.size() >= kMaxAttributes) throw std::length_error("ClassAd: too many attributes");
+  Attribute a;
+  a.symbol = sym;
+  a.expr = std::move(expr);
+  a.name = interned.spelling;
+  cache_literal(a);
+  attrs_.push_back(std::move(a));
   if (attrs_.size() * 2 > index_.size()) {
     rebuild_index();
   } else {
-    index_insert(sym, static_cast<std::uint32_t>(attrs_.size() - 1));
+    index_insert(static_cast<std::uint32_t>(attrs_.size() - 1));
   }
 }
 
-void ClassAd::set(std::string_view name, std::int64_t i) { insert(name, make_literal_expr(i)); }
-void ClassAd::set(std::string_view name, double r) { insert(name, make_literal_expr(r)); }
-void ClassAd::set(std::string_view name, bool b) { insert(name, make_literal_expr(b)); }
-void ClassAd::set(std::string_view name, std::string_view s) { insert(name, make_literal_expr(s)); }
+void ClassAd::set(std::string_view name, std::int64_t i) {
+  insert(name, make_literal_expr(i));
+}
+void ClassAd::set(std::string_view name, double r) {
+  insert(name, make_literal_expr(r));
+}
+void ClassAd::set(std::string_view name, bool b) {
+  insert(name, make_literal_expr(b));
+}
+void ClassAd::set(std::string_view name, std::string_view s) {
+  insert(name, make_literal_expr(s));
+}
 
 bool ClassAd::erase(std::string_view name) {
   const Attribute* a = find(name);

@@ -13,13 +13,19 @@
 
 #include "model/classad/expr.h"
 #include "model/classad/symbol.h"
+#include "model/classad/value.h"
 
 namespace cara::classad {
 
 struct Attribute {
   Symbol symbol;
-  std::string name;  // spelling as inserted
+  // When `expr` is a literal, its value, so that reading MY.Memory costs no
+  // visit to the tree (most attributes of machine and job ads are literals).
+  // A string literal views the tree's pool, which `expr` keeps alive.
+  bool has_literal = false;
+  Value literal;
   ExprPtr expr;
+  std::string_view name;  // spelling as inserted (interned: lives for the process)
 };
 
 class ClassAd {
@@ -37,10 +43,60 @@ class ClassAd {
   void set(std::string_view name, std::string_view s);
   void set(std::string_view name, const char* s) { set(name, std::string_view(s)); }
 
+  // Makes room for `n` attributes without reallocating (parsers know the
+  // line count up front).
+  void reserve(std::size_t n);
+
   // Removes `name`; returns whether it was present.
   bool erase(std::string_view name);
 
-  const Attribute* find(Symbol sym) const;
+  // One entry of the lookup index: the symbol, where its attribute lives,
+  // and, for scalar literals and strings of up to 8 bytes, the value itself.
+  // Reading `TARGET.Memory` during matching thus touches one 16-byte entry
+  // and never the attribute or its tree: matching walks thousands of ads, and
+  // the cost that remains is cache misses (bench/RESULTS.md).
+  struct IndexSlot {
+    Symbol symbol;
+    std::uint32_t pos1 : 24;  // position+1 in attributes(); 0 = empty slot
+    std::uint32_t tag : 8;    // Tag of the inline value
+    union {
+      std::int64_t i;
+      double r;
+      char s[8];
+      const ExprTree* expr;  // tag None: the attribute's expression
+    } v;
+
+    enum Tag : std::uint8_t { None, Undefined, Error, Boolean, Integer, Real, String0 /* + length */ };
+    bool has_inline_value() const { return tag != None; }
+    // The inline value; a string views this entry, so it is valid until the
+    // ad is next modified (as a string viewing an expression pool is).
+    Value inline_value() const {
+      switch (tag) {
+        case Undefined: return Value::undefined();
+        case Error: return Value::error();
+        case Boolean: return Value::boolean(v.i != 0);
+        case Integer: return Value::integer(v.i);
+        case Real: return Value::real(v.r);
+        default: return Value::string_view(std::string_view(v.s, tag - String0));
+      }
+    }
+  };
+
+  const IndexSlot* find_slot(Symbol sym) const {
+    if (index_.empty()) return nullptr;
+    const std::uint32_t mask = static_cast<std::uint32_t>(index_.size() - 1);
+    for (std::uint32_t i = mix(sym) & mask;; i = (i + 1) & mask) {
+      const IndexSlot& slot = index_[i];
+      if (slot.pos1 == 0) return nullptr;
+      if (slot.symbol == sym) return &slot;
+    }
+  }
+  const Attribute& at(const IndexSlot& slot) const { return attrs_[slot.pos1 - 1]; }
+
+  const Attribute* find(Symbol sym) const {
+    const IndexSlot* slot = find_slot(sym);
+    return slot ? &at(*slot) : nullptr;
+  }
   const Attribute* find(std::string_view name) const { return find(intern(name)); }
   // Linear, case-insensitive scan by spelling: no interning, no index.
   const Attribute* find_by_name(std::string_view name) const;
@@ -59,13 +115,18 @@ class ClassAd {
   bool same_as(const ClassAd& other) const;
 
  private:
+  static std::uint32_t mix(Symbol s) {
+    std::uint32_t h = s * 0x9E3779B1u;
+    return h ^ (h >> 15);
+  }
   void rebuild_index();
-  void index_insert(Symbol sym, std::uint32_t pos);
+  void index_insert(std::uint32_t pos);
+  static void fill_inline(IndexSlot& slot, const Attribute& a);
 
   std::vector<Attribute> attrs_;
-  // Open addressing, power-of-two capacity, linear probing; each slot holds
-  // position+1 into attrs_ (0 = empty).
-  std::vector<std::uint32_t> index_;
+  // Open addressing, power-of-two capacity, linear probing.
+  std::vector<IndexSlot> index_;
+  std::size_t index_capacity_hint_ = 0;  // from reserve()
 };
 
 }  // namespace cara::classad

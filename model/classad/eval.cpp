@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/classad/functions.h"
+#include "model/classad/literal.h"
 #include "model/classad/operators.h"
 #include "model/classad/parser.h"
 #include "model/classad/scope.h"
@@ -13,37 +14,40 @@ namespace cara::classad {
 namespace {
 
 // Bounds that keep evaluation of hostile input finite and on the stack.
-constexpr int kMaxDepth = 1500;        // nested evaluation calls
+constexpr int kMaxDepth = 1500;          // nested evaluation calls
 constexpr std::size_t kMaxActive = 256;  // attributes being evaluated at once
 
 // Where an expression is being evaluated: the ad whose attributes unscoped
 // names see first, its enclosing ads, and the MY/TARGET pair.
 struct Frame {
   const ClassAd* ad;
-  std::shared_ptr<const ScopeLink> parent;  // null at top level
+  const ScopeLink* parent;  // null at top level; owned by the value being evaluated
   const ClassAd* my;
   const ClassAd* target;
 };
 
-// Attribute lookup policies: by interned Symbol (fast) or by spelling.
-struct BySymbol {
-  static const Attribute* find(const ClassAd& ad, Symbol sym, std::string_view) { return ad.find(sym); }
-};
-struct ByName {
-  static const Attribute* find(const ClassAd& ad, Symbol, std::string_view name) {
-    return ad.find_by_name(name);
-  }
+// An attribute found by a lookup. By symbol we get its index slot, whose
+// inline value may answer without touching the attribute at all; by name,
+// the attribute itself.
+struct Hit {
+  const ClassAd* ad = nullptr;
+  const ClassAd::IndexSlot* slot = nullptr;
+  const Attribute* attr = nullptr;
+  explicit operator bool() const { return slot || attr; }
+  const Attribute& attribute() const { return attr ? *attr : ad->at(*slot); }
 };
 
-double scale(std::uint8_t factor) {
-  switch (static_cast<Factor>(factor)) {
-    case Factor::K: return 1024.0;
-    case Factor::M: return 1024.0 * 1024.0;
-    case Factor::G: return 1024.0 * 1024.0 * 1024.0;
-    case Factor::T: return 1024.0 * 1024.0 * 1024.0 * 1024.0;
-    default: return 1.0;
+// Attribute lookup policies: by interned Symbol (fast) or by spelling.
+struct BySymbol {
+  static Hit find(const ClassAd& ad, Symbol sym, std::string_view) {
+    return Hit{&ad, ad.find_slot(sym), nullptr};
   }
-}
+};
+struct ByName {
+  static Hit find(const ClassAd& ad, Symbol, std::string_view name) {
+    return Hit{&ad, nullptr, ad.find_by_name(name)};
+  }
+};
 
 template <class Lookup>
 class Evaluator {
@@ -54,16 +58,22 @@ class Evaluator {
 
   Value eval(const ExprTree& t, NodeIndex i, const Frame& f) {
     const Node& n = t.node(i);
-    switch (n.kind) {
-      case NodeKind::Undefined: return Value::undefined();
-      case NodeKind::Error: return Value::error();
-      case NodeKind::Boolean: return Value::boolean(n.aux != 0);
-      case NodeKind::Integer:
-        if (n.aux) return Value::real(static_cast<double>(n.num.i) * scale(n.aux));
-        return Value::integer(n.num.i);
-      case NodeKind::Real: return Value::real(n.aux ? n.num.r * scale(n.aux) : n.num.r);
-      case NodeKind::String: return Value::string_view(t.string_literal(n));
-      default: break;
+    if (n.kind <= NodeKind::String) return literal_value(t, n);
+    // Fast path: a reference whose index slot holds the value inline (the
+    // bulk of matching). Anything else takes the general path below.
+    if constexpr (std::is_same_v<Lookup, BySymbol>) {
+      const ClassAd* ad = nullptr;
+      if (n.kind == NodeKind::ScopedAttr && static_cast<Scope>(n.aux) != Scope::Root) {
+        ad = static_cast<Scope>(n.aux) == Scope::My ? f.my : f.target;
+        if (!ad) return Value::undefined();
+      } else if (n.kind == NodeKind::Attr) {
+        ad = f.ad;
+      }
+      if (ad) {
+        const ClassAd::IndexSlot* slot = ad->find_slot(n.a);
+        if (slot && slot->has_inline_value()) return slot->inline_value();
+        if (!slot && n.kind == NodeKind::ScopedAttr) return Value::undefined();
+      }
     }
     if (++depth_ > kMaxDepth) {
       --depth_;
@@ -86,9 +96,8 @@ class Evaluator {
     const Node& n = t.node(i);
     if (n.kind != NodeKind::Attr && n.kind != NodeKind::ScopedAttr) return std::nullopt;
     Frame where;
-    const Attribute* a = n.kind == NodeKind::Attr ? resolve_unscoped(t, n, f, where)
-                                                  : resolve_scoped(t, n, f, where);
-    return a ? unparse(*a->expr) : std::string();
+    Hit a = n.kind == NodeKind::Attr ? resolve_unscoped(t, n, f, where) : resolve_scoped(t, n, f, where);
+    return a ? unparse(*a.attribute().expr) : std::string();
   }
 
   const EvalEnv& env() const { return env_; }
@@ -98,25 +107,37 @@ class Evaluator {
     switch (n.kind) {
       case NodeKind::Attr: {
         Frame where;
-        const Attribute* a = resolve_unscoped(t, n, f, where);
-        return a ? eval_attribute(*a, where) : Value::undefined();
+        Hit a = resolve_unscoped(t, n, f, where);
+        return a ? eval_attribute(a, where) : Value::undefined();
       }
       case NodeKind::ScopedAttr: {
         Frame where;
-        const Attribute* a = resolve_scoped(t, n, f, where);
-        return a ? eval_attribute(*a, where) : Value::undefined();
+        Hit a = resolve_scoped(t, n, f, where);
+        return a ? eval_attribute(a, where) : Value::undefined();
       }
       case NodeKind::Select: return select(eval(t, n.a, f), n.b, t.name(n), f);
       case NodeKind::Unary: return apply_unary(n.op, eval(t, n.a, f));
       case NodeKind::Binary: {
         if (n.op == Op::And || n.op == Op::Or) {
           Value a = eval(t, n.a, f);
+          if (a.is_bool()) {  // the common case, without calls
+            if (a.as_bool() == (n.op == Op::Or)) return a;
+            Value b = eval(t, n.b, f);
+            return b.is_bool() ? b : apply_logical(n.op, a, b);
+          }
           Value r;
           if (short_circuits(n.op, a, r)) return r;
           return apply_logical(n.op, a, eval(t, n.b, f));
         }
         Value a = eval(t, n.a, f);
         Value b = eval(t, n.b, f);
+        if (a.is_int() && b.is_int() && is_comparison(n.op)) {
+          return Value::boolean(compare_ordered(n.op, a.as_int(), b.as_int()));
+        }
+        if ((n.op == Op::Eq || n.op == Op::NotEq) && a.is_string() && b.is_string()) {
+          // == and != on strings ignore case (operators.cpp).
+          return Value::boolean(iequals(a.as_string(), b.as_string()) == (n.op == Op::Eq));
+        }
         if (n.op == Op::Subscript && a.is_ad() && b.is_string()) {
           return lookup_in_ad(a.as_ad(), intern_or_scan(b.as_string()), b.as_string(), f);
         }
@@ -145,7 +166,9 @@ class Evaluator {
       case NodeKind::Record: {
         // A nested ad remembers where it was written, for unscoped names.
         // (Only allocate a link when there is an enclosing ad to record.)
-        auto parent = f.ad ? std::make_shared<const ScopeLink>(ScopeLink{f.ad, f.parent}) : f.parent;
+        std::shared_ptr<const ScopeLink> enclosing = f.parent ? f.parent->shared_from_this() : nullptr;
+        auto parent =
+            f.ad ? std::make_shared<const ScopeLink>(f.ad, std::move(enclosing)) : std::move(enclosing);
         return Value::ad(AdRef{t.record(n), std::move(parent)});
       }
       default: return Value::error();
@@ -162,75 +185,83 @@ class Evaluator {
     }
   }
 
-  const Attribute* find(const ClassAd* ad, Symbol sym, std::string_view name) {
-    return ad ? Lookup::find(*ad, sym, name) : nullptr;
+  Hit find(const ClassAd* ad, Symbol sym, std::string_view name) {
+    return ad ? Lookup::find(*ad, sym, name) : Hit{};
   }
 
   // Unscoped `Name`: the current ad, its enclosing ads, then (from a
   // top-level ad) the target, evaluated with MY and TARGET swapped.
-  const Attribute* resolve_unscoped(const ExprTree& t, const Node& n, const Frame& f, Frame& where) {
+  Hit resolve_unscoped(const ExprTree& t, const Node& n, const Frame& f, Frame& where) {
     Symbol sym = n.a;
     std::string_view name = t.name(n);
-    if (const Attribute* a = find(f.ad, sym, name)) {
+    if (Hit a = find(f.ad, sym, name)) {
       where = f;
       return a;
     }
-    for (const ScopeLink* link = f.parent.get(); link; link = link->parent.get()) {
-      if (const Attribute* a = find(link->ad, sym, name)) {
-        where = Frame{link->ad, link->parent, f.my, f.target};
+    for (const ScopeLink* link = f.parent; link; link = link->parent.get()) {
+      if (Hit a = find(link->ad, sym, name)) {
+        where = Frame{link->ad, link->parent.get(), f.my, f.target};
         return a;
       }
     }
     if (!f.parent && f.target && f.ad != f.target) {
-      if (const Attribute* a = find(f.target, sym, name)) {
+      if (Hit a = find(f.target, sym, name)) {
         where = Frame{f.target, nullptr, f.target, f.my};
         return a;
       }
     }
-    return nullptr;
+    return Hit{};
   }
 
-  const Attribute* resolve_scoped(const ExprTree& t, const Node& n, const Frame& f, Frame& where) {
+  Hit resolve_scoped(const ExprTree& t, const Node& n, const Frame& f, Frame& where) {
     Symbol sym = n.a;
     std::string_view name = t.name(n);
     switch (static_cast<Scope>(n.aux)) {
-      case Scope::My:
-        where = Frame{f.my, nullptr, f.my, f.target};
-        return find(f.my, sym, name);
-      case Scope::Target:
-        where = Frame{f.target, nullptr, f.target, f.my};
-        return find(f.target, sym, name);
+      case Scope::My: where = Frame{f.my, nullptr, f.my, f.target}; return find(f.my, sym, name);
+      case Scope::Target: where = Frame{f.target, nullptr, f.target, f.my}; return find(f.target, sym, name);
       case Scope::Root: {
         const ClassAd* root = f.ad;
-        for (const ScopeLink* link = f.parent.get(); link; link = link->parent.get()) root = link->ad;
+        for (const ScopeLink* link = f.parent; link; link = link->parent.get()) root = link->ad;
         where = Frame{root, nullptr, f.my, f.target};
         return find(root, sym, name);
       }
     }
-    return nullptr;
+    return Hit{};
   }
 
   // Evaluates an attribute's expression in its own frame, refusing to
   // re-enter an attribute that is already being evaluated (a cycle).
-  Value eval_attribute(const Attribute& a, const Frame& where) {
-    const ExprTree& e = *a.expr;
-    if (e.is_literal()) return eval(e, e.root_index(), where);
+  Value eval_attribute(const Hit& hit, const Frame& where) {
+    const ExprTree* tree;
+    Symbol symbol;
+    if (hit.slot) {
+      // The slot answers without touching the attribute: inline value, or
+      // a pointer to the expression (one cache miss fewer per lookup).
+      if (hit.slot->has_inline_value()) return hit.slot->inline_value();
+      tree = hit.slot->v.expr;
+      symbol = hit.slot->symbol;
+    } else {
+      if (hit.attr->has_literal) return hit.attr->literal;
+      tree = hit.attr->expr.get();
+      symbol = hit.attr->symbol;
+    }
+    const ExprTree& e = *tree;
     for (std::size_t k = 0; k < active_count_; ++k) {
-      if (active_[k].first == where.ad && active_[k].second == a.symbol) return Value::error();
+      if (active_[k].ad == where.ad && active_[k].symbol == symbol) return Value::error();
     }
     if (active_count_ == kMaxActive) return Value::error();
-    active_[active_count_++] = {where.ad, a.symbol};
+    active_[active_count_++] = {where.ad, symbol};
     Value v = eval(e, e.root_index(), where);
     --active_count_;
     return v;
   }
 
   Value lookup_in_ad(const AdRef& ref, Symbol sym, std::string_view name, const Frame& f) {
-    Frame start{ref.ad.get(), ref.parent, f.my, f.target};
-    if (const Attribute* a = find(start.ad, sym, name)) return eval_attribute(*a, start);
+    Frame start{ref.ad.get(), ref.parent.get(), f.my, f.target};
+    if (Hit a = find(start.ad, sym, name)) return eval_attribute(a, start);
     for (const ScopeLink* link = ref.parent.get(); link; link = link->parent.get()) {
-      if (const Attribute* a = find(link->ad, sym, name)) {
-        return eval_attribute(*a, Frame{link->ad, link->parent, f.my, f.target});
+      if (Hit a = find(link->ad, sym, name)) {
+        return eval_attribute(a, Frame{link->ad, link->parent.get(), f.my, f.target});
       }
     }
     return Value::undefined();
@@ -275,7 +306,13 @@ class Evaluator {
 
   const EvalEnv& env_;
   int depth_ = 0;
-  std::array<std::pair<const ClassAd*, Symbol>, kMaxActive> active_{};
+  // Deliberately left uninitialised: only the first active_count_ entries
+  // are read, and zeroing 4 KiB per evaluation would dominate its cost.
+  struct Active {
+    const ClassAd* ad;
+    Symbol symbol;
+  };
+  Active active_[kMaxActive];
   std::size_t active_count_ = 0;
 };
 
@@ -301,8 +338,7 @@ Value evaluate(const ExprTree& expr, const ClassAd* my, const ClassAd* target, c
   return run<BySymbol>(expr, my, target, env).detached();
 }
 
-Value evaluate_reference(const ExprTree& expr, const ClassAd* my, const ClassAd* target,
-                         const EvalEnv& env) {
+Value evaluate_reference(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env) {
   return run<ByName>(expr, my, target, env).detached();
 }
 

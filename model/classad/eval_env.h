@@ -32,9 +32,9 @@ class RandomSource {
 };
 
 struct EvalEnv {
-  std::int64_t now = 0;             // seconds since the epoch, for time() and absTime()
-  std::int32_t local_offset = 0;    // seconds east of UTC, for local-time functions
-  RandomSource* random = nullptr;   // null: a fixed-seed generator per thread
+  std::int64_t now = 0;            // seconds since the epoch, for time() and absTime()
+  std::int32_t local_offset = 0;   // seconds east of UTC, for local-time functions
+  RandomSource* random = nullptr;  // null: a fixed-seed generator per thread
   const UserMaps* user_maps = nullptr;
 };
 

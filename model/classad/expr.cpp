@@ -1,21 +1,13 @@
 #include "model/classad/expr.h"
 
+#include <algorithm>
+#include <cstring>
+#include <new>
+
 #include "model/classad/classad.h"
 #include "model/classad/functions.h"
 
 namespace cara::classad {
-
-bool ExprTree::is_literal() const {
-  switch (root().kind) {
-    case NodeKind::Undefined:
-    case NodeKind::Error:
-    case NodeKind::Boolean:
-    case NodeKind::Integer:
-    case NodeKind::Real:
-    case NodeKind::String: return true;
-    default: return false;
-  }
-}
 
 namespace {
 
@@ -36,11 +28,9 @@ bool same_node(const ExprTree& ta, NodeIndex ia, const ExprTree& tb, NodeIndex i
     case NodeKind::ScopedAttr: return a.aux == b.aux && a.a == b.a;
     case NodeKind::Select: return a.b == b.b && same_node(ta, a.a, tb, b.a);
     case NodeKind::Unary: return a.op == b.op && same_node(ta, a.a, tb, b.a);
-    case NodeKind::Binary:
-      return a.op == b.op && same_node(ta, a.a, tb, b.a) && same_node(ta, a.b, tb, b.b);
+    case NodeKind::Binary: return a.op == b.op && same_node(ta, a.a, tb, b.a) && same_node(ta, a.b, tb, b.b);
     case NodeKind::Ternary:
-      return same_node(ta, a.a, tb, b.a) && same_node(ta, a.b, tb, b.b) &&
-             same_node(ta, a.c, tb, b.c);
+      return same_node(ta, a.a, tb, b.a) && same_node(ta, a.b, tb, b.b) && same_node(ta, a.c, tb, b.c);
     case NodeKind::Elvis: return same_node(ta, a.a, tb, b.a) && same_node(ta, a.b, tb, b.b);
     case NodeKind::Call:
       if (!iequals(ta.name(a), tb.name(b))) return false;
@@ -62,14 +52,128 @@ bool ExprTree::same_as(const ExprTree& other) const {
   return same_node(*this, root_index(), other, other.root_index());
 }
 
-NodeIndex ExprBuilder::push(Node n) {
-  tree_.nodes_.push_back(n);
-  return static_cast<NodeIndex>(tree_.nodes_.size() - 1);
+// A builder's working arrays.
+struct ExprBuilder::Parts {
+  std::vector<Node> nodes;
+  std::vector<NodeIndex> args;
+  std::string pool;
+  std::vector<std::shared_ptr<const ClassAd>> records;
+  void clear() {
+    nodes.clear();
+    args.clear();
+    pool.clear();
+    records.clear();
+  }
+};
+
+namespace {
+
+std::size_t payload_bytes(const ExprTree::Source& src) {
+  return src.nodes.size_bytes() + src.args.size_bytes() + src.pool.size();
+}
+
+}  // namespace
+
+ExprTree::ExprTree(const Source& src, std::byte* external)
+    : node_count_(static_cast<NodeIndex>(src.nodes.size())) {
+  const std::size_t node_bytes = src.nodes.size_bytes();
+  const std::size_t arg_bytes = src.args.size_bytes();
+  const std::size_t total = payload_bytes(src);
+  std::byte* block = inline_;
+  if (external) {
+    block = external;
+  } else if (total > kInlineBytes) {
+    heap_ = std::make_unique_for_overwrite<std::byte[]>(total);
+    block = heap_.get();
+  }
+  std::memcpy(block, src.nodes.data(), node_bytes);
+  if (arg_bytes) std::memcpy(block + node_bytes, src.args.data(), arg_bytes);
+  if (!src.pool.empty()) std::memcpy(block + node_bytes + arg_bytes, src.pool.data(), src.pool.size());
+  nodes_ = reinterpret_cast<const Node*>(block);
+  args_ = reinterpret_cast<const NodeIndex*>(block + node_bytes);
+  pool_ = reinterpret_cast<const char*>(block + node_bytes + arg_bytes);
+  if (src.records && !src.records->empty()) {
+    records_ = std::make_unique<std::vector<std::shared_ptr<const ClassAd>>>(std::move(*src.records));
+  }
+}
+
+ExprPtr ExprTree::make(const Source& src, const ArenaPtr& arena) {
+  const bool has_records = src.records && !src.records->empty();
+  const std::size_t payload = payload_bytes(src);
+  if (has_records || (!arena && payload <= kInlineBytes))
+    return std::make_shared<const ExprTree>(src, nullptr);
+  // The tree object first and its payload right after it, in one block:
+  // evaluating a slot's Requirements starts from the header and walks the
+  // nodes, and contiguous memory lets the prefetcher follow. (Payload-first
+  // was measured 8 % slower on match_per_s.)
+  const bool inline_payload = payload <= kInlineBytes;
+  const std::size_t bytes = sizeof(ExprTree) + (inline_payload ? 0 : payload);
+  if (arena) {
+    // The destructor of an arena tree never runs, which is sound: it owns
+    // nothing (no heap block, no nested ads); the arena frees the bytes.
+    auto* block = static_cast<std::byte*>(arena->allocate(bytes, alignof(ExprTree)));
+    const ExprTree* tree = new (block) ExprTree(src, inline_payload ? nullptr : block + sizeof(ExprTree));
+    return ExprPtr(arena, tree);
+  }
+  auto* block = static_cast<std::byte*>(::operator new(bytes));
+  const ExprTree* tree = new (block) ExprTree(src, block + sizeof(ExprTree));
+  return ExprPtr(tree, [](const ExprTree* t) {
+    t->~ExprTree();
+    ::operator delete(const_cast<ExprTree*>(t));
+  });
+}
+
+namespace {
+
+// Builders nest (a nested ad's attributes are built while the enclosing
+// expression is), so the pool is a stack of spare Parts per thread.
+std::vector<std::unique_ptr<ExprBuilder::Parts>>& spare_parts() {
+  thread_local std::vector<std::unique_ptr<ExprBuilder::Parts>> spares;
+  return spares;
+}
+
+}  // namespace
+
+ExprBuilder::ExprBuilder() {
+  auto& spares = spare_parts();
+  if (spares.empty()) {
+    parts_ = new Parts;
+  } else {
+    parts_ = spares.back().release();
+    spares.pop_back();
+  }
+}
+
+ExprBuilder::~ExprBuilder() {
+  parts_->clear();
+  // Keep a few warm sets; drop oversized ones so one huge expression does
+  // not pin its memory for the life of the thread.
+  auto& spares = spare_parts();
+  if (spares.size() < 8 && parts_->nodes.capacity() <= 4096) {
+    spares.emplace_back(parts_);
+  } else {
+    delete parts_;
+  }
+}
+
+void ExprBuilder::add_parens(NodeIndex n) {
+  ++parts_->nodes[n].parens;
+}
+Node& ExprBuilder::at(NodeIndex n) {
+  return parts_->nodes[n];
+}
+const Node& ExprBuilder::at(NodeIndex n) const {
+  return parts_->nodes[n];
+}
+
+NodeIndex ExprBuilder::push(const Node& n) {
+  parts_->nodes.push_back(n);
+  return static_cast<NodeIndex>(parts_->nodes.size() - 1);
 }
 
 std::uint32_t ExprBuilder::store(std::string_view s) {
-  auto off = static_cast<std::uint32_t>(tree_.pool_.size());
-  tree_.pool_.append(s);
+  auto off = static_cast<std::uint32_t>(parts_->pool.size());
+  parts_->pool.append(s);
   return off;
 }
 
@@ -79,13 +183,17 @@ void ExprBuilder::set_name(Node& n, std::string_view name) {
 }
 
 std::uint32_t ExprBuilder::store_args(const std::vector<NodeIndex>& args) {
-  auto start = static_cast<std::uint32_t>(tree_.args_.size());
-  tree_.args_.insert(tree_.args_.end(), args.begin(), args.end());
+  auto start = static_cast<std::uint32_t>(parts_->args.size());
+  parts_->args.insert(parts_->args.end(), args.begin(), args.end());
   return start;
 }
 
-NodeIndex ExprBuilder::literal_undefined() { return push(Node{NodeKind::Undefined}); }
-NodeIndex ExprBuilder::literal_error() { return push(Node{NodeKind::Error}); }
+NodeIndex ExprBuilder::literal_undefined() {
+  return push(Node{NodeKind::Undefined});
+}
+NodeIndex ExprBuilder::literal_error() {
+  return push(Node{NodeKind::Error});
+}
 
 NodeIndex ExprBuilder::literal_bool(bool b) {
   Node n{NodeKind::Boolean};
@@ -187,14 +295,34 @@ NodeIndex ExprBuilder::list(const std::vector<NodeIndex>& items) {
 
 NodeIndex ExprBuilder::record(std::shared_ptr<const ClassAd> ad) {
   Node n{NodeKind::Record};
-  n.a = static_cast<std::uint32_t>(tree_.records_.size());
-  tree_.records_.push_back(std::move(ad));
+  n.a = static_cast<std::uint32_t>(parts_->records.size());
+  parts_->records.push_back(std::move(ad));
   return push(n);
 }
 
-ExprPtr ExprBuilder::finish() {
-  auto out = std::make_shared<ExprTree>(std::move(tree_));
-  tree_ = ExprTree{};
+void* ExprArena::allocate(std::size_t bytes, std::size_t align) {
+  auto misalign = reinterpret_cast<std::uintptr_t>(next_) & (align - 1);
+  std::size_t pad = misalign ? align - misalign : 0;
+  if (!next_ || pad + bytes > left_) {
+    // Chunks grow geometrically (to 64 KiB) so small ads stay small.
+    std::size_t size = std::max(chunk_size_, bytes + align);
+    chunk_size_ = std::min<std::size_t>(chunk_size_ * 2, 64 * 1024);
+    chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
+    next_ = chunks_.back().get();
+    left_ = size;
+    misalign = reinterpret_cast<std::uintptr_t>(next_) & (align - 1);
+    pad = misalign ? align - misalign : 0;
+  }
+  std::byte* out = next_ + pad;
+  next_ = out + bytes;
+  left_ -= pad + bytes;
+  return out;
+}
+
+ExprPtr ExprBuilder::finish(const ArenaPtr& arena) {
+  ExprPtr out =
+      ExprTree::make(ExprTree::Source{parts_->nodes, parts_->args, parts_->pool, &parts_->records}, arena);
+  parts_->clear();
   return out;
 }
 

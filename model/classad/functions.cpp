@@ -24,10 +24,9 @@ FunctionRegistry::FunctionRegistry() {
 }
 
 std::uint32_t FunctionRegistry::find(std::string_view name) const {
-  for (std::uint32_t i = 0; i < names_.size(); ++i) {
-    if (iequals(names_[i], name)) return i;
-  }
-  return kUnknownFunction;
+  if (name.empty()) return kUnknownFunction;
+  auto it = by_symbol_.find(intern(name));
+  return it == by_symbol_.end() ? kUnknownFunction : it->second;
 }
 
 void FunctionRegistry::add(std::string_view name, BuiltinFn fn) {
@@ -37,10 +36,13 @@ void FunctionRegistry::add(std::string_view name, BuiltinFn fn) {
     fns_[id] = fn;
     return;
   }
+  by_symbol_.emplace(intern(lower), static_cast<std::uint32_t>(names_.size()));
   names_.push_back(std::move(lower));
   fns_.push_back(fn);
 }
 
-std::vector<std::string> FunctionRegistry::names() const { return names_; }
+std::vector<std::string> FunctionRegistry::names() const {
+  return names_;
+}
 
 }  // namespace cara::classad

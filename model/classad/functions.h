@@ -8,9 +8,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/classad/eval_env.h"
+#include "model/classad/symbol.h"
 #include "model/classad/value.h"
 
 namespace cara::classad {
@@ -55,6 +57,9 @@ class FunctionRegistry {
   FunctionRegistry();
   std::vector<std::string> names_;  // lower-cased
   std::vector<BuiltinFn> fns_;
+  // Function names are case-insensitive, as symbols are, so the parser
+  // resolves a call through the symbol table it already uses for names.
+  std::unordered_map<Symbol, std::uint32_t> by_symbol_;
 };
 
 // Registration of each family (functions/*.cpp).

@@ -6,11 +6,21 @@
 namespace cara::classad {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_ident(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool is_ident(char c) {
+  return is_alpha(c) || is_digit(c) || c == '_';
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool is_hex(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 }  // namespace
 
@@ -122,15 +132,23 @@ void Lexer::next(Token& out) {
     while (is_ident(peek())) advance();
     std::string_view word = src_.substr(start, pos_ - start);
     out.kind = Tok::Identifier;
-    if (iequals(word, "true")) out.kind = Tok::True;
-    else if (iequals(word, "false")) out.kind = Tok::False;
-    else if (iequals(word, "undefined")) out.kind = Tok::Undefined;
-    else if (iequals(word, "error")) out.kind = Tok::ErrorLit;
-    else if (iequals(word, "is")) out.kind = Tok::MetaEq;
-    else if (iequals(word, "isnt")) out.kind = Tok::MetaNotEq;
+    if (iequals(word, "true"))
+      out.kind = Tok::True;
+    else if (iequals(word, "false"))
+      out.kind = Tok::False;
+    else if (iequals(word, "undefined"))
+      out.kind = Tok::Undefined;
+    else if (iequals(word, "error"))
+      out.kind = Tok::ErrorLit;
+    else if (iequals(word, "is"))
+      out.kind = Tok::MetaEq;
+    else if (iequals(word, "isnt"))
+      out.kind = Tok::MetaNotEq;
   } else if (c == '"' || c == '\'') {
-    if (syntax_ == StringSyntax::Old) old_string(out, c);
-    else new_string(out, c);
+    if (syntax_ == StringSyntax::Old)
+      old_string(out, c);
+    else
+      new_string(out, c);
     if (out.kind != Tok::Invalid) out.kind = (c == '"') ? Tok::String : Tok::QuotedIdentifier;
   } else {
     punct(out);
@@ -184,11 +202,16 @@ void Lexer::number(Token& out) {
   }
   // Unit suffix: 2K = 2048 (HTCondor Value::ScaleFactor).
   switch (peek()) {
-    case 'b': case 'B': out.factor = Factor::B; break;
-    case 'k': case 'K': out.factor = Factor::K; break;
-    case 'm': case 'M': out.factor = Factor::M; break;
-    case 'g': case 'G': out.factor = Factor::G; break;
-    case 't': case 'T': out.factor = Factor::T; break;
+    case 'b':
+    case 'B': out.factor = Factor::B; break;
+    case 'k':
+    case 'K': out.factor = Factor::K; break;
+    case 'm':
+    case 'M': out.factor = Factor::M; break;
+    case 'g':
+    case 'G': out.factor = Factor::G; break;
+    case 't':
+    case 'T': out.factor = Factor::T; break;
     default: break;
   }
   if (out.factor != Factor::None) advance();
@@ -248,8 +271,7 @@ void Lexer::new_string(Token& out, char delim) {
           }
           if (value == 0 || value > 255) {
             out.kind = Tok::Invalid;
-            out.problem = value == 0 ? "string contains a \\0 escape"
-                                     : "octal escape out of range in string";
+            out.problem = value == 0 ? "string contains a \\0 escape" : "octal escape out of range in string";
             return;
           }
           out.str.push_back(static_cast<char>(value));

@@ -11,17 +11,53 @@
 namespace cara::classad {
 
 enum class Tok : std::uint8_t {
-  End, Invalid,
-  Integer, Real, String, Identifier, QuotedIdentifier,
-  True, False, Undefined, ErrorLit,
+  End,
+  Invalid,
+  Integer,
+  Real,
+  String,
+  Identifier,
+  QuotedIdentifier,
+  True,
+  False,
+  Undefined,
+  ErrorLit,
   // punctuation and operators
-  LParen, RParen, LBrace, RBrace, LBox, RBox, Comma, Semicolon, Dot, Assign,
-  Question, Colon,
-  Plus, Minus, Star, Slash, Percent,
-  Shl, Shr, UShr,
-  Less, LessEq, Greater, GreaterEq,
-  EqEq, NotEq, MetaEq, MetaNotEq,
-  BitAnd, BitOr, BitXor, BitNot, Not, AndAnd, OrOr,
+  LParen,
+  RParen,
+  LBrace,
+  RBrace,
+  LBox,
+  RBox,
+  Comma,
+  Semicolon,
+  Dot,
+  Assign,
+  Question,
+  Colon,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  Percent,
+  Shl,
+  Shr,
+  UShr,
+  Less,
+  LessEq,
+  Greater,
+  GreaterEq,
+  EqEq,
+  NotEq,
+  MetaEq,
+  MetaNotEq,
+  BitAnd,
+  BitOr,
+  BitXor,
+  BitNot,
+  Not,
+  AndAnd,
+  OrOr,
 };
 
 const char* tok_name(Tok t);
@@ -34,8 +70,8 @@ struct Token {
                           // and saturates as strtoll does
   double r = 0;           // Real
   Factor factor = Factor::None;
-  std::string str;        // decoded String / QuotedIdentifier
-  std::string problem;    // why the token is Invalid
+  std::string str;      // decoded String / QuotedIdentifier
+  std::string problem;  // why the token is Invalid
 };
 
 // Old ClassAd syntax treats a backslash literally except before a quote
@@ -52,9 +88,7 @@ class Lexer {
   std::size_t position() const { return pos_; }
 
  private:
-  char peek(std::size_t ahead = 0) const {
-    return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0';
-  }
+  char peek(std::size_t ahead = 0) const { return pos_ + ahead < src_.size() ? src_[pos_ + ahead] : '\0'; }
   void advance();
   bool skip_space_and_comments(Token& out);
   void number(Token& out);

@@ -9,9 +9,12 @@
 namespace cara::classad {
 namespace {
 
-bool is_comparison(Op op) { return op <= Op::MetaNotEq; }
-bool is_arithmetic(Op op) { return op >= Op::UnaryPlus && op <= Op::Mod; }
-bool is_bitwise(Op op) { return op >= Op::BitNot && op <= Op::UShr; }
+bool is_arithmetic(Op op) {
+  return op >= Op::UnaryPlus && op <= Op::Mod;
+}
+bool is_bitwise(Op op) {
+  return op >= Op::BitNot && op <= Op::UShr;
+}
 
 bool compare_result(Op op, int cmp) {
   switch (op) {
@@ -27,26 +30,10 @@ bool compare_result(Op op, int cmp) {
   }
 }
 
-template <class T>
-bool compare_ordered(Op op, T a, T b) {
-  switch (op) {
-    case Op::Less: return a < b;
-    case Op::LessEq: return a <= b;
-    case Op::Eq:
-    case Op::MetaEq: return a == b;
-    case Op::NotEq:
-    case Op::MetaNotEq: return a != b;
-    case Op::GreaterEq: return a >= b;
-    case Op::Greater: return a > b;
-    default: return false;
-  }
-}
-
 // Numeric promotion (operators.cpp coerceToNumber): booleans become 0/1,
 // and an integer meeting a real becomes real.
 enum class NumKind { Int, Real, None };
-NumKind promote(const Value& a, const Value& b, std::int64_t& ia, std::int64_t& ib, double& ra,
-                double& rb) {
+NumKind promote(const Value& a, const Value& b, std::int64_t& ia, std::int64_t& ib, double& ra, double& rb) {
   auto scalar = [](const Value& v) { return v.is_int() || v.is_bool() || v.is_real(); };
   if (!scalar(a) || !scalar(b)) return NumKind::None;
   if (!a.is_real() && !b.is_real()) {
@@ -80,8 +67,10 @@ Value compare(Op op, const Value& a, const Value& b) {
   }
   if (a.is_abs_time() || b.is_abs_time()) {
     if (!a.is_abs_time() || !b.is_abs_time()) return Value::error();
-    if (op == Op::MetaEq) return Value::boolean(a.abs_secs() == b.abs_secs() && a.abs_offset() == b.abs_offset());
-    if (op == Op::MetaNotEq) return Value::boolean(a.abs_secs() != b.abs_secs() || a.abs_offset() != b.abs_offset());
+    if (op == Op::MetaEq)
+      return Value::boolean(a.abs_secs() == b.abs_secs() && a.abs_offset() == b.abs_offset());
+    if (op == Op::MetaNotEq)
+      return Value::boolean(a.abs_secs() != b.abs_secs() || a.abs_offset() != b.abs_offset());
     return Value::boolean(compare_ordered(op, a.abs_secs(), b.abs_secs()));
   }
   if (a.is_rel_time() || b.is_rel_time()) {
@@ -107,7 +96,8 @@ Value time_arithmetic(Op op, const Value& a, const Value& b) {
       return Value::abs_time(b.abs_secs() + static_cast<std::int64_t>(a.rel_secs()), b.abs_offset());
     if (a.is_rel_time() && b.is_rel_time()) return Value::rel_time(a.rel_secs() + b.rel_secs());
   } else if (op == Op::Sub) {
-    if (a.is_abs_time() && b.is_abs_time()) return Value::rel_time(static_cast<double>(a.abs_secs() - b.abs_secs()));
+    if (a.is_abs_time() && b.is_abs_time())
+      return Value::rel_time(static_cast<double>(a.abs_secs() - b.abs_secs()));
     if (a.is_abs_time() && b.is_rel_time())
       return Value::abs_time(a.abs_secs() - static_cast<std::int64_t>(b.rel_secs()), a.abs_offset());
     if (a.is_rel_time() && b.is_rel_time()) return Value::rel_time(a.rel_secs() - b.rel_secs());
@@ -180,7 +170,9 @@ Value bitwise(Op op, const Value& a, const Value& b) {
     case Op::BitXor: return Value::integer(x ^ y);
     case Op::BitAnd: return Value::integer(x & y);
     case Op::Shl: return Value::integer(static_cast<std::int64_t>(ux << n));
-    case Op::Shr: return Value::integer(x >= 0 ? static_cast<std::int64_t>(ux >> n) : ~static_cast<std::int64_t>(~ux >> n));
+    case Op::Shr:
+      return Value::integer(x >= 0 ? static_cast<std::int64_t>(ux >> n)
+                                   : ~static_cast<std::int64_t>(~ux >> n));
     case Op::UShr: return Value::integer(static_cast<std::int64_t>(ux >> n));
     default: return Value::error();
   }
@@ -217,7 +209,8 @@ Value apply_unary(Op op, const Value& v) {
       return v;
     case Op::UnaryMinus:
       if (v.is_exceptional()) return v;
-      if (v.is_int()) return Value::integer(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.as_int())));
+      if (v.is_int())
+        return Value::integer(static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(v.as_int())));
       if (v.is_real()) return Value::real(-v.as_real());
       if (v.is_rel_time()) return Value::rel_time(-v.rel_secs());
       return Value::error();

@@ -12,6 +12,28 @@
 
 namespace cara::classad {
 
+// A comparison operator (< <= == != >= > =?= =!=) on two ordered values of
+// one type; for integers this is the whole of HTCondor's rule, which lets
+// the evaluator answer `TARGET.Memory >= 2048` without a call.
+template <class T>
+bool compare_ordered(Op op, T a, T b) {
+  switch (op) {
+    case Op::Less: return a < b;
+    case Op::LessEq: return a <= b;
+    case Op::Eq:
+    case Op::MetaEq: return a == b;
+    case Op::NotEq:
+    case Op::MetaNotEq: return a != b;
+    case Op::GreaterEq: return a >= b;
+    case Op::Greater: return a > b;
+    default: return false;
+  }
+}
+
+inline bool is_comparison(Op op) {
+  return op <= Op::MetaNotEq;
+}
+
 // Unary + - ! ~ applied to an evaluated operand.
 Value apply_unary(Op op, const Value& v);
 

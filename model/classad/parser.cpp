@@ -1,5 +1,6 @@
 #include "model/classad/parser.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -22,8 +23,8 @@ std::string describe(const Token& t) {
 
 class Parser {
  public:
-  Parser(std::string_view text, StringSyntax strings, int line = 1, int column = 1)
-      : lex_(text, strings, line, column) {
+  Parser(std::string_view text, StringSyntax strings, int line = 1, int column = 1, ArenaPtr arena = nullptr)
+      : lex_(text, strings, line, column), arena_(std::move(arena)) {
     advance();
   }
 
@@ -34,7 +35,7 @@ class Parser {
     expression();
     b_ = saved;
     expect_end("after the expression");
-    return builder.finish();
+    return builder.finish(arena_);
   }
 
   ClassAd whole_record() {
@@ -48,9 +49,7 @@ class Parser {
     lex_.next(tok_);
     if (tok_.kind == Tok::Invalid) fail(tok_.problem);
   }
-  [[noreturn]] void fail(const std::string& what) {
-    throw ParseFailure{tok_.line, tok_.column, what};
-  }
+  [[noreturn]] void fail(const std::string& what) { throw ParseFailure{tok_.line, tok_.column, what}; }
   [[noreturn]] void expected(const std::string& what) {
     fail("expected " + what + " but found " + describe(tok_));
   }
@@ -66,7 +65,8 @@ class Parser {
   struct DepthGuard {
     Parser& p;
     explicit DepthGuard(Parser& parser) : p(parser) {
-      if (++p.depth_ > kMaxDepth) p.fail("expression nested too deeply (limit " + std::to_string(kMaxDepth) + ")");
+      if (++p.depth_ > kMaxDepth)
+        p.fail("expression nested too deeply (limit " + std::to_string(kMaxDepth) + ")");
     }
     ~DepthGuard() { --p.depth_; }
   };
@@ -87,98 +87,51 @@ class Parser {
     return b_->ternary(cond, then, other);
   }
 
-  template <class Next, class Match>
-  NodeIndex left_assoc(Next next, Match match) {
-    NodeIndex lhs = (this->*next)();
+  // The binary operators by precedence (HTCondor's grammar, loosest
+  // first): || && | ^ & (== != =?= =!=) (< <= > >=) (<< >> >>>) (+ -)
+  // (* / %); all left-associative. Returns 0 for a token that is not one.
+  static int binary_precedence(Tok t, Op& op) {
+    switch (t) {
+      case Tok::OrOr: op = Op::Or; return 1;
+      case Tok::AndAnd: op = Op::And; return 2;
+      case Tok::BitOr: op = Op::BitOr; return 3;
+      case Tok::BitXor: op = Op::BitXor; return 4;
+      case Tok::BitAnd: op = Op::BitAnd; return 5;
+      case Tok::EqEq: op = Op::Eq; return 6;
+      case Tok::NotEq: op = Op::NotEq; return 6;
+      case Tok::MetaEq: op = Op::MetaEq; return 6;
+      case Tok::MetaNotEq: op = Op::MetaNotEq; return 6;
+      case Tok::Less: op = Op::Less; return 7;
+      case Tok::LessEq: op = Op::LessEq; return 7;
+      case Tok::Greater: op = Op::Greater; return 7;
+      case Tok::GreaterEq: op = Op::GreaterEq; return 7;
+      case Tok::Shl: op = Op::Shl; return 8;
+      case Tok::Shr: op = Op::Shr; return 8;
+      case Tok::UShr: op = Op::UShr; return 8;
+      case Tok::Plus: op = Op::Add; return 9;
+      case Tok::Minus: op = Op::Sub; return 9;
+      case Tok::Star: op = Op::Mul; return 10;
+      case Tok::Slash: op = Op::Div; return 10;
+      case Tok::Percent: op = Op::Mod; return 10;
+      default: return 0;
+    }
+  }
+
+  // Precedence climbing: one loop instead of a function per level, so a
+  // literal does not descend through ten calls (parse speed, TARGETS.md).
+  NodeIndex binary(int min_precedence) {
+    NodeIndex lhs = unary();
     for (;;) {
-      Op op;
-      if (!match(tok_.kind, op)) return lhs;
+      Op op{};
+      const int precedence = binary_precedence(tok_.kind, op);
+      if (precedence == 0 || precedence < min_precedence) return lhs;
       advance();
-      NodeIndex rhs = (this->*next)();
+      NodeIndex rhs = binary(precedence + 1);
       lhs = b_->binary(op, lhs, rhs);
     }
   }
 
-  NodeIndex logical_or() {
-    return left_assoc(&Parser::logical_and, [](Tok t, Op& op) {
-      op = Op::Or;
-      return t == Tok::OrOr;
-    });
-  }
-  NodeIndex logical_and() {
-    return left_assoc(&Parser::bit_or, [](Tok t, Op& op) {
-      op = Op::And;
-      return t == Tok::AndAnd;
-    });
-  }
-  NodeIndex bit_or() {
-    return left_assoc(&Parser::bit_xor, [](Tok t, Op& op) {
-      op = Op::BitOr;
-      return t == Tok::BitOr;
-    });
-  }
-  NodeIndex bit_xor() {
-    return left_assoc(&Parser::bit_and, [](Tok t, Op& op) {
-      op = Op::BitXor;
-      return t == Tok::BitXor;
-    });
-  }
-  NodeIndex bit_and() {
-    return left_assoc(&Parser::equality, [](Tok t, Op& op) {
-      op = Op::BitAnd;
-      return t == Tok::BitAnd;
-    });
-  }
-  NodeIndex equality() {
-    return left_assoc(&Parser::relational, [](Tok t, Op& op) {
-      switch (t) {
-        case Tok::EqEq: op = Op::Eq; return true;
-        case Tok::NotEq: op = Op::NotEq; return true;
-        case Tok::MetaEq: op = Op::MetaEq; return true;
-        case Tok::MetaNotEq: op = Op::MetaNotEq; return true;
-        default: return false;
-      }
-    });
-  }
-  NodeIndex relational() {
-    return left_assoc(&Parser::shift, [](Tok t, Op& op) {
-      switch (t) {
-        case Tok::Less: op = Op::Less; return true;
-        case Tok::LessEq: op = Op::LessEq; return true;
-        case Tok::Greater: op = Op::Greater; return true;
-        case Tok::GreaterEq: op = Op::GreaterEq; return true;
-        default: return false;
-      }
-    });
-  }
-  NodeIndex shift() {
-    return left_assoc(&Parser::additive, [](Tok t, Op& op) {
-      switch (t) {
-        case Tok::Shl: op = Op::Shl; return true;
-        case Tok::Shr: op = Op::Shr; return true;
-        case Tok::UShr: op = Op::UShr; return true;
-        default: return false;
-      }
-    });
-  }
-  NodeIndex additive() {
-    return left_assoc(&Parser::multiplicative, [](Tok t, Op& op) {
-      if (t == Tok::Plus) op = Op::Add;
-      else if (t == Tok::Minus) op = Op::Sub;
-      else return false;
-      return true;
-    });
-  }
-  NodeIndex multiplicative() {
-    return left_assoc(&Parser::unary, [](Tok t, Op& op) {
-      switch (t) {
-        case Tok::Star: op = Op::Mul; return true;
-        case Tok::Slash: op = Op::Div; return true;
-        case Tok::Percent: op = Op::Mod; return true;
-        default: return false;
-      }
-    });
-  }
+  NodeIndex logical_or() { return binary(1); }
 
   NodeIndex unary() {
     Op op;
@@ -368,7 +321,7 @@ class Parser {
       expression();
       b_ = saved;
       last_int_node_ = saved_int;
-      ad.insert(name, builder.finish());
+      ad.insert(name, builder.finish(arena_));
       if (tok_.kind != Tok::Semicolon && tok_.kind != Tok::RBox) {
         expected("';' or ']' after the value of " + name);
       }
@@ -378,6 +331,7 @@ class Parser {
   }
 
   Lexer lex_;
+  ArenaPtr arena_;  // where finished trees go (null: the heap)
   Token tok_;
   ExprBuilder* b_ = nullptr;
   int depth_ = 0;
@@ -387,8 +341,7 @@ class Parser {
 };
 
 Error to_error(const ParseFailure& f) {
-  return Error{"line " + std::to_string(f.line) + ", column " + std::to_string(f.column) + ": " +
-               f.message};
+  return Error{"line " + std::to_string(f.line) + ", column " + std::to_string(f.column) + ": " + f.message};
 }
 
 bool blank_or_comment(std::string_view line) {
@@ -419,7 +372,55 @@ Result<ClassAd> parse_new_classad(std::string_view text) {
   }
 }
 
-Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line) {
+namespace {
+
+// Most lines of a long-form ad (as condor_status -l prints them) hold one
+// plain literal: `ClusterId = 1234`, `Owner = "cms001"`, `NiceUser = false`.
+// Those are built directly, skipping the lexer and the precedence climb;
+// the tree is the same as the parser's (a test compares them). Returns null
+// for anything else, which then goes through the full parser.
+ExprPtr plain_literal(std::string_view v, const ArenaPtr& arena) {
+  std::size_t i = 0;
+  while (i < v.size() && (v[i] == ' ' || v[i] == '\t')) ++i;
+  std::size_t end = v.size();
+  while (end > i && (v[end - 1] == ' ' || v[end - 1] == '\t')) --end;
+  v = v.substr(i, end - i);
+  if (v.empty()) return nullptr;
+  // One node, as ExprBuilder's literal_int/literal_string/literal_bool make it.
+  Node n{NodeKind::Undefined};
+  std::string_view pool;
+  if (v[0] >= '0' && v[0] <= '9') {
+    // Decimal digits only: no hex, real, exponent or unit suffix, and few
+    // enough digits that the value cannot overflow.
+    if (v.size() > 18) return nullptr;
+    std::int64_t value = 0;
+    for (char c : v) {
+      if (c < '0' || c > '9') return nullptr;
+      value = value * 10 + (c - '0');
+    }
+    n.kind = NodeKind::Integer;
+    n.num.i = value;
+  } else if (v[0] == '"') {
+    if (v.size() < 2 || v.back() != '"') return nullptr;
+    pool = v.substr(1, v.size() - 2);
+    for (char c : pool) {
+      if (c == '"' || c == '\\' || c == '\0') return nullptr;
+    }
+    n.kind = NodeKind::String;
+    n.a = 0;
+    n.b = static_cast<std::uint32_t>(pool.size());
+  } else if (iequals(v, "true") || iequals(v, "false")) {
+    n.kind = NodeKind::Boolean;
+    n.aux = (v[0] == 't' || v[0] == 'T') ? 1 : 0;
+  } else {
+    return nullptr;
+  }
+  return ExprTree::make(ExprTree::Source{std::span<const Node>(&n, 1), {}, pool}, arena);
+}
+
+}  // namespace
+
+Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line, const ArenaPtr& arena) {
   std::size_t i = 0;
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
   std::size_t name_start = i;
@@ -438,11 +439,16 @@ Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line)
                  ": expected '=' after attribute " + std::string(name)};
   }
   ++i;
+  if (ExprPtr literal = plain_literal(text.substr(i), arena)) {
+    ad.insert(name, std::move(literal));
+    return true;
+  }
   try {
-    Parser p(text.substr(i), StringSyntax::Old, line, static_cast<int>(i) + 1);
+    Parser p(text.substr(i), StringSyntax::Old, line, static_cast<int>(i) + 1, arena);
     ad.insert(name, p.whole_expression());
   } catch (const ParseFailure& f) {
-    return to_error(ParseFailure{f.line, f.column, "in the value of " + std::string(name) + ": " + f.message});
+    return to_error(
+        ParseFailure{f.line, f.column, "in the value of " + std::string(name) + ": " + f.message});
   }
   return true;
 }
@@ -477,8 +483,10 @@ Result<bool> for_each_line(std::string_view text, LineFn line_fn, BreakFn break_
 
 Result<ClassAd> parse_long_form(std::string_view text) {
   ClassAd ad;
+  ad.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  auto arena = std::make_shared<ExprArena>();
   auto r = for_each_line(
-      text, [&](std::string_view line, int n) { return insert_long_form_line(ad, line, n); }, [] {});
+      text, [&](std::string_view line, int n) { return insert_long_form_line(ad, line, n, arena); }, [] {});
   if (!r) return Error{r.error()};
   return ad;
 }
@@ -486,12 +494,16 @@ Result<ClassAd> parse_long_form(std::string_view text) {
 Result<std::vector<ClassAd>> parse_long_form_ads(std::string_view text) {
   std::vector<ClassAd> ads;
   ClassAd current;
+  auto arena = std::make_shared<ExprArena>();  // one per ad
   auto flush = [&] {
-    if (!current.empty()) ads.push_back(std::move(current));
+    if (!current.empty()) {
+      ads.push_back(std::move(current));
+      arena = std::make_shared<ExprArena>();
+    }
     current = ClassAd{};
   };
   auto r = for_each_line(
-      text, [&](std::string_view line, int n) { return insert_long_form_line(current, line, n); },
+      text, [&](std::string_view line, int n) { return insert_long_form_line(current, line, n, arena); },
       flush);
   if (!r) return Error{r.error()};
   flush();

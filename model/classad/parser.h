@@ -16,8 +16,7 @@
 namespace cara::classad {
 
 // Parses one whole expression; trailing text is an error.
-Result<ExprPtr> parse_expression(std::string_view text,
-                                 StringSyntax strings = StringSyntax::New);
+Result<ExprPtr> parse_expression(std::string_view text, StringSyntax strings = StringSyntax::New);
 
 // Parses `[ ... ]` (new syntax); trailing text other than whitespace and
 // comments is an error.
@@ -34,7 +33,8 @@ Result<std::vector<ClassAd>> parse_long_form_ads(std::string_view text);
 Result<ClassAd> parse_classad(std::string_view text);
 
 // Parses one `Name = expr` line of long form into `ad` (old string syntax).
-// `line` is used in error messages.
-Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line = 1);
+// `line` is used in error messages; the tree goes into `arena` if given.
+Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line = 1,
+                                   const ArenaPtr& arena = nullptr);
 
 }  // namespace cara::classad

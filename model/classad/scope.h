@@ -9,7 +9,11 @@ namespace cara::classad {
 
 class ClassAd;
 
-struct ScopeLink {
+// Evaluation frames point at links without owning them (the value holding
+// the nested ad keeps its chain alive); a new nested ad value takes shared
+// ownership of its enclosing chain through shared_from_this().
+struct ScopeLink : std::enable_shared_from_this<ScopeLink> {
+  ScopeLink(const ClassAd* a, std::shared_ptr<const ScopeLink> p) : ad(a), parent(std::move(p)) {}
   const ClassAd* ad;
   std::shared_ptr<const ScopeLink> parent;
 };

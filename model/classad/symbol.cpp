@@ -1,5 +1,6 @@
 #include "model/classad/symbol.h"
 
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -9,31 +10,50 @@
 namespace cara::classad {
 namespace {
 
-// FNV-1a over lower-cased bytes: short names, so simple is fast enough.
-std::uint64_t hash_lower(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (char c : s) {
-    h ^= static_cast<unsigned char>(ascii_lower(c));
-    h *= 1099511628211ull;
+// A fast hash of short names, eight bytes at a time. `fold` selects
+// case-insensitive hashing (for the symbol map) or exact bytes (for the
+// per-thread spelling cache).
+template <bool fold>
+std::uint64_t hash_name(std::string_view s) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    // Setting bit 5 of every byte lower-cases ASCII letters; it also maps a
+    // few punctuation bytes onto others, which only costs a collision.
+    if constexpr (fold) w |= 0x2020202020202020ull;
+    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
   }
-  return h;
+  std::uint64_t tail = 0;
+  for (std::size_t k = 0; i + k < s.size(); ++k) {
+    auto c = static_cast<unsigned char>(s[i + k]);
+    if constexpr (fold) c |= 0x20;
+    tail |= std::uint64_t{c} << (8 * k);
+  }
+  h = (h ^ tail) * 0x94D049BB133111EBull;
+  return h ^ (h >> 29);
 }
 
-struct LowerHash {
+struct FoldHash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return hash_lower(s); }
+  std::size_t operator()(std::string_view s) const { return hash_name<true>(s); }
 };
-struct LowerEq {
+struct FoldEq {
   using is_transparent = void;
   bool operator()(std::string_view a, std::string_view b) const { return iequals(a, b); }
 };
 
-// The process-wide table. Names live in a deque so views into them stay valid.
+// The process-wide table: symbols by case-insensitive name, and every
+// distinct spelling ever interned. Strings live in a deque so views into
+// them stay valid; nothing is ever removed.
 struct Table {
   std::mutex mu;
-  std::deque<std::string> names;
-  std::vector<std::string_view> by_id;
-  std::unordered_map<std::string_view, Symbol, LowerHash, LowerEq> ids;
+  std::deque<std::string> strings;
+  std::vector<std::string_view> by_id;  // first spelling of each symbol
+  std::unordered_map<std::string_view, Symbol, FoldHash, FoldEq> ids;
+  std::unordered_map<std::string_view, Interned> spellings;  // exact bytes
 };
 
 Table& table() {
@@ -41,10 +61,75 @@ Table& table() {
   return *t;
 }
 
-// A small per-thread cache in front of the locked table, so parsing many ads
-// on one thread takes the lock only for names it has not seen yet.
-struct Cache {
-  std::unordered_map<std::string, Symbol, LowerHash, LowerEq> ids;
+Interned intern_locked(std::string_view name) {
+  Table& t = table();
+  std::lock_guard lock(t.mu);
+  if (auto it = t.spellings.find(name); it != t.spellings.end()) return it->second;
+  std::string_view stored = t.strings.emplace_back(name);
+  Symbol sym;
+  if (auto it = t.ids.find(name); it != t.ids.end()) {
+    sym = it->second;
+  } else {
+    sym = static_cast<Symbol>(t.by_id.size());
+    t.by_id.push_back(stored);
+    t.ids.emplace(stored, sym);
+  }
+  Interned out{sym, stored};
+  t.spellings.emplace(stored, out);
+  return out;
+}
+
+// A per-thread, lock-free cache of exact spellings in front of the table,
+// so parsing many ads takes the lock only for names a thread has not seen.
+// Open addressing on the exact bytes; the keys view the table's strings.
+class Cache {
+ public:
+  Interned find_or_add(std::string_view name) {
+    const std::uint64_t h = hash_name<false>(name);
+    if (!entries_.empty()) {
+      const std::size_t mask = entries_.size() - 1;
+      for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+        const Entry& e = entries_[i];
+        if (e.name.data() == nullptr) break;
+        if (e.hash == h && e.name.size() == name.size() &&
+            std::memcmp(e.name.data(), name.data(), name.size()) == 0) {
+          return Interned{e.symbol, e.name};
+        }
+      }
+    }
+    Interned found = intern_locked(name);
+    add(Entry{h, found.spelling, found.symbol});
+    return found;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t hash = 0;
+    std::string_view name;  // null data() = empty slot
+    Symbol symbol = 0;
+  };
+
+  void add(const Entry& e) {
+    if ((count_ + 1) * 2 > entries_.size()) grow();
+    place(e);
+    ++count_;
+  }
+  void place(const Entry& e) {
+    const std::size_t mask = entries_.size() - 1;
+    std::size_t i = e.hash & mask;
+    while (entries_[i].name.data() != nullptr) i = (i + 1) & mask;
+    entries_[i] = e;
+  }
+  void grow() {
+    std::vector<Entry> old = std::move(entries_);
+    entries_.assign(old.empty() ? 256 : old.size() * 2, Entry{});
+    for (const Entry& e : old) {
+      if (e.name.data() != nullptr) place(e);
+    }
+  }
+
+  std::vector<Entry> entries_;
+  std::size_t count_ = 0;
 };
 
 }  // namespace
@@ -57,25 +142,9 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
-Symbol intern(std::string_view name) {
+Interned intern_spelling(std::string_view name) {
   thread_local Cache cache;
-  if (auto it = cache.ids.find(name); it != cache.ids.end()) return it->second;
-  Table& t = table();
-  Symbol sym;
-  {
-    std::lock_guard lock(t.mu);
-    if (auto it = t.ids.find(name); it != t.ids.end()) {
-      sym = it->second;
-    } else {
-      t.names.emplace_back(name);
-      std::string_view stored = t.names.back();
-      sym = static_cast<Symbol>(t.by_id.size());
-      t.by_id.push_back(stored);
-      t.ids.emplace(stored, sym);
-    }
-  }
-  cache.ids.emplace(std::string(name), sym);
-  return sym;
+  return cache.find_or_add(name);
 }
 
 std::string_view symbol_name(Symbol sym) {

@@ -6,7 +6,8 @@
 namespace cara::classad {
 namespace {
 
-constexpr const char* kDays[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+constexpr const char* kDays[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",
+                                 "Thursday", "Friday", "Saturday"};
 constexpr const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
                                    "July",    "August",   "September", "October", "November", "December"};
 
@@ -16,7 +17,9 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   return q;
 }
 
-bool digit(char c) { return c >= '0' && c <= '9'; }
+bool digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Reads exactly `n` digits at `pos`.
 bool fixed(std::string_view s, std::size_t& pos, int n, int& out) {
@@ -69,9 +72,9 @@ std::string format_abs_time(std::int64_t secs, std::int32_t offset) {
   CivilTime c = civil_from_secs(secs, offset);
   char buf[64];
   int off = offset < 0 ? -offset : offset;
-  std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d%c%02d:%02d",
-                static_cast<long long>(c.year), c.month, c.day, c.hour, c.minute, c.second,
-                offset < 0 ? '-' : '+', off / 3600, off % 3600 / 60);
+  std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", static_cast<long long>(c.year),
+                c.month, c.day, c.hour, c.minute, c.second, offset < 0 ? '-' : '+', off / 3600,
+                off % 3600 / 60);
   return buf;
 }
 
@@ -89,10 +92,14 @@ std::string format_rel_time(double secs) {
   int mins = static_cast<int>(total % 3600 / 60);
   int s = static_cast<int>(total % 60);
   char buf[96];
-  if (days) std::snprintf(buf, sizeof buf, "%lld+%02d:%02d:%02d", static_cast<long long>(days), hours, mins, s);
-  else if (hours) std::snprintf(buf, sizeof buf, "%d:%02d:%02d", hours, mins, s);
-  else if (mins) std::snprintf(buf, sizeof buf, "%d:%02d", mins, s);
-  else std::snprintf(buf, sizeof buf, "%d", s);
+  if (days)
+    std::snprintf(buf, sizeof buf, "%lld+%02d:%02d:%02d", static_cast<long long>(days), hours, mins, s);
+  else if (hours)
+    std::snprintf(buf, sizeof buf, "%d:%02d:%02d", hours, mins, s);
+  else if (mins)
+    std::snprintf(buf, sizeof buf, "%d:%02d", mins, s);
+  else
+    std::snprintf(buf, sizeof buf, "%d", s);
   out += buf;
   if (frac > 0) {
     int ms = static_cast<int>(std::lround(frac * 1000));
@@ -170,10 +177,14 @@ std::optional<double> parse_rel_time(std::string_view s) {
       double v;
       if (!number(v) || pos >= s.size()) return std::nullopt;
       switch (s[pos]) {
-        case 'd': case 'D': total += v * 86400; break;
-        case 'h': case 'H': total += v * 3600; break;
-        case 'm': case 'M': total += v * 60; break;
-        case 's': case 'S': total += v; break;
+        case 'd':
+        case 'D': total += v * 86400; break;
+        case 'h':
+        case 'H': total += v * 3600; break;
+        case 'm':
+        case 'M': total += v * 60; break;
+        case 's':
+        case 'S': total += v; break;
         default: return std::nullopt;
       }
       ++pos;
@@ -206,8 +217,7 @@ std::optional<double> parse_rel_time(std::string_view s) {
   return sign * total;
 }
 
-std::string format_time(const CivilTime& t, std::int32_t offset, std::int64_t secs,
-                        std::string_view fmt) {
+std::string format_time(const CivilTime& t, std::int32_t offset, std::int64_t secs, std::string_view fmt) {
   std::string out;
   char buf[64];
   auto two = [&](int v) {
@@ -223,11 +233,10 @@ std::string format_time(const CivilTime& t, std::int32_t offset, std::int64_t se
     switch (c) {
       case 'a': out.append(kDays[t.weekday], 3); break;
       case 'A': out += kDays[t.weekday]; break;
-      case 'b': case 'h': out.append(kMonths[t.month - 1], 3); break;
+      case 'b':
+      case 'h': out.append(kMonths[t.month - 1], 3); break;
       case 'B': out += kMonths[t.month - 1]; break;
-      case 'c':
-        out += format_time(t, offset, secs, "%a %b %e %H:%M:%S %Y");
-        break;
+      case 'c': out += format_time(t, offset, secs, "%a %b %e %H:%M:%S %Y"); break;
       case 'd': two(t.day); break;
       case 'e':
         std::snprintf(buf, sizeof buf, "%2d", t.day);
@@ -267,9 +276,7 @@ std::string format_time(const CivilTime& t, std::int32_t offset, std::int64_t se
         break;
       }
       case '%': out += '%'; break;
-      default:
-        out += '%';
-        out += c;
+      default: out += '%'; out += c;
     }
   }
   return out;

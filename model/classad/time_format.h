@@ -38,7 +38,6 @@ std::optional<AbsTime> parse_abs_time(std::string_view text, std::int32_t local_
 std::optional<double> parse_rel_time(std::string_view text);
 
 // strftime's ANSI conversions (and %e %T %D %F %R %s %z %%), C locale.
-std::string format_time(const CivilTime& t, std::int32_t offset, std::int64_t secs,
-                        std::string_view format);
+std::string format_time(const CivilTime& t, std::int32_t offset, std::int64_t secs, std::string_view format);
 
 }  // namespace cara::classad

@@ -89,8 +89,10 @@ class ExprPrinter {
       case NodeKind::Real:
         // A literal too large for a double (1e999) is infinite; it is
         // written back as a literal that overflows the same way.
-        if (std::isinf(n.num.r)) out_ += n.num.r < 0 ? "-1E+309" : "1E+309";
-        else append_real(out_, n.num.r);
+        if (std::isinf(n.num.r))
+          out_ += n.num.r < 0 ? "-1E+309" : "1E+309";
+        else
+          append_real(out_, n.num.r);
         out_ += factor_text(n.aux);
         return;
       case NodeKind::String: append_quoted(out_, t_.string_literal(n), q_); return;

@@ -20,62 +20,75 @@ const char* type_name(ValueType t) {
   return "?";
 }
 
+namespace {
+template <class T>
+struct Held final : detail::Payload {
+  explicit Held(T v) : value(std::move(v)) {}
+  T value;
+};
+}  // namespace
+
 Value Value::string(std::string s) {
-  auto owned = std::make_shared<const std::string>(std::move(s));
-  Value v(ValueType::String);
-  v.u_.s = owned->data();
-  v.len_ = static_cast<std::uint32_t>(owned->size());
-  v.hold_ = std::move(owned);
+  auto* owned = new Held<std::string>(std::move(s));
+  Value v(ValueType::String, static_cast<std::uint32_t>(owned->value.size()));
+  v.u_.s = owned->value.data();
+  v.hold_ = owned;
   return v;
 }
 
 Value Value::list(ValueList items) {
-  auto owned = std::make_shared<const ValueList>(std::move(items));
   Value v(ValueType::List);
-  v.hold_ = std::move(owned);
+  v.hold_ = new Held<ValueList>(std::move(items));
   return v;
 }
 
 Value Value::ad(AdRef ref) {
-  auto owned = std::make_shared<const AdRef>(std::move(ref));
   Value v(ValueType::ClassAd);
-  v.hold_ = std::move(owned);
+  v.hold_ = new Held<AdRef>(std::move(ref));
   return v;
 }
 
-const ValueList& Value::as_list() const { return *static_cast<const ValueList*>(hold_.get()); }
+const ValueList& Value::as_list() const {
+  return static_cast<const Held<ValueList>*>(hold_)->value;
+}
 
-const AdRef& Value::as_ad() const { return *static_cast<const AdRef*>(hold_.get()); }
+const AdRef& Value::as_ad() const {
+  return static_cast<const Held<AdRef>*>(hold_)->value;
+}
 
 bool Value::number(double& out) const {
-  switch (type_) {
+  switch (type()) {
     case ValueType::Integer: out = static_cast<double>(u_.i); return true;
     case ValueType::Real: out = u_.r; return true;
-    case ValueType::Boolean: out = u_.b ? 1.0 : 0.0; return true;
+    case ValueType::Boolean: out = u_.i != 0 ? 1.0 : 0.0; return true;
     default: return false;
   }
 }
 
 bool Value::number(std::int64_t& out) const {
-  switch (type_) {
+  switch (type()) {
     case ValueType::Integer: out = u_.i; return true;
     case ValueType::Real: {
       // Truncation as in C, but saturating instead of undefined behaviour.
       double r = u_.r;
-      if (!(r == r)) out = 0;
-      else if (r >= 9.2233720368547758e18) out = INT64_MAX;
-      else if (r <= -9.2233720368547758e18) out = INT64_MIN;
-      else out = static_cast<std::int64_t>(r);
+      if (!(r == r))
+        out = 0;
+      else if (r >= 9.2233720368547758e18)
+        out = INT64_MAX;
+      else if (r <= -9.2233720368547758e18)
+        out = INT64_MIN;
+      else
+        out = static_cast<std::int64_t>(r);
       return true;
     }
-    case ValueType::Boolean: out = u_.b ? 1 : 0; return true;
+    case ValueType::Boolean: out = u_.i != 0 ? 1 : 0; return true;
     default: return false;
   }
 }
 
 bool Value::bool_equiv(bool& out) const {
-  switch (type_) {
-    case ValueType::Boolean: out = u_.b; return true;
+  switch (type()) {
+    case ValueType::Boolean: out = u_.i != 0; return true;
     case ValueType::Integer: out = u_.i != 0; return true;
     case ValueType::Real: out = u_.r != 0.0; return true;
     default: return false;
@@ -83,15 +96,15 @@ bool Value::bool_equiv(bool& out) const {
 }
 
 bool Value::identical(const Value& o) const {
-  if (type_ != o.type_) return false;
-  switch (type_) {
+  if (type() != o.type()) return false;
+  switch (type()) {
     case ValueType::Undefined:
     case ValueType::Error: return true;
-    case ValueType::Boolean: return u_.b == o.u_.b;
+    case ValueType::Boolean: return as_bool() == o.as_bool();
     case ValueType::Integer: return u_.i == o.u_.i;
     case ValueType::Real: return u_.r == o.u_.r;
     case ValueType::String: return as_string() == o.as_string();
-    case ValueType::AbsTime: return u_.i == o.u_.i && offset_ == o.offset_;
+    case ValueType::AbsTime: return u_.i == o.u_.i && abs_offset() == o.abs_offset();
     case ValueType::RelTime: return u_.r == o.u_.r;
     case ValueType::List: {
       const auto& a = as_list();
@@ -108,7 +121,7 @@ bool Value::identical(const Value& o) const {
 }
 
 Value Value::detached() const {
-  switch (type_) {
+  switch (type()) {
     case ValueType::String: return hold_ ? *this : Value::string(std::string(as_string()));
     case ValueType::List: {
       ValueList items;

@@ -1,10 +1,11 @@
 // The `cara` binary: one entry point for every caracara command.
 #include <CLI/CLI.hpp>
-
 #include <ctime>
 #include <iostream>
 
+#include "apps/commands/config_val_command.h"
 #include "apps/commands/eval_command.h"
+#include "model/config/config_host.h"
 
 namespace {
 
@@ -30,6 +31,13 @@ int main(int argc, char** argv) {
   eval->set_help_flag();
   eval->allow_extras();
 
+  auto* config_val = app.add_subcommand("config-val", "Print configuration values (like condor_config_val)");
+  // HTCondor's single-dash long options (-dump, -verbose) are not CLI11's
+  // syntax, so the command parses its own arguments.
+  config_val->prefix_command();
+  config_val->set_help_flag();
+  config_val->allow_extras();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -38,6 +46,10 @@ int main(int argc, char** argv) {
   if (eval->parsed()) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
+  }
+  if (config_val->parsed()) {
+    return cara::apps::run_config_val(config_val->remaining(), std::cout, std::cerr,
+                                      std::make_shared<cara::config::SystemHost>());
   }
   return 0;
 }

@@ -35,7 +35,9 @@ bool load_ad(const std::string& path, std::istream& in, ClassAd& ad, std::ostrea
   return true;
 }
 
-bool is_option(const std::string& a, const char* name) { return a == std::string("-") + name || a == std::string("--") + name; }
+bool is_option(const std::string& a, const char* name) {
+  return a == std::string("-") + name || a == std::string("--") + name;
+}
 
 // `Name = expr` (but not `Name == expr`): the position of '=', or npos.
 std::size_t assignment_at(const std::string& s) {
@@ -47,7 +49,8 @@ std::size_t assignment_at(const std::string& s) {
   if (i >= s.size() || !ident(s[i]) || (s[i] >= '0' && s[i] <= '9')) return std::string::npos;
   while (i < s.size() && ident(s[i])) ++i;
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  if (i < s.size() && s[i] == '=' && (i + 1 >= s.size() || (s[i + 1] != '=' && s[i + 1] != '?' && s[i + 1] != '!'))) {
+  if (i < s.size() && s[i] == '=' &&
+      (i + 1 >= s.size() || (s[i + 1] != '=' && s[i + 1] != '?' && s[i + 1] != '!'))) {
     return i;
   }
   return std::string::npos;

@@ -34,4 +34,8 @@ class Result {
   std::variant<T, Error> v_;
 };
 
+// The result of an operation that yields nothing but may fail.
+struct Ok {};
+using Status = Result<Ok>;
+
 }  // namespace cara

@@ -12,11 +12,7 @@ using cara::test::run_process;
 namespace {
 
 std::string temp_file(const std::string& content) {
-  static int n = 0;
-  auto path = std::filesystem::temp_directory_path() /
-              ("cara-eval-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + ".ad");
-  std::ofstream(path) << content;
-  return path.string();
+  return cara::test::write_temp_file(content, ".ad");
 }
 
 }  // namespace

@@ -6,9 +6,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 namespace cara::test {
+
+std::string write_temp_file(const std::string& content, const std::string& suffix) {
+  static std::atomic<int> n{0};
+  auto path = std::filesystem::temp_directory_path() /
+              ("cara-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++) + suffix);
+  std::ofstream(path) << content;
+  return path.string();
+}
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input, int timeout_ms) {
   ProcessResult result;
@@ -52,7 +63,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::strin
     }
     if (fds.empty()) break;
     if (in_fd >= 0) fds.push_back({in_fd, POLLOUT, 0});
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       kill(pid, SIGKILL);

@@ -13,6 +13,9 @@ struct ProcessResult {
   std::string out, err;
 };
 
+// Writes `content` to a new file in the temporary directory; returns its path.
+std::string write_temp_file(const std::string& content, const std::string& suffix = ".tmp");
+
 ProcessResult run_process(const std::vector<std::string>& argv, const std::string& input = "",
                           int timeout_ms = 20000);
 

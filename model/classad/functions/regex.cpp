@@ -3,10 +3,7 @@
 // case), m (multi-line), s (dot matches newline), x (extended), f (return
 // the full target with the substitution), g (substitute every match);
 // other option letters are ignored (spec).
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
-#include <memory>
+#include "model/common/regex.h"
 
 #include "model/classad/functions/support.h"
 #include "model/classad/symbol.h"
@@ -15,7 +12,7 @@ namespace cara::classad {
 namespace {
 
 struct Options {
-  std::uint32_t compile = 0;
+  RegexOptions compile;
   bool full = false;
   bool global = false;
 };
@@ -24,10 +21,10 @@ Options parse_options(std::string_view s) {
   Options o;
   for (char c : s) {
     switch (ascii_lower(c)) {
-      case 'i': o.compile |= PCRE2_CASELESS; break;
-      case 'm': o.compile |= PCRE2_MULTILINE; break;
-      case 's': o.compile |= PCRE2_DOTALL; break;
-      case 'x': o.compile |= PCRE2_EXTENDED; break;
+      case 'i': o.compile.caseless = true; break;
+      case 'm': o.compile.multiline = true; break;
+      case 's': o.compile.dotall = true; break;
+      case 'x': o.compile.extended = true; break;
       case 'f': o.full = true; break;
       case 'g': o.global = true; break;
       default: break;
@@ -35,44 +32,6 @@ Options parse_options(std::string_view s) {
   }
   return o;
 }
-
-struct CodeDeleter {
-  void operator()(pcre2_code* c) const { pcre2_code_free(c); }
-};
-struct MatchDeleter {
-  void operator()(pcre2_match_data* m) const { pcre2_match_data_free(m); }
-};
-
-class Regex {
- public:
-  bool compile(std::string_view pattern, std::uint32_t options) {
-    int err;
-    PCRE2_SIZE off;
-    code_.reset(pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options, &err,
-                              &off, nullptr));
-    if (!code_) return false;
-    data_.reset(pcre2_match_data_create_from_pattern(code_.get(), nullptr));
-    return data_ != nullptr;
-  }
-  // Searches `subject` from `start`; returns the number of captured groups
-  // + 1 on a match, 0 on no match.
-  int search(std::string_view subject, std::size_t start = 0) {
-    int rc = pcre2_match(code_.get(), reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), start, 0,
-                         data_.get(), nullptr);
-    return rc > 0 ? rc : 0;
-  }
-  std::size_t group_start(int g) const { return pcre2_get_ovector_pointer(data_.get())[2 * g]; }
-  std::size_t group_end(int g) const { return pcre2_get_ovector_pointer(data_.get())[2 * g + 1]; }
-  std::uint32_t capture_count() const {
-    std::uint32_t n = 0;
-    pcre2_pattern_info(code_.get(), PCRE2_INFO_CAPTURECOUNT, &n);
-    return n;
-  }
-
- private:
-  std::unique_ptr<pcre2_code, CodeDeleter> code_;
-  std::unique_ptr<pcre2_match_data, MatchDeleter> data_;
-};
 
 // Evaluates arguments [first, first+n) and requires strings: undefined
 // gives undefined, anything else that is not a string gives error.
@@ -134,7 +93,7 @@ bool expand(const Regex& re, std::string_view subject, std::string_view subst, s
       auto g = static_cast<std::uint32_t>(subst[++i] - '0');
       if (g > groups) return false;
       std::size_t s = re.group_start(static_cast<int>(g)), e = re.group_end(static_cast<int>(g));
-      if (s != PCRE2_UNSET) out.append(subject.substr(s, e - s));
+      if (s != Regex::kUnset) out.append(subject.substr(s, e - s));
     } else {
       out += c;
     }

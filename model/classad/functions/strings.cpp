@@ -83,8 +83,8 @@ Value substr_fn(FnArgs& args, std::string_view) {
     end = l >= 0 ? (l > size - start ? size : start + l) : size + l;
   }
   if (end <= start) return Value::string("");
-  return Value::string(std::string(s.as_string().substr(static_cast<std::size_t>(start),
-                                                        static_cast<std::size_t>(end - start))));
+  return Value::string(std::string(
+      s.as_string().substr(static_cast<std::size_t>(start), static_cast<std::size_t>(end - start))));
 }
 
 Value change_case(FnArgs& args, std::string_view name) {
@@ -120,11 +120,13 @@ Value size_fn(FnArgs& args, std::string_view) {
   return Value::error();
 }
 
-// split(s [, delimiters]): white space by default.
+// split(s [, delimiters]): commas and white space by default, as HTCondor
+// splits string lists (the manual's $EVAL example: split("a,B,c") is
+// {"a", "B", "c"}).
 Value split_fn(FnArgs& args, std::string_view) {
   if (args.size() < 1 || args.size() > 2) return Value::error();
   Value s = args.eval(0);
-  Value d = args.size() == 2 ? args.eval(1) : Value::string(" \t\r\n");
+  Value d = args.size() == 2 ? args.eval(1) : Value::string(", \t\r\n");
   if (s.is_undefined() || d.is_undefined()) return Value::undefined();
   if (!s.is_string() || !d.is_string()) return Value::error();
   ValueList out;

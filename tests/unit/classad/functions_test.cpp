@@ -126,7 +126,8 @@ TEST_CASE("string functions", "[functions]") {
   CHECK(ev("size([a=1;b=2])") == "2");
   CHECK(ev("size(3)") == "error");
   CHECK(ev("size(x)") == "undefined");
-  CHECK(ev("split(\"a, b  c\")") == "{ \"a,\",\"b\",\"c\" }");
+  CHECK(ev("split(\"a, b  c\")") == "{ \"a\",\"b\",\"c\" }");
+  CHECK(ev("split(\"a,B,c\")") == "{ \"a\",\"B\",\"c\" }");  // the manual's $EVAL example
   CHECK(ev("split(\"a,b;c\", \",;\")") == "{ \"a\",\"b\",\"c\" }");
   CHECK(ev("splitUserName(\"user@domain\")") == "{ \"user\",\"domain\" }");
   CHECK(ev("splitUserName(\"user\")") == "{ \"user\",\"\" }");

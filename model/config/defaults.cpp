@@ -1,0 +1,121 @@
+#include "model/config/defaults.h"
+
+namespace cara::config {
+namespace {
+
+// Values as documented in the HTCondor manual (configuration-macros and
+// the central manager, startd and schedd sections), unless a comment says
+// otherwise.
+constexpr KnobDefault kDefaults[] = {
+    {"ABSENT_EXPIRE_ADS_AFTER", "2592000"},  // 30 days
+    {"ALLOW_PSLOT_PREEMPTION", "False"},
+    {"CLAIM_WORKLIFE", "1200"},
+    {"CLASSAD_LIFETIME", "900"},
+    {"COLLECTOR_HOST", "$(CONDOR_HOST)"},
+    {"CONDOR_HOST", ""},
+    {"CONDOR_VIEW_HOST", ""},
+    {"CONSUMPTION_POLICY", "False"},
+    {"CONTINUE", "True"},
+    {"DAEMON_LIST", "MASTER"},
+    {"DEFAULT_PRIO_FACTOR", "1000"},
+    {"EVICT_BACKFILL", "False"},
+    {"EXECUTE", "$(LOCAL_DIR)/execute"},
+    {"EXPIRE_INVALIDATED_ADS", "False"},
+    {"FILESYSTEM_DOMAIN", "$(FULL_HOSTNAME)"},
+    {"GROUP_ACCEPT_SURPLUS", "False"},
+    {"GROUP_AUTOREGROUP", "False"},
+    {"GROUP_NAMES", ""},
+    {"GROUP_QUOTA_MAX_ALLOCATION_ROUNDS", "3"},
+    {"GROUP_QUOTA_ROUND_ROBIN_RATE", "1.0e100"},
+    // Starvation order, <none> last (cm-configuration, "Group Accounting").
+    {"GROUP_SORT_EXPR",
+     "ifThenElse(AccountingGroup =?= \"<none>\", 3.4e+38, ifThenElse(GroupQuota > 0, "
+     "GroupResourcesInUse / GroupQuota, 3.3e+38))"},
+    {"HAD_CONNECTION_TIMEOUT", "5"},
+    {"HAD_LIST", ""},
+    {"HAD_USE_PRIMARY", "False"},
+    {"IMMUTABLE_JOB_ATTRS", ""},
+    {"IS_OWNER", "False"},
+    {"JOB_DEFAULT_REQUESTCPUS", "1"},
+    {"JOB_DEFAULT_REQUESTDISK", "DiskUsage"},
+    {"JOB_DEFAULT_REQUESTMEMORY",
+     "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage, (ImageSize + 1023) / 1024)"},
+    {"JOB_TRANSFORM_NAMES", ""},
+    {"KILL", "False"},
+    {"KILLING_TIMEOUT", "30"},
+    {"LOCAL_CONFIG_DIR", ""},
+    {"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP", "^((\\..*)|(.*~)|(#.*)|(.*\\.rpmsave)|(.*\\.rpmnew))$"},
+    {"LOCAL_CONFIG_FILE", ""},
+    {"LOCAL_DIR", "/var/lib/caracara"},
+    {"LOG", "$(LOCAL_DIR)/log"},
+    {"MASTER_BACKOFF_CEILING", "3600"},
+    {"MASTER_BACKOFF_CONSTANT", "9"},
+    {"MASTER_BACKOFF_FACTOR", "2.0"},
+    {"MASTER_RECOVER_FACTOR", "300"},
+    {"MATCH_TIMEOUT", "120"},
+    {"MAXJOBRETIREMENTTIME", "0"},
+    {"MEMORY", "$(DETECTED_MEMORY)"},
+    {"MODIFY_REQUEST_EXPR_REQUESTCPUS", "quantize(RequestCpus, {1})"},
+    {"MODIFY_REQUEST_EXPR_REQUESTDISK", "quantize(RequestDisk, {1024})"},
+    {"MODIFY_REQUEST_EXPR_REQUESTMEMORY", "quantize(RequestMemory, {128})"},
+    {"MachineMaxVacateTime", "600"},
+    {"NEGOTIATE_ALL_JOBS_IN_CLUSTER", "False"},
+    {"NEGOTIATION_CYCLE_STATS_LENGTH", "3"},
+    // The manual's macro list says True, but its group-quota section
+    // describes scaling over-committed child quotas down as the normal
+    // behaviour and this knob as the way to disable it; caracara follows
+    // that description (issue 3), so the default is False.
+    {"NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION", "False"},
+    {"NEGOTIATOR_CONSIDER_EARLY_PREEMPTION", "False"},
+    {"NEGOTIATOR_CONSIDER_PREEMPTION", "True"},
+    {"NEGOTIATOR_CYCLE_DELAY", "20"},
+    {"NEGOTIATOR_DEPTH_FIRST", "False"},
+    {"NEGOTIATOR_INTERVAL", "60"},
+    {"NEGOTIATOR_MAX_TIME_PER_CYCLE", "1200"},
+    {"NEGOTIATOR_MAX_TIME_PER_PIESPIN", "120"},
+    {"NEGOTIATOR_MAX_TIME_PER_SCHEDD", "120"},
+    {"NEGOTIATOR_MAX_TIME_PER_SUBMITTER", "60"},
+    {"NEGOTIATOR_MIN_INTERVAL", "5"},
+    {"NEGOTIATOR_POST_JOB_RANK",
+     "(RemoteOwner =?= UNDEFINED) * (ifThenElse(isUndefined(KFlops), 1000, Kflops) - SlotID - "
+     "1.0e10 * (Offline =?= True))"},
+    {"NEGOTIATOR_PRE_JOB_RANK",
+     "(10000000 * My.Rank) + (1000000 * (RemoteOwner =?= UNDEFINED)) - (100000 * Cpus) - Memory"},
+    {"NEGOTIATOR_UPDATE_INTERVAL", "300"},
+    {"NEGOTIATOR_USE_SLOT_WEIGHTS", "True"},
+    {"NICE_USER_PRIO_FACTOR", "10000000000"},
+    {"NUM_CPUS", "$(DETECTED_CPUS_LIMIT)"},
+    {"PERIODIC_EXPR_INTERVAL", "60"},
+    {"POLLING_INTERVAL", "5"},
+    {"PREEMPT", "False"},
+    {"PREEMPTION_RANK",
+     "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRunTime), 0, TotalJobRunTime)"},
+    {"PREEMPTION_REQUIREMENTS", "False"},
+    {"PRIORITY_HALFLIFE", "86400"},
+    {"RANK", "0.0"},
+    {"REMOTE_PRIO_FACTOR", "10000000"},
+    {"REQUIRE_LOCAL_CONFIG_FILE", "True"},
+    {"RUNBENCHMARKS", "False"},
+    {"SCHEDD_CLASSAD_USER_MAP_NAMES", ""},
+    {"SCHEDD_INTERVAL", "300"},
+    {"SLOT_WEIGHT", "Cpus"},
+    {"SPOOL", "$(LOCAL_DIR)/spool"},
+    {"START", "True"},
+    {"STARTD_ATTRS", ""},
+    {"STARTD_SLOT_ATTRS", ""},
+    {"START_BACKFILL", "False"},
+    {"SUBMIT_REQUIREMENT_NAMES", ""},
+    {"SUSPEND", "False"},
+    {"UID_DOMAIN", "$(FULL_HOSTNAME)"},
+    {"UPDATE_INTERVAL", "300"},
+    {"WANT_SUSPEND", "False"},
+    {"WANT_VACATE", "False"},
+};
+
+}  // namespace
+
+std::span<const KnobDefault> knob_defaults() {
+  return kDefaults;
+}
+
+}  // namespace cara::config

@@ -1,0 +1,64 @@
+// The configuration as read: macro definitions by name, each with where it
+// was set (for `cara config-val --verbose` and error messages).
+//
+// Names are case-insensitive and may carry a subsystem and/or local-name
+// prefix (`NEGOTIATOR.PRIORITY_HALFLIFE`, `SCHEDD.XYZZY.SPOOL`); a daemon
+// resolves a name through DaemonIdentity::candidates() in the documented
+// order (introduction-to-configuration, "Configuration File Macros").
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cara::config {
+
+// Where a definition came from. `file` is a path, or a label in angle
+// brackets: <default>, <environment>, <template POLICY:Desktop>, <command line>.
+struct Origin {
+  std::string file;
+  int line = 0;
+
+  std::string describe() const;
+};
+
+struct Definition {
+  std::string name;   // as written, with any prefix
+  std::string value;  // raw: macros are expanded when the value is used
+  Origin origin;
+};
+
+// Which daemon is reading the configuration.
+struct DaemonIdentity {
+  std::string subsystem;   // MASTER, COLLECTOR, NEGOTIATOR, SCHEDD, STARTD, TOOL, ...
+  std::string local_name;  // from -local-name; usually empty
+
+  // The keys to try for `name`, most specific first:
+  // SUBSYS.LOCAL.NAME, LOCAL.NAME, SUBSYS.NAME, NAME.
+  std::vector<std::string> candidates(std::string_view name) const;
+};
+
+// Upper-cases ASCII letters: the canonical form of a macro name.
+std::string canonical_name(std::string_view name);
+
+// A macro name: letters, digits, '_' and '.' (for prefixes), not empty.
+bool is_macro_name(std::string_view name);
+
+class MacroSet {
+ public:
+  // Defines or redefines `name` (exactly as given, prefix included).
+  void set(std::string_view name, std::string value, Origin origin);
+  void erase(std::string_view name);
+  // The definition stored under exactly this name (no prefix resolution).
+  const Definition* find_exact(std::string_view name) const;
+  // The definition a daemon sees for `name`, resolving prefixes.
+  const Definition* find(std::string_view name, const DaemonIdentity& who) const;
+  // Every definition, ordered by canonical name.
+  std::vector<const Definition*> all() const;
+
+ private:
+  std::map<std::string, Definition> defs_;  // canonical name -> definition
+};
+
+}  // namespace cara::config

@@ -29,6 +29,8 @@ MacroSet base_macros(ConfigHost& host, const DaemonIdentity& who) {
   m.set("DETECTED_PHYSICAL_CPUS", std::to_string(f.detected_physical_cpus), machine);
   m.set("DETECTED_CPUS_LIMIT", std::to_string(f.detected_cpus), machine);
   m.set("DETECTED_MEMORY", std::to_string(f.detected_memory_mib), machine);
+  m.set("DETECTED_DISK", std::to_string(f.detected_disk_kib), machine);
+  m.set("DETECTED_SWAP", std::to_string(f.detected_swap_kib), machine);
   m.set("ARCH", f.arch, machine);
   m.set("OPSYS", f.opsys, machine);
   m.set("USERNAME", f.username, machine);

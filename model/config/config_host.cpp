@@ -1,5 +1,7 @@
 #include "model/config/config_host.h"
 
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -128,6 +130,13 @@ MachineFacts SystemHost::machine() const {
   if (cpus > 0) f.detected_cpus = f.detected_physical_cpus = cpus;
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages > 0 && page > 0) f.detected_memory_mib = static_cast<std::int64_t>(pages) * page / (1024 * 1024);
+  struct statvfs fs {};
+  if (statvfs("/", &fs) == 0) {
+    f.detected_disk_kib =
+        static_cast<std::int64_t>(fs.f_bavail) * static_cast<std::int64_t>(fs.f_frsize) / 1024;
+  }
+  struct sysinfo si {};
+  if (sysinfo(&si) == 0) f.detected_swap_kib = static_cast<std::int64_t>(si.totalswap) * si.mem_unit / 1024;
   utsname u{};
   if (uname(&u) == 0) {
     std::string machine = u.machine;

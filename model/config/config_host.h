@@ -27,6 +27,8 @@ struct MachineFacts {
   std::int64_t detected_cpus = 1;  // hardware threads
   std::int64_t detected_physical_cpus = 1;
   std::int64_t detected_memory_mib = 1024;
+  std::int64_t detected_disk_kib = 100 * 1024 * 1024;  // free space where jobs run
+  std::int64_t detected_swap_kib = 0;
   std::string arch = "X86_64";
   std::string opsys = "LINUX";
   std::string username = "cara";

@@ -1,0 +1,137 @@
+// One slot's state machine (policy-configuration, "State and Activity
+// Transitions"): it takes an event and the time and returns the actions
+// to perform, so the slot actor and the simulator drive the same code
+// (DESIGN.md). It owns the slot ad the policy expressions are evaluated
+// against (MY = slot, TARGET = the claim's job).
+//
+// Every transition of the spec is implemented and labelled in
+// StepResult::transitions with its letter and/or number ("A/1", "H/13").
+// After an event the machine settles: it keeps taking the transitions its
+// expressions and timers allow (so a released claim goes Preempting ->
+// Owner -> Unclaimed in one step when IS_OWNER is false).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/classad/classad.h"
+#include "model/startd/slot_policy.h"
+#include "model/startd/slot_state.h"
+
+namespace cara::startd {
+
+class Slot {
+ public:
+  // `base` holds the slot's fixed attributes (Name, SlotID, Cpus, Memory,
+  // Start, Rank, ...); the machine adds its state, timers, claim and
+  // sensor readings to it. `local_offset` (seconds east of UTC) gives
+  // ClockMin and ClockDay.
+  Slot(classad::ClassAd base, SlotPolicy policy, std::int64_t now, std::int32_t local_offset = 0);
+
+  StepResult step(const SlotEvent& event, std::int64_t now);
+
+  State state() const { return state_; }
+  Activity activity() const { return activity_; }
+  // The slot ad as of the last step.
+  const classad::ClassAd& ad() const { return ad_; }
+  // The claim the slot serves (empty when unclaimed).
+  const std::string& claim_id() const;
+  bool job_running() const { return claim_ && claim_->running; }
+  // The next time a timer fires (match timeout, retirement, vacating,
+  // killing timeout), if any; drivers also tick periodically for
+  // time-dependent expressions.
+  std::optional<std::int64_t> next_deadline() const;
+
+  // Replaces the fixed attributes (a reconfiguration or a resource change).
+  void set_base(classad::ClassAd base, std::int64_t now);
+
+ private:
+  enum class Reason { None, Owner, Vacate, BetterMatch, Release, Shutdown, Drain, WorkLife };
+
+  struct Claim {
+    std::string id;
+    classad::ClassAd job;  // the claiming request, then the running job
+    std::int64_t claimed_at = 0;
+    double rank = 0;
+    bool running = false;
+    std::int64_t job_start = 0;
+    std::int64_t suspended_total = 0;
+    std::int64_t suspended_since = 0;  // when suspended now
+  };
+
+  // Transitions.
+  void enter(State s, Activity a, const char* label);
+  void settle();
+  void handle(const MatchNotified& e);
+  void handle(const ClaimRequest& e);
+  void handle(const Activate& e);
+  void handle(const JobExited& e);
+  void handle(const ReleaseClaim& e);
+  void handle(const PreemptingClaimWithdrawn& e);
+  void handle(const Vacate& e);
+  void handle(const Drain& e);
+  void handle(const AllSlotsDrained& e);
+  void handle(const CancelDrain& e);
+  void handle(const BenchmarksDone& e);
+  void handle(const BackfillStarted& e);
+  void handle(const BackfillExited& e);
+  void handle(const Shutdown& e);
+  void handle(const SensorUpdate& e);
+  void handle(const Tick&) {}
+
+  bool accept_claim(const ClaimRequest& e, const char* label);
+  void retire(Reason why, const char* label);
+  void preempt(Reason why, bool fast, const char* label);
+  void finish_preemption();
+  void end_claim(const std::string& why);
+  void job_ended();
+
+  // Policy evaluation, MY = the slot ad, TARGET = the claim's job when
+  // `with_job`.
+  classad::Value eval(const classad::ExprPtr& e, bool with_job) const;
+  bool is_true(const classad::ExprPtr& e, bool with_job) const;
+  bool is_false(const classad::ExprPtr& e, bool with_job) const;
+  const PolicyExprs& exprs() const;
+  double number_or(const classad::ExprPtr& e, bool with_job, double fallback) const;
+  double retirement_left() const;
+  double vacate_time() const;
+  double vacate_allowance() const;
+  void refresh_ad();
+  void act(ActionKind kind, std::string reason = {});
+
+  classad::ClassAd ad_;
+  SlotPolicy policy_;
+  std::int32_t local_offset_;
+  std::int64_t now_;
+
+  State state_ = State::Owner;
+  Activity activity_ = Activity::Idle;
+  std::int64_t entered_state_, entered_activity_;
+
+  std::optional<Claim> claim_;
+  std::optional<Claim> pending_;  // a preempting claim waiting for the current job to leave
+  std::string matched_id_;
+  std::int64_t matched_at_ = 0;
+  std::optional<ClaimRequest> backfill_claim_;  // a claim waiting for backfill to stop
+  bool backfill_matched_ = false;
+
+  Reason reason_ = Reason::None;  // why the current claim is being retired or preempted
+  bool retiring_ = false;
+  std::int64_t vacate_deadline_ = 0;
+  std::int64_t killing_since_ = 0;
+  bool kill_escalated_ = false;
+  bool peaceful_ = false;
+
+  bool draining_ = false;
+  DrainSchedule drain_schedule_ = DrainSchedule::Graceful;
+  classad::ExprPtr drain_start_;
+  double drain_unclaimed_ = 0;  // seconds spent Drained (TotalMachineDrainingUnclaimedTime)
+  double drain_badput_ = 0;     // job seconds lost to draining (TotalMachineDrainingBadput)
+  std::int64_t drained_since_ = 0;
+
+  std::int64_t last_benchmark_ = 0;
+  StepResult* out_ = nullptr;  // the result being built by step()
+};
+
+}  // namespace cara::startd

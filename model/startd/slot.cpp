@@ -41,6 +41,20 @@ void Slot::set_base(classad::ClassAd base, std::int64_t now) {
   refresh_ad();
 }
 
+bool Slot::would_start(const classad::ClassAd& job) const {
+  if (draining_ && !drain_start_) return false;
+  classad::EvalEnv env;
+  env.now = now_;
+  env.local_offset = local_offset_;
+  bool b = false;
+  const classad::ExprPtr& start = draining_ ? drain_start_ : policy_.start;
+  return classad::evaluate(*start, &ad_, &job, env).bool_equiv(b) && b;
+}
+
+void Slot::set_attributes(const std::vector<std::pair<std::string, classad::ExprPtr>>& attrs) {
+  for (const auto& [name, expr] : attrs) ad_.insert(name, expr);
+}
+
 const std::string& Slot::claim_id() const {
   static const std::string none;
   return claim_ ? claim_->id : none;
@@ -647,7 +661,10 @@ void Slot::settle() {
         break;
       case State::Claimed:
         if (activity_ == Activity::Idle) {
-          if (is_false(policy_.start, false)) preempt(Reason::Owner, false, "H/10");
+          // START with the claim's job as TARGET, as HTCondor evaluates it
+          // for a claim: a START that tests job attributes with =?= (the
+          // thesis's SLOT_TYPE_2_START) is false without a job.
+          if (is_false(policy_.start, true)) preempt(Reason::Owner, false, "H/10");
           break;
         }
         if (activity_ == Activity::Busy) {

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/classad/classad.h"
 #include "model/startd/slot_policy.h"
@@ -43,8 +45,14 @@ class Slot {
   // time-dependent expressions.
   std::optional<std::int64_t> next_deadline() const;
 
+  // Whether START (or a drain's expression) accepts `job` now.
+  bool would_start(const classad::ClassAd& job) const;
+
   // Replaces the fixed attributes (a reconfiguration or a resource change).
   void set_base(classad::ClassAd base, std::int64_t now);
+  // Sets attributes published from outside the slot (slot<N>_<attr> of
+  // sibling slots), without evaluating anything.
+  void set_attributes(const std::vector<std::pair<std::string, classad::ExprPtr>>& attrs);
 
  private:
   enum class Reason { None, Owner, Vacate, BetterMatch, Release, Shutdown, Drain, WorkLife };

@@ -1,0 +1,143 @@
+#include "model/startd/slot_ad.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/classad/parser.h"
+#include "model/config/config.h"
+#include "model/startd/partitionable.h"
+#include "model/startd/slot_layout.h"
+
+namespace cara::startd {
+namespace {
+
+void set_amount(classad::ClassAd& ad, const std::string& name, double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9e15) {
+    ad.set(name, static_cast<std::int64_t>(v));
+  } else {
+    ad.set(name, v);
+  }
+}
+
+}  // namespace
+
+std::string SlotDescription::short_name() const {
+  std::string n = "slot" + std::to_string(id);
+  if (kind == SlotKind::Dynamic) n += "_" + std::to_string(sub_id);
+  return n;
+}
+
+Result<classad::ClassAd> base_slot_ad(const config::Config& config, const MachineResources& machine,
+                                      const SlotDescription& slot) {
+  classad::ClassAd ad;
+  auto host = config.string("FULL_HOSTNAME");
+  if (!host) return Error{host.error()};
+  ad.set("MyType", "Machine");
+  ad.set("TargetType", "Job");
+  ad.set("Name", slot.short_name() + "@" + *host);
+  ad.set("Machine", *host);
+  ad.set("SlotID", slot.id);
+  if (slot.kind == SlotKind::Dynamic) ad.set("DSlotId", slot.sub_id);
+  ad.set("SlotTypeID", slot.type);
+  ad.set("SlotType", slot.kind == SlotKind::Static          ? "Static"
+                     : slot.kind == SlotKind::Partitionable ? "Partitionable"
+                                                            : "Dynamic");
+  ad.set("PartitionableSlot", slot.kind == SlotKind::Partitionable);
+  ad.set("DynamicSlot", slot.kind == SlotKind::Dynamic);
+  for (auto [knob, attr] :
+       {std::pair{"ARCH", "Arch"}, std::pair{"OPSYS", "OpSys"}, std::pair{"UID_DOMAIN", "UidDomain"},
+        std::pair{"FILESYSTEM_DOMAIN", "FileSystemDomain"}}) {
+    auto v = config.string(knob);
+    if (!v) return Error{v.error()};
+    ad.set(attr, *v);
+  }
+  // Resources: what the slot offers, what it was given, what the machine
+  // has (TotalX) and detected (DetectedX).
+  struct Standard {
+    const char* name;
+    double Resources::*field;
+  };
+  const Standard standard[] = {
+      {"Cpus", &Resources::cpus}, {"Memory", &Resources::memory}, {"Disk", &Resources::disk}};
+  for (const Standard& s : standard) {
+    set_amount(ad, s.name, slot.resources.*s.field);
+    set_amount(ad, std::string("TotalSlot") + s.name, slot.slot_total.*s.field);
+    set_amount(ad, std::string("Total") + s.name, machine.total.*s.field);
+    set_amount(ad, std::string("Detected") + s.name, machine.detected.*s.field);
+  }
+  set_amount(ad, "VirtualMemory", slot.resources.swap);
+  for (std::size_t c = 0; c < machine.custom.size(); ++c) {
+    const std::string& r = machine.custom[c].name;
+    set_amount(ad, r, c < slot.resources.custom.size() ? slot.resources.custom[c] : 0);
+    set_amount(ad, "TotalSlot" + r, c < slot.slot_total.custom.size() ? slot.slot_total.custom[c] : 0);
+    set_amount(ad, "Total" + r, machine.total.custom[c]);
+    set_amount(ad, "Detected" + r, machine.detected.custom[c]);
+    if (c < slot.custom_ids.size() && !slot.custom_ids[c].empty()) {
+      std::string ids;
+      for (const std::string& id : slot.custom_ids[c]) ids += (ids.empty() ? "" : ",") + id;
+      ad.set("Assigned" + r, ids);
+    }
+  }
+  // Expressions: RANK and SLOT_WEIGHT (default Cpus).
+  for (auto [knob, attr] : {std::pair{"RANK", "Rank"}, std::pair{"SLOT_WEIGHT", "SlotWeight"}}) {
+    auto e = config.expression(slot_knob(config, slot.id, slot.type, knob));
+    if (!e) return Error{e.error()};
+    ad.insert(attr, *e);
+  }
+  if (slot.kind == SlotKind::Partitionable) {
+    auto consumption = consumption_attributes(config, machine, slot.id, slot.type);
+    if (!consumption) return Error{consumption.error()};
+    for (const auto& [name, text] : *consumption) {
+      auto e = classad::parse_expression(text);
+      if (!e) return Error{name + ": " + e.error()};
+      ad.insert(name, *e);
+    }
+  }
+  // STARTD_ATTRS: configuration macros published as attributes, with
+  // per-slot values SLOT<N>_<name> (policy-configuration's favorite_color
+  // example).
+  auto names = config.list("STARTD_ATTRS");
+  if (!names) return Error{names.error()};
+  for (const std::string& name : *names) {
+    std::string knob = "SLOT" + std::to_string(slot.id) + "_" + name;
+    if (!config.defined(knob)) knob = name;
+    if (!config.defined(knob)) continue;
+    auto e = config.expression(knob);
+    if (!e) return Error{"STARTD_ATTRS names " + name + ": " + e.error()};
+    ad.insert(name, *e);
+  }
+  return ad;
+}
+
+std::vector<double> distribute_load(double total_load, const std::vector<double>& condor_loads,
+                                    const std::vector<bool>& owner_state) {
+  std::vector<double> loads = condor_loads;
+  double owner_load = total_load;
+  for (double l : condor_loads) owner_load -= l;
+  if (owner_load <= 0 || loads.empty()) return loads;
+  // Owner-state slots first, then slots without HTCondor load, and only
+  // then slots running HTCondor jobs ("If ... HTCondor runs out of slots
+  // and it still has owner load remaining, HTCondor starts assigning that
+  // load to HTCondor nodes as well").
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    if (owner_state[i]) order.push_back(i);
+  }
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    if (!owner_state[i] && condor_loads[i] <= 0) order.push_back(i);
+  }
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    if (!owner_state[i] && condor_loads[i] > 0) order.push_back(i);
+  }
+  while (owner_load > 1e-12) {
+    for (std::size_t i : order) {
+      double piece = std::min(1.0, owner_load);
+      loads[i] += piece;
+      owner_load -= piece;
+      if (owner_load <= 1e-12) break;
+    }
+  }
+  return loads;
+}
+
+}  // namespace cara::startd

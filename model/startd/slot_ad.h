@@ -1,0 +1,49 @@
+// The fixed part of a slot ad (policy-configuration; the machine ClassAd
+// attributes): Name, SlotID, SlotType, resources with their Total<R>,
+// Detected<R> and TotalSlot<R>, Rank, SlotWeight, STARTD_ATTRS, and for
+// partitionable slots the consumption policy. The state machine adds the
+// dynamic part (State, Activity, Requirements, ...).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/common/result.h"
+#include "model/startd/resources.h"
+
+namespace cara::config {
+class Config;
+}
+
+namespace cara::startd {
+
+enum class SlotKind { Static, Partitionable, Dynamic };
+
+struct SlotDescription {
+  SlotKind kind = SlotKind::Static;
+  int id = 0;                                        // SlotID
+  int type = 0;                                      // slot type number
+  int sub_id = 0;                                    // dynamic slots: slot<id>_<sub_id>
+  Resources resources;                               // what the slot offers now (a pslot: what is left)
+  Resources slot_total;                              // what the slot was given (TotalSlot<R>)
+  std::vector<std::vector<std::string>> custom_ids;  // Assigned<R>
+
+  // "slot1", "slot1_2".
+  std::string short_name() const;
+};
+
+// Builds the fixed attributes for `slot` on the machine `config` describes.
+// Errors name the knob (STARTD_ATTRS, SLOT_WEIGHT, RANK...).
+Result<classad::ClassAd> base_slot_ad(const config::Config& config, const MachineResources& machine,
+                                      const SlotDescription& slot);
+
+// HTCondor's per-slot load average (policy-configuration, "Load Average
+// for Multi-core Machines"): each slot starts with its own HTCondor load;
+// the rest of the machine's load is owner load, handed out in pieces of at
+// most 1.0, to slots in the Owner state first, then to idle slots, then to
+// slots running jobs, and round again if load is left.
+std::vector<double> distribute_load(double total_load, const std::vector<double>& condor_loads,
+                                    const std::vector<bool>& owner_state);
+
+}  // namespace cara::startd

@@ -1,0 +1,263 @@
+#include "model/startd/startd.h"
+
+#include <algorithm>
+
+#include "model/classad/eval.h"
+#include "model/startd/slot_layout.h"
+#include "model/startd/slot_policy.h"
+
+namespace cara::startd {
+
+Result<std::unique_ptr<Startd>> Startd::create(const config::Config& config, std::int64_t now,
+                                               std::int32_t local_offset) {
+  auto machine = machine_resources(config);
+  if (!machine) return Error{machine.error()};
+  auto plans = plan_slots(config, *machine);
+  if (!plans) return Error{plans.error()};
+  std::unique_ptr<Startd> s(new Startd(config, std::move(*machine), local_offset));
+  auto attrs = config.list("STARTD_SLOT_ATTRS");
+  if (!attrs) return Error{attrs.error()};
+  s->slot_attrs_ = *attrs;
+  for (const SlotPlan& p : *plans) {
+    Entry e;
+    e.description.kind = p.partitionable ? SlotKind::Partitionable : SlotKind::Static;
+    e.description.id = p.id;
+    e.description.type = p.type;
+    e.description.resources = p.resources;
+    e.description.slot_total = p.resources;
+    e.description.custom_ids = p.custom_ids;
+    auto base = base_slot_ad(s->config_, s->machine_, e.description);
+    if (!base) return Error{base.error()};
+    auto policy = SlotPolicy::from_config(s->config_, p.id, p.type);
+    if (!policy) return Error{policy.error()};
+    if (p.partitionable) {
+      e.partition = std::make_unique<PartitionableSlot>(p.id, s->machine_, p.resources, p.custom_ids);
+      auto carve = CarvePolicy::from_config(s->config_, p.id, p.type);
+      if (!carve) return Error{carve.error()};
+      e.carve_policy = std::move(*carve);
+    }
+    e.slot = std::make_unique<Slot>(std::move(*base), std::move(*policy), now, local_offset);
+    s->slots_.push_back(std::move(e));
+  }
+  StartdResult ignored;
+  s->after(ignored, now);
+  return s;
+}
+
+std::vector<std::string> Startd::slot_names() const {
+  std::vector<const Entry*> order;
+  for (const Entry& e : slots_) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) {
+    return std::pair(a->description.id, a->description.sub_id) <
+           std::pair(b->description.id, b->description.sub_id);
+  });
+  std::vector<std::string> names;
+  for (const Entry* e : order) names.push_back(e->description.short_name());
+  return names;
+}
+
+Startd::Entry* Startd::find(const std::string& name) {
+  for (Entry& e : slots_) {
+    if (e.description.short_name() == name) return &e;
+  }
+  return nullptr;
+}
+
+const Slot* Startd::slot(const std::string& name) const {
+  for (const Entry& e : slots_) {
+    if (e.description.short_name() == name) return e.slot.get();
+  }
+  return nullptr;
+}
+
+void Startd::collect(const std::string& name, StepResult step, StartdResult& out) {
+  for (SlotAction& a : step.actions) out.actions.push_back(StartdAction{name, std::move(a)});
+  for (std::string& t : step.transitions) out.transitions.emplace_back(name, std::move(t));
+}
+
+// The partitionable slot advertises what it has left.
+void Startd::refresh_partition(Entry& parent, std::int64_t now) {
+  parent.description.resources = parent.partition->available();
+  auto base = base_slot_ad(config_, machine_, parent.description);
+  if (base) parent.slot->set_base(std::move(*base), now);
+}
+
+Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, std::int64_t now) {
+  auto want = parent.partition->request_of(claim.job, parent.slot->ad(), *parent.carve_policy,
+                                           classad::EvalEnv{now, local_offset_, nullptr, nullptr});
+  if (!want) return Error{want.error()};
+  // The job must be willing to run on what it would get, and the
+  // partitionable slot's START must accept it.
+  auto dynamic = parent.partition->carve(*want);
+  if (!dynamic) return Error{"the partitionable slot has not enough left for this job"};
+  Entry e;
+  e.description.kind = SlotKind::Dynamic;
+  e.description.id = parent.description.id;
+  e.description.type = parent.description.type;
+  e.description.sub_id = dynamic->sub_id;
+  e.description.resources = dynamic->resources;
+  e.description.slot_total = dynamic->resources;
+  e.description.custom_ids = dynamic->custom_ids;
+  auto base = base_slot_ad(config_, machine_, e.description);
+  auto policy = SlotPolicy::from_config(config_, parent.description.id, parent.description.type);
+  if (!base || !policy) {
+    parent.partition->release(*dynamic);
+    return Error{!base ? base.error() : policy.error()};
+  }
+  e.slot = std::make_unique<Slot>(std::move(*base), std::move(*policy), now, local_offset_);
+  const std::string parent_name = parent.description.short_name();
+  slots_.push_back(std::move(e));  // `parent` may move: find it again
+  Entry* added = &slots_.back();
+  refresh_partition(*find(parent_name), now);
+  return added;
+}
+
+StartdResult Startd::deliver(const std::string& name, const SlotEvent& event, std::int64_t now) {
+  StartdResult out;
+  Entry* e = find(name);
+  if (!e) {
+    out.actions.push_back(StartdAction{name, SlotAction{ActionKind::RefuseClaim, "", "no slot " + name}});
+    return out;
+  }
+  if (e->partition) {
+    if (const auto* claim = std::get_if<ClaimRequest>(&event)) {
+      // Only a job the partitionable slot would START gets a dynamic slot.
+      if (!e->slot->would_start(claim->job)) {
+        out.actions.push_back(StartdAction{
+            name, SlotAction{ActionKind::RefuseClaim, claim->claim_id, "START is not true for this job"}});
+        return out;
+      }
+      auto dyn = carve(*e, *claim, now);
+      if (!dyn) {
+        out.actions.push_back(
+            StartdAction{name, SlotAction{ActionKind::RefuseClaim, claim->claim_id, dyn.error()}});
+        return out;
+      }
+      const std::string dyn_name = (*dyn)->description.short_name();
+      collect(dyn_name, (*dyn)->slot->step(event, now), out);
+      after(out, now);
+      return out;
+    }
+    if (std::holds_alternative<MatchNotified>(event)) return out;  // a pslot is never Matched
+  }
+  collect(name, e->slot->step(event, now), out);
+  after(out, now);
+  return out;
+}
+
+StartdResult Startd::tick(std::int64_t now) {
+  StartdResult out;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    collect(slots_[i].description.short_name(), slots_[i].slot->step(Tick{}, now), out);
+  }
+  after(out, now);
+  return out;
+}
+
+StartdResult Startd::sensors(const MachineReadings& r, std::int64_t now) {
+  StartdResult out;
+  std::vector<double> condor;
+  std::vector<bool> owner;
+  for (const Entry& e : slots_) {
+    auto it = r.condor_load.find(e.description.short_name());
+    condor.push_back(it == r.condor_load.end() ? 0.0 : it->second);
+    owner.push_back(e.slot->state() == State::Owner);
+  }
+  std::vector<double> loads = distribute_load(r.total_load, condor, owner);
+  double total_condor = 0;
+  for (double c : condor) total_condor += c;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    classad::ClassAd readings = r.machine;
+    readings.set("TotalLoadAvg", r.total_load);
+    readings.set("TotalCondorLoadAvg", total_condor);
+    readings.set("LoadAvg", loads[i]);
+    readings.set("CondorLoadAvg", condor[i]);
+    collect(slots_[i].description.short_name(), slots_[i].slot->step(SensorUpdate{std::move(readings)}, now),
+            out);
+  }
+  after(out, now);
+  return out;
+}
+
+StartdResult Startd::drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now) {
+  StartdResult out;
+  draining_ = true;
+  all_drained_sent_ = false;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    collect(slots_[i].description.short_name(), slots_[i].slot->step(Drain{schedule, start_expr}, now), out);
+  }
+  after(out, now);
+  return out;
+}
+
+StartdResult Startd::cancel_drain(std::int64_t now) {
+  StartdResult out;
+  draining_ = false;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    collect(slots_[i].description.short_name(), slots_[i].slot->step(CancelDrain{}, now), out);
+  }
+  after(out, now);
+  return out;
+}
+
+// After any step: dynamic slots whose claim ended go away, sibling
+// attributes are republished (and slots re-evaluated once so that a policy
+// reading another slot's state reacts now), and a finished drain is
+// announced.
+void Startd::after(StartdResult& out, std::int64_t now) {
+  for (std::size_t i = 0; i < slots_.size();) {
+    Entry& e = slots_[i];
+    const State s = e.slot->state();
+    if (e.description.kind == SlotKind::Dynamic && e.slot->claim_id().empty() && s != State::Claimed &&
+        s != State::Preempting && s != State::Matched) {
+      const int parent_id = e.description.id;
+      DynamicSlot d;
+      d.parent_id = parent_id;
+      d.sub_id = e.description.sub_id;
+      d.resources = e.description.resources;
+      d.custom_ids = e.description.custom_ids;
+      slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(i));
+      for (Entry& p : slots_) {
+        if (p.partition && p.description.id == parent_id) {
+          p.partition->release(d);
+          refresh_partition(p, now);
+        }
+      }
+      continue;
+    }
+    ++i;
+  }
+  if (!slot_attrs_.empty()) {
+    publish_slot_attrs();
+    for (Entry& e : slots_) collect(e.description.short_name(), e.slot->step(Tick{}, now), out);
+    publish_slot_attrs();
+  }
+  if (draining_ && !all_drained_sent_ && std::all_of(slots_.begin(), slots_.end(), [](const Entry& e) {
+        return e.slot->state() == State::Drained;
+      })) {
+    all_drained_sent_ = true;
+    for (Entry& e : slots_) collect(e.description.short_name(), e.slot->step(AllSlotsDrained{}, now), out);
+  }
+}
+
+void Startd::publish_slot_attrs() {
+  std::vector<std::pair<std::string, classad::ExprPtr>> values;
+  for (const Entry& e : slots_) {
+    for (const std::string& attr : slot_attrs_) {
+      const classad::Attribute* a = e.slot->ad().find(attr);
+      if (a) values.emplace_back(e.description.short_name() + "_" + attr, a->expr);
+    }
+  }
+  for (Entry& e : slots_) e.slot->set_attributes(values);
+}
+
+std::optional<std::int64_t> Startd::next_deadline() const {
+  std::optional<std::int64_t> best;
+  for (const Entry& e : slots_) {
+    auto d = e.slot->next_deadline();
+    if (d && (!best || *d < *best)) best = d;
+  }
+  return best;
+}
+
+}  // namespace cara::startd

@@ -1,0 +1,100 @@
+// A machine's startd as a model: its slots (static, partitionable and the
+// dynamic slots carved from them), their ads, and the events and actions
+// that pass through them. Pure: time and sensor readings come in, actions
+// go out; the startd actor and the simulator both drive it.
+//
+// What the machine adds to the single-slot state machine:
+//  - a claim on a partitionable slot carves a dynamic slot sized for the
+//    job, which then holds the claim; the dynamic slot goes away (its
+//    resources back to the partitionable slot) when its claim ends;
+//  - STARTD_SLOT_ATTRS: every slot ad carries slot<N>_<attr> of all slots
+//    (the spec's suspension example reads slot1_State from slot 2);
+//  - the per-slot load average from the machine's load;
+//  - draining the whole machine, and AllSlotsDrained when it is done.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/common/result.h"
+#include "model/config/config.h"
+#include "model/startd/partitionable.h"
+#include "model/startd/resources.h"
+#include "model/startd/slot.h"
+#include "model/startd/slot_ad.h"
+
+namespace cara::startd {
+
+struct StartdAction {
+  std::string slot;  // short name: slot1, slot1_2
+  SlotAction action;
+};
+
+struct StartdResult {
+  std::vector<StartdAction> actions;
+  std::vector<std::pair<std::string, std::string>> transitions;  // slot, label
+};
+
+// Machine-wide sensor readings: KeyboardIdle, ConsoleIdle, TotalLoadAvg,
+// CpuBusyTime, ... go to every slot; `condor_load` is each slot's
+// HTCondor load (from its job), by short name.
+struct MachineReadings {
+  classad::ClassAd machine;
+  double total_load = 0;
+  std::map<std::string, double> condor_load;
+};
+
+class Startd {
+ public:
+  static Result<std::unique_ptr<Startd>> create(const config::Config& config, std::int64_t now,
+                                                std::int32_t local_offset = 0);
+
+  // Delivers `event` to slot `slot` (short name). A claim request to a
+  // partitionable slot carves a dynamic slot; its actions name the new slot.
+  StartdResult deliver(const std::string& slot, const SlotEvent& event, std::int64_t now);
+  // Evaluates every slot.
+  StartdResult tick(std::int64_t now);
+  StartdResult sensors(const MachineReadings& readings, std::int64_t now);
+  StartdResult drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now);
+  StartdResult cancel_drain(std::int64_t now);
+
+  // Slot short names, in SlotID order (dynamic slots after their parent).
+  std::vector<std::string> slot_names() const;
+  const Slot* slot(const std::string& name) const;
+  const MachineResources& machine() const { return machine_; }
+  // The earliest timer of any slot.
+  std::optional<std::int64_t> next_deadline() const;
+
+ private:
+  struct Entry {
+    SlotDescription description;
+    std::unique_ptr<Slot> slot;
+    std::unique_ptr<PartitionableSlot> partition;  // partitionable slots only
+    std::optional<CarvePolicy> carve_policy;
+  };
+
+  Startd(config::Config config, MachineResources machine, std::int32_t local_offset)
+      : config_(std::move(config)), machine_(std::move(machine)), local_offset_(local_offset) {}
+
+  Entry* find(const std::string& name);
+  Result<Entry*> carve(Entry& parent, const ClaimRequest& claim, std::int64_t now);
+  void collect(const std::string& name, StepResult step, StartdResult& out);
+  void after(StartdResult& out, std::int64_t now);
+  void refresh_partition(Entry& parent, std::int64_t now);
+  void publish_slot_attrs();
+
+  config::Config config_;
+  MachineResources machine_;
+  std::int32_t local_offset_;
+  std::vector<Entry> slots_;             // static and partitionable, then dynamic ones appended
+  std::vector<std::string> slot_attrs_;  // STARTD_SLOT_ATTRS
+  bool draining_ = false;
+  bool all_drained_sent_ = false;
+};
+
+}  // namespace cara::startd

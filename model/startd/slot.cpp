@@ -144,6 +144,7 @@ const PolicyExprs& Slot::exprs() const {
 // (policy-configuration, MAXJOBRETIREMENTTIME).
 double Slot::retirement_left() const {
   if (!claim_ || !claim_->running) return 0;
+  if (claim_->interruptible) return 0;  // started on a draining machine
   if (peaceful_) return kForever;
   if (reason_ == Reason::Vacate || (reason_ == Reason::Drain && drain_schedule_ != DrainSchedule::Graceful))
     return 0;
@@ -275,13 +276,16 @@ bool Slot::accept_claim(const ClaimRequest& e, const char* label) {
   c.claimed_at = now_;
   std::optional<Claim> previous = std::move(claim_);
   claim_ = c;
-  const bool willing = !draining_ && is_true(policy_.start, true);
+  // While draining, only the drain's START (DEFRAG_DRAINING_START_EXPR)
+  // admits jobs, and they get no retirement time.
+  const bool willing = draining_ ? drain_start_ && is_true(drain_start_, true) : is_true(policy_.start, true);
   if (!willing) {
     claim_ = std::move(previous);
     act(ActionKind::RefuseClaim, draining_ ? "the slot is draining" : "START is not true for this job");
     return false;
   }
   claim_->rank = number_or(policy_.rank, true, 0);
+  claim_->interruptible = draining_;
   matched_id_.clear();
   enter(State::Claimed, Activity::Idle, label);
   act(ActionKind::AcceptClaim);
@@ -353,7 +357,7 @@ void Slot::handle(const Activate& e) {
     preempt(Reason::WorkLife, false, "H/10");
     return;
   }
-  if (draining_) {
+  if (draining_ && !claim_->interruptible) {
     act(ActionKind::RefuseClaim, "the slot is draining");
     preempt(Reason::Drain, false, "H/10");
     return;
@@ -448,9 +452,17 @@ void Slot::handle(const Drain& e) {
   draining_ = true;
   drain_schedule_ = e.schedule;
   drain_start_ = e.schedule == DrainSchedule::Graceful ? e.start_expr : nullptr;
+  // A graceful drain with a START expression keeps idle slots open to
+  // interruptible jobs until the retiring ones are done (the startd then
+  // drains quickly); otherwise idle slots are drained at once.
+  const bool open = drain_start_ != nullptr;
   switch (state_) {
-    case State::Owner: enter(State::Drained, Activity::Retiring, "N/36"); break;
-    case State::Unclaimed: enter(State::Drained, Activity::Retiring, "P/37"); break;
+    case State::Owner:
+      if (!open) enter(State::Drained, Activity::Retiring, "N/36");
+      break;
+    case State::Unclaimed:
+      if (!open) enter(State::Drained, Activity::Retiring, "P/37");
+      break;
     case State::Matched:
       matched_id_.clear();
       enter(State::Owner, Activity::Idle, "F/8");
@@ -635,7 +647,7 @@ void Slot::settle() {
     }
     switch (state_) {
       case State::Owner:
-        if (draining_) {
+        if (draining_ && !drain_start_) {
           enter(State::Drained, Activity::Retiring, "N/36");
         } else if (!is_true(policy_.is_owner, false)) {
           enter(State::Unclaimed, Activity::Idle, "A/1");

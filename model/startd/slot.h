@@ -47,6 +47,9 @@ class Slot {
 
   // Whether START (or a drain's expression) accepts `job` now.
   bool would_start(const classad::ClassAd& job) const;
+  // Whether the slot holds a claim from before a drain began (the jobs a
+  // graceful drain waits for).
+  bool holds_pre_drain_claim() const { return draining_ && claim_ && !claim_->interruptible; }
 
   // Replaces the fixed attributes (a reconfiguration or a resource change).
   void set_base(classad::ClassAd base, std::int64_t now);
@@ -66,6 +69,7 @@ class Slot {
     std::int64_t job_start = 0;
     std::int64_t suspended_total = 0;
     std::int64_t suspended_since = 0;  // when suspended now
+    bool interruptible = false;        // accepted while draining: no retirement
   };
 
   // Transitions.

@@ -182,6 +182,7 @@ StartdResult Startd::sensors(const MachineReadings& r, std::int64_t now) {
 StartdResult Startd::drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now) {
   StartdResult out;
   draining_ = true;
+  drain_waits_ = schedule == DrainSchedule::Graceful && start_expr != nullptr;
   all_drained_sent_ = false;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     collect(slots_[i].description.short_name(), slots_[i].slot->step(Drain{schedule, start_expr}, now), out);
@@ -193,6 +194,7 @@ StartdResult Startd::drain(DrainSchedule schedule, classad::ExprPtr start_expr, 
 StartdResult Startd::cancel_drain(std::int64_t now) {
   StartdResult out;
   draining_ = false;
+  drain_waits_ = false;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     collect(slots_[i].description.short_name(), slots_[i].slot->step(CancelDrain{}, now), out);
   }
@@ -231,6 +233,15 @@ void Startd::after(StartdResult& out, std::int64_t now) {
     publish_slot_attrs();
     for (Entry& e : slots_) collect(e.description.short_name(), e.slot->step(Tick{}, now), out);
     publish_slot_attrs();
+  }
+  // DEFRAG_DRAINING_START_EXPR: "when the last retiring job finishes ...
+  // all other jobs on machine will be evicted with a retirement time of 0"
+  // and START becomes False.
+  if (drain_waits_ && std::none_of(slots_.begin(), slots_.end(),
+                                   [](const Entry& e) { return e.slot->holds_pre_drain_claim(); })) {
+    drain_waits_ = false;
+    for (Entry& e : slots_)
+      collect(e.description.short_name(), e.slot->step(Drain{DrainSchedule::Quick, nullptr}, now), out);
   }
   if (draining_ && !all_drained_sent_ && std::all_of(slots_.begin(), slots_.end(), [](const Entry& e) {
         return e.slot->state() == State::Drained;

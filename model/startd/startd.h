@@ -94,6 +94,7 @@ class Startd {
   std::vector<Entry> slots_;             // static and partitionable, then dynamic ones appended
   std::vector<std::string> slot_attrs_;  // STARTD_SLOT_ATTRS
   bool draining_ = false;
+  bool drain_waits_ = false;  // a graceful drain admitting interruptible jobs, before its final phase
   bool all_drained_sent_ = false;
 };
 

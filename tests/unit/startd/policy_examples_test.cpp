@@ -372,3 +372,29 @@ TEST_CASE("the thesis's execution machine", "[startd][policy][thesis]") {
   CHECK(f.state(slot) == "<gone>");
   CHECK(f.attr("slot1", "Cpus") == "24");
 }
+
+TEST_CASE(
+    "graceful draining with DEFRAG_DRAINING_START_EXPR admits interruptible jobs until the last retiring job "
+    "ends",
+    "[startd][policy]") {
+  Machine m("NUM_SLOTS = 2\nMAXJOBRETIREMENTTIME = 1000\nWANT_VACATE = True\nMachineMaxVacateTime = 60\n");
+  m.run("slot1", "[ Owner = \"long\" ]", "c1");
+  m.startd().drain(DrainSchedule::Graceful, *classad::parse_expression("TARGET.MaxJobRetirementTime == 0"),
+                   kTuesday10am + 10);
+  CHECK(m.state("slot1") == "Claimed/Retiring");
+  CHECK(m.state("slot2") == "Unclaimed/Idle");  // still open, to interruptible jobs only
+  CHECK(m.attr("slot2", "Start") == "TARGET.MaxJobRetirementTime == 0");
+  CHECK(m.claim("slot2", "[ Owner = \"x\"; MaxJobRetirementTime = 600 ]", "no").empty());
+  m.run("slot2", "[ Owner = \"quick\"; MaxJobRetirementTime = 0 ]", "c2");
+  m.tick(100);
+  CHECK(m.state("slot2") == "Claimed/Busy");  // no retirement, but runs meanwhile
+  // The retiring job ends: the interruptible one is evicted (vacating as
+  // usual), and START becomes False.
+  m.send("slot1", JobExited{"c1"}, 10);
+  CHECK(m.state("slot1") == "Drained/Retiring");
+  CHECK(m.state("slot2") == "Preempting/Vacating");
+  CHECK(m.attr("slot2", "Start") == "false");
+  m.send("slot2", JobExited{"c2"}, 5);
+  CHECK(m.state("slot1") == "Drained/Idle");
+  CHECK(m.state("slot2") == "Drained/Idle");
+}

@@ -31,6 +31,7 @@ class SlotHarness {
     base->set("CpuBusyTime", 0);
     slot_.emplace(std::move(*base), std::move(*policy), now_);
     last_ = slot_->step(Tick{}, now_);  // the startd's first evaluation
+    all_ = last_.transitions;
   }
 
   Slot& slot() { return *slot_; }
@@ -40,8 +41,11 @@ class SlotHarness {
   const StepResult& send(const SlotEvent& e, std::int64_t after = 0) {
     now_ += after;
     last_ = slot_->step(e, now_);
+    all_.insert(all_.end(), last_.transitions.begin(), last_.transitions.end());
     return last_;
   }
+  // Every transition taken so far.
+  const std::vector<std::string>& history() const { return all_; }
   const StepResult& tick(std::int64_t after) { return send(Tick{}, after); }
   const StepResult& sensors(const std::string& long_form, std::int64_t after = 0) {
     auto ad = classad::parse_long_form(long_form);
@@ -91,6 +95,7 @@ class SlotHarness {
   std::int64_t now_;
   std::optional<Slot> slot_;
   StepResult last_;
+  std::vector<std::string> all_;
 };
 
 }  // namespace cara::startd::test

@@ -1,11 +1,16 @@
 // The `cara` binary: one entry point for every caracara command.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 
 #include "apps/commands/config_val_command.h"
 #include "apps/commands/eval_command.h"
+#include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
+
+extern char** environ;
 
 namespace {
 
@@ -38,6 +43,11 @@ int main(int argc, char** argv) {
   config_val->set_help_flag();
   config_val->allow_extras();
 
+  auto* submit = app.add_subcommand("submit", "Submit jobs (for now: -dry-run, like condor_submit -dry-run)");
+  submit->prefix_command();
+  submit->set_help_flag();
+  submit->allow_extras();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -46,6 +56,21 @@ int main(int argc, char** argv) {
   if (eval->parsed()) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
+  }
+  if (submit->parsed()) {
+    cara::apps::SubmitEnvironment env;
+    if (const char* user = std::getenv("USER")) env.user = user;
+    if (env.user.empty()) env.user = "nobody";
+    std::error_code ec;
+    env.cwd = std::filesystem::current_path(ec).string();
+    env.now = static_cast<std::int64_t>(std::time(nullptr));
+    for (char** e = environ; e && *e; ++e) {
+      std::string entry(*e);
+      auto eq = entry.find('=');
+      if (eq != std::string::npos) env.environment.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
+    }
+    return cara::apps::run_submit(submit->remaining(), std::cout, std::cerr,
+                                  std::make_shared<cara::config::SystemHost>(), env);
   }
   if (config_val->parsed()) {
     return cara::apps::run_config_val(config_val->remaining(), std::cout, std::cerr,

@@ -205,15 +205,7 @@ Status ConfigReader::read_file(const std::string& path) {
 
 Result<std::vector<ConfigReader::Line>> ConfigReader::logical_lines(std::string_view text,
                                                                     const std::string& label) {
-  std::vector<std::string_view> physical;
-  for (std::size_t pos = 0; pos <= text.size();) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    physical.push_back(line);
-    pos = end + 1;
-  }
+  const std::vector<std::string_view> physical = split_lines(text);
   std::vector<Line> out;
   for (std::size_t i = 0; i < physical.size(); ++i) {
     const int number = static_cast<int>(i) + 1;

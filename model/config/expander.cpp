@@ -148,6 +148,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (std::size_t pos = 0; pos <= text.size();) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    pos = end + 1;
+  }
+  return lines;
+}
+
 std::vector<std::string> split_arguments(std::string_view text) {
   std::vector<std::string> out;
   int depth = 0;

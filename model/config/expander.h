@@ -55,6 +55,9 @@ class Expander {
 // trimming each piece.
 std::vector<std::string> split_arguments(std::string_view text);
 
+// The lines of `text`, without their '\n' (or "\r\n").
+std::vector<std::string_view> split_lines(std::string_view text);
+
 // Trims ASCII white space at both ends.
 std::string_view trim(std::string_view s);
 

@@ -1,0 +1,133 @@
+#include "apps/commands/submit_command.h"
+
+#include <fstream>
+#include <ostream>
+
+#include "model/classad/unparse.h"
+#include "model/config/config.h"
+#include "model/config/config_host.h"
+#include "model/schedd/job_builder.h"
+#include "model/schedd/submit_description.h"
+
+namespace cara::apps {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: cara submit -dry-run OUT FILE [-append LINE]... [-queue ARGS] [--config FILE] [--owner NAME]\n";
+
+bool is_flag(const std::string& a, const char* name) {
+  return a == std::string("-") + name || a == std::string("--") + name;
+}
+
+}  // namespace
+
+int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+               std::shared_ptr<config::ConfigHost> host, const SubmitEnvironment& env) {
+  std::optional<std::string> dry_run_out, file, config_file, queue;
+  std::vector<std::string> appends;
+  std::string owner = env.user;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto next = [&](const char* what) -> std::optional<std::string> {
+      if (i + 1 >= args.size()) {
+        err << "cara submit: " << a << " expects " << what << "\n" << kUsage;
+        return std::nullopt;
+      }
+      return args[++i];
+    };
+    if (is_flag(a, "dry-run")) {
+      if (!(dry_run_out = next("an output file (- for standard output)"))) return 2;
+    } else if (is_flag(a, "append") || a == "-a") {
+      auto v = next("a submit command");
+      if (!v) return 2;
+      appends.push_back(*v);
+    } else if (is_flag(a, "queue")) {
+      if (!(queue = next("queue arguments"))) return 2;
+    } else if (is_flag(a, "config")) {
+      if (!(config_file = next("a configuration file"))) return 2;
+    } else if (is_flag(a, "owner")) {
+      auto v = next("a user name");
+      if (!v) return 2;
+      owner = *v;
+    } else if (is_flag(a, "help") || a == "-h") {
+      out << kUsage;
+      return 0;
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      err << "cara submit: unknown option " << a << "\n" << kUsage;
+      return 2;
+    } else if (!file) {
+      file = a;
+    } else {
+      err << "cara submit: more than one submit file (" << *file << ", " << a << ")\n" << kUsage;
+      return 2;
+    }
+  }
+  if (!dry_run_out) {
+    err << "cara submit: only -dry-run is available until the pool exists (issue 6)\n" << kUsage;
+    return 2;
+  }
+  if (!file) {
+    err << "cara submit: expected a submit file\n" << kUsage;
+    return 2;
+  }
+  config::LoadOptions load;
+  load.config_file = config_file;
+  load.who = {"SUBMIT", ""};
+  auto cfg = config::load_config(load, host);
+  if (!cfg) {
+    // With no configuration at all, the built-in defaults serve.
+    if (config_file) {
+      err << "cara submit: " << cfg.error() << "\n";
+      return 2;
+    }
+    cfg = config::config_from_text("", load.who, host);
+  }
+  auto text = host->read_file(*file);
+  if (!text) {
+    err << "cara submit: cannot read submit file " << text.error() << "\n";
+    return 2;
+  }
+  auto description = schedd::parse_submit(*text, *file, appends, queue.value_or(""));
+  if (!description) {
+    err << "cara submit: " << description.error() << "\n";
+    return 1;
+  }
+  schedd::SubmitContext ctx;
+  ctx.owner = owner;
+  auto uid = cfg->string("UID_DOMAIN");
+  ctx.uid_domain = uid ? *uid : "localhost";
+  ctx.iwd = env.cwd;
+  ctx.now = env.now;
+  ctx.cluster_id = 1;
+  ctx.label = *file;
+  ctx.config = &*cfg;
+  ctx.files = host.get();
+  ctx.environment = env.environment;
+  auto jobs = schedd::build_jobs(*description, ctx);
+  if (!jobs) {
+    err << "cara submit: " << jobs.error() << "\n";
+    return 1;
+  }
+  std::ofstream file_out;
+  std::ostream* sink = &out;
+  if (*dry_run_out != "-") {
+    file_out.open(*dry_run_out);
+    if (!file_out) {
+      err << "cara submit: cannot write " << *dry_run_out << "\n";
+      return 2;
+    }
+    sink = &file_out;
+  }
+  for (std::size_t i = 0; i < jobs->size(); ++i) {
+    if (i > 0) *sink << "\n";
+    *sink << classad::unparse_long_form((*jobs)[i]);
+  }
+  sink->flush();
+  if (!*sink) {
+    err << "cara submit: writing " << *dry_run_out << " failed\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace cara::apps

@@ -1,0 +1,35 @@
+// `cara submit -dry-run`: what condor_submit -dry-run does, with no pool.
+//
+//   cara submit -dry-run OUT FILE [-append LINE]... [-queue ARGS]
+//               [--config FILE] [--owner NAME]
+//
+// Parses FILE (a submit description), applies the configuration's
+// defaults (JOB_DEFAULT_REQUEST*, ARCH, OPSYS, UID_DOMAIN) and writes the
+// job ads to OUT (`-` for standard output) in old long form, one ad per job
+// separated by a blank line, ClusterId 1 and ProcId 0..N-1. Errors name the
+// line; the exit code is 0, or 1 when the submission is refused, or 2 for
+// bad usage. The owner is the current user unless --owner says otherwise.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cara::config {
+class ConfigHost;
+}
+
+namespace cara::apps {
+
+struct SubmitEnvironment {
+  std::string user;  // the submitting user
+  std::string cwd;   // the current directory
+  std::int64_t now = 0;
+  std::vector<std::pair<std::string, std::string>> environment;
+};
+
+int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+               std::shared_ptr<config::ConfigHost> host, const SubmitEnvironment& env);
+
+}  // namespace cara::apps

@@ -1,0 +1,556 @@
+#include "model/schedd/job_builder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "model/classad/eval.h"
+#include "model/classad/parser.h"
+#include "model/classad/symbol.h"
+#include "model/common/regex.h"
+#include "model/config/config.h"
+#include "model/config/config_host.h"
+#include "model/config/expander.h"
+#include "model/config/macro_set.h"
+
+namespace cara::schedd {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = classad::ascii_lower(c);
+  return out;
+}
+
+std::string where(const SubmitContext& ctx, const SubmitCommand& c) {
+  return c.line > 0 ? ctx.label + ", line " + std::to_string(c.line)
+                    : "-append '" + c.key + " = " + c.value + "'";
+}
+
+bool is_true_word(std::string_view v) {
+  std::string l = lower(config::trim(v));
+  return l == "true" || l == "yes" || l == "1" || l == "t" || l == "y";
+}
+
+// Whether `expr` mentions attribute `name` (any scope).
+bool references(const classad::ExprTree& expr, std::string_view name) {
+  for (std::size_t i = 0; i < expr.size(); ++i) {
+    const classad::Node& n = expr.node(static_cast<classad::NodeIndex>(i));
+    if ((n.kind == classad::NodeKind::Attr || n.kind == classad::NodeKind::ScopedAttr ||
+         n.kind == classad::NodeKind::Select) &&
+        classad::iequals(expr.name(n), name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A glob (*, ?, [..]) as a regular expression.
+std::string glob_regex(std::string_view glob) {
+  std::string re = "^";
+  for (char c : glob) {
+    switch (c) {
+      case '*': re += "[^/]*"; break;
+      case '?': re += "[^/]"; break;
+      case '[': re += '['; break;
+      case ']': re += ']'; break;
+      case '.':
+      case '+':
+      case '(':
+      case ')':
+      case '^':
+      case '$':
+      case '|':
+      case '{':
+      case '}':
+      case '\\':
+        re += '\\';
+        re += c;
+        break;
+      default: re += c;
+    }
+  }
+  return re + "$";
+}
+
+// One row of a queue statement: the values of its variables.
+using Row = std::vector<std::string>;
+
+Result<std::vector<Row>> queue_rows(const QueueStatement& q, const SubmitContext& ctx,
+                                    const std::string& at) {
+  std::vector<Row> rows;
+  auto split_fields = [&](const std::string& item) {
+    Row r;
+    if (q.vars.size() == 1) {
+      r.push_back(item);
+      return r;
+    }
+    // Several variables: fields split at commas or white space, the last
+    // variable taking the rest.
+    std::string_view rest = item;
+    for (std::size_t v = 0; v < q.vars.size(); ++v) {
+      rest = config::trim(rest);
+      if (v + 1 == q.vars.size()) {
+        r.emplace_back(rest);
+        break;
+      }
+      std::size_t cut = rest.find_first_of(", \t");
+      r.emplace_back(rest.substr(0, cut));
+      rest = cut == std::string_view::npos ? std::string_view() : rest.substr(cut + 1);
+    }
+    return r;
+  };
+  switch (q.source) {
+    case QueueStatement::Source::Count: rows.push_back({}); break;
+    case QueueStatement::Source::List:
+      for (const std::string& item : q.items) rows.push_back(split_fields(item));
+      break;
+    case QueueStatement::Source::File: {
+      if (!ctx.files) return Error{at + ": 'queue ... from " + q.file + "' needs file access"};
+      std::string path = q.file[0] == '/' || ctx.iwd.empty() ? q.file : ctx.iwd + "/" + q.file;
+      auto text = ctx.files->read_file(path);
+      if (!text) return Error{at + ": cannot read the queue's item file " + text.error()};
+      for (std::size_t pos = 0; pos <= text->size();) {
+        std::size_t end = text->find('\n', pos);
+        if (end == std::string::npos) end = text->size();
+        std::string_view line = config::trim(std::string_view(*text).substr(pos, end - pos));
+        pos = end + 1;
+        if (!line.empty() && line[0] != '#') rows.push_back(split_fields(std::string(line)));
+      }
+      break;
+    }
+    case QueueStatement::Source::Matching: {
+      if (!ctx.files) return Error{at + ": 'queue ... matching' needs file access"};
+      std::vector<std::string> found;
+      for (const std::string& pattern : q.patterns) {
+        std::size_t slash = pattern.find_last_of('/');
+        std::string dir = slash == std::string::npos ? ctx.iwd : pattern.substr(0, slash);
+        if (!dir.empty() && dir[0] != '/' && !ctx.iwd.empty()) dir = ctx.iwd + "/" + dir;
+        std::string name_glob = slash == std::string::npos ? pattern : pattern.substr(slash + 1);
+        std::string prefix = slash == std::string::npos ? "" : pattern.substr(0, slash + 1);
+        Regex re;
+        std::string error;
+        if (!re.compile(glob_regex(name_glob), {}, &error))
+          return Error{at + ": bad pattern " + pattern + ": " + error};
+        auto names = ctx.files->list_dir(dir.empty() ? "." : dir);
+        if (!names) continue;  // no such directory: nothing matches
+        for (const std::string& n : *names) {
+          if (re.search(n) > 0) found.push_back(prefix + n);
+        }
+      }
+      std::sort(found.begin(), found.end());
+      found.erase(std::unique(found.begin(), found.end()), found.end());
+      for (const std::string& f : found) rows.push_back({f});
+      break;
+    }
+  }
+  return rows;
+}
+
+// Arguments in condor_submit's new syntax (the value in double quotes):
+// white space separates, single quotes group, '' inside quotes is a quote,
+// "" is a double quote.
+std::vector<std::string> split_new_arguments(std::string_view s) {
+  std::vector<std::string> args;
+  std::string cur;
+  bool any = false, quoted = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (quoted) {
+      if (c == '\'') {
+        if (i + 1 < s.size() && s[i + 1] == '\'') {
+          cur += '\'';
+          ++i;
+        } else {
+          quoted = false;
+        }
+      } else {
+        cur += c;
+      }
+    } else if (c == '\'') {
+      quoted = true;
+      any = true;
+    } else if (c == ' ' || c == '\t') {
+      if (any || !cur.empty()) args.push_back(cur);
+      cur.clear();
+      any = false;
+    } else if (c == '"' && i + 1 < s.size() && s[i + 1] == '"') {
+      cur += '"';
+      ++i;
+    } else {
+      cur += c;
+    }
+  }
+  if (any || !cur.empty()) args.push_back(cur);
+  return args;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> size_in_units(std::string_view text, double base_kib) {
+  text = config::trim(text);
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0) return std::nullopt;
+  char* end = nullptr;
+  std::string number(text.substr(0, i));
+  double value = std::strtod(number.c_str(), &end);
+  if (*end) return std::nullopt;
+  std::string unit = lower(config::trim(text.substr(i)));
+  double kib;
+  if (unit.empty())
+    kib = base_kib;
+  else if (unit == "k" || unit == "kb")
+    kib = 1;
+  else if (unit == "m" || unit == "mb")
+    kib = 1024;
+  else if (unit == "g" || unit == "gb")
+    kib = 1024.0 * 1024;
+  else if (unit == "t" || unit == "tb")
+    kib = 1024.0 * 1024 * 1024;
+  else
+    return std::nullopt;
+  return static_cast<std::int64_t>(std::ceil(value * kib / base_kib));
+}
+
+std::vector<std::string> job_arguments(const classad::ClassAd& job) {
+  if (const classad::Attribute* a = job.find("Arguments")) {
+    classad::Value v = classad::evaluate(*a->expr, &job, nullptr, {});
+    if (v.is_string()) return split_new_arguments(v.as_string());
+  }
+  std::vector<std::string> out;
+  if (const classad::Attribute* a = job.find("Args")) {
+    classad::Value v = classad::evaluate(*a->expr, &job, nullptr, {});
+    if (v.is_string()) {
+      std::string_view s = v.as_string();
+      std::size_t i = 0;
+      while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        std::size_t st = i;
+        while (i < s.size() && s[i] != ' ' && s[i] != '\t') ++i;
+        if (i > st) out.emplace_back(s.substr(st, i - st));
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Builds one job ad from the expanded commands.
+class JobAdBuilder {
+ public:
+  JobAdBuilder(const SubmitContext& ctx, classad::ClassAd& ad) : ctx_(ctx), ad_(ad) {}
+
+  Status expression(const std::string& attr, const std::string& value, const SubmitCommand& c) {
+    auto e = classad::parse_expression(value);
+    if (!e)
+      return Error{where(ctx_, c) + ": " + c.key + " = " + value +
+                   " is not a valid expression: " + e.error()};
+    ad_.insert(attr, *e);
+    return Ok{};
+  }
+
+  Status apply(const SubmitCommand& c, const std::string& value) {
+    if (c.attribute()) return expression(c.attribute_name(), value, c);
+    const std::string key = lower(c.key);
+    if (key == "executable") {
+      path_ = value;
+      return Ok{};
+    }
+    if (key == "arguments" || key == "args") {
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        ad_.set("Arguments", std::string_view(value).substr(1, value.size() - 2));
+      } else {
+        ad_.set("Args", value);
+      }
+      return Ok{};
+    }
+    if (key == "universe") {
+      if (!classad::iequals(value, "vanilla")) {
+        return Error{where(ctx_, c) + ": universe " + value +
+                     " is not supported: caracara runs vanilla universe jobs (universe = vanilla)"};
+      }
+      return Ok{};
+    }
+    static const std::map<std::string, std::string> strings = {
+        {"input", "In"},
+        {"output", "Out"},
+        {"error", "Err"},
+        {"log", "UserLog"},
+        {"initialdir", "Iwd"},
+        {"accounting_group", "AcctGroup"},
+        {"accounting_group_user", "AcctGroupUser"},
+        {"kill_sig", "KillSig"},
+        {"should_transfer_files", "ShouldTransferFiles"},
+        {"when_to_transfer_output", "WhenToTransferOutput"},
+        {"transfer_input_files", "TransferInput"},
+        {"transfer_output_files", "TransferOutput"},
+    };
+    if (auto it = strings.find(key); it != strings.end()) {
+      ad_.set(it->second, value);
+      return Ok{};
+    }
+    if (key == "environment" || key == "env") {
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        environment_ = value.substr(1, value.size() - 2);
+      } else {
+        // Old syntax: NAME=value;NAME=value.
+        std::string converted;
+        std::size_t start = 0;
+        for (std::size_t i = 0; i <= value.size(); ++i) {
+          if (i == value.size() || value[i] == ';') {
+            std::string_view pair = config::trim(std::string_view(value).substr(start, i - start));
+            if (!pair.empty()) converted += (converted.empty() ? "" : " ") + std::string(pair);
+            start = i + 1;
+          }
+        }
+        environment_ = converted;
+      }
+      return Ok{};
+    }
+    if (key == "getenv") {
+      getenv_ = is_true_word(value);
+      return Ok{};
+    }
+    if (key == "request_cpus") return expression("RequestCpus", value, c);
+    if (key == "request_memory" || key == "request_disk") {
+      const bool memory = key == "request_memory";
+      auto amount = size_in_units(value, memory ? 1024 : 1);
+      std::string attr = memory ? "RequestMemory" : "RequestDisk";
+      if (amount) {
+        ad_.set(attr, *amount);
+        return Ok{};
+      }
+      return expression(attr, value, c);
+    }
+    if (key.rfind("request_", 0) == 0 && key.size() > 8) {
+      std::string name = c.key.substr(8);
+      custom_requests_.push_back(name);
+      return expression("Request" + name, value, c);
+    }
+    if (key == "requirements") {
+      auto e = classad::parse_expression(value);
+      if (!e)
+        return Error{where(ctx_, c) + ": requirements = " + value +
+                     " is not a valid expression: " + e.error()};
+      requirements_ = *e;
+      requirements_text_ = value;
+      return Ok{};
+    }
+    if (key == "rank") return expression("Rank", value, c);
+    if (key == "priority") return expression("JobPrio", value, c);
+    if (key == "nice_user") {
+      nice_ = is_true_word(value);
+      return Ok{};
+    }
+    if (key == "concurrency_limits") {
+      limits_line_ = c.line;
+      ad_.set("ConcurrencyLimits", lower(value));
+      return Ok{};
+    }
+    if (key == "concurrency_limits_expr") {
+      limits_expr_line_ = c.line;
+      return expression("ConcurrencyLimitsExpr", value, c);
+    }
+    if (key == "max_retirement_time") return expression("MaxJobRetirementTime", value, c);
+    if (key == "job_max_vacate_time") return expression("JobMaxVacateTime", value, c);
+    return Ok{};  // any other name is a submit macro only
+  }
+
+  // What every job gets, after its commands.
+  Status finish(std::int64_t proc, const SubmitDescription&) {
+    if (path_.empty()) return Error{ctx_.label + ": no executable (the one command every job needs)"};
+    if (limits_line_ >= 0 && limits_expr_line_ >= 0) {
+      return Error{ctx_.label + ", line " + std::to_string(std::max(limits_line_, limits_expr_line_)) +
+                   ": concurrency_limits and concurrency_limits_expr cannot both be given"};
+    }
+    const std::string iwd = ad_.find("Iwd") ? string_attr("Iwd") : ctx_.iwd;
+    ad_.set("Iwd", iwd);
+    ad_.set("Cmd", path_[0] == '/' || iwd.empty() ? path_ : iwd + "/" + path_);
+    // The user log is kept as a full path (the thesis's figure 9); input
+    // and output stay relative to Iwd, as written.
+    if (ad_.find("UserLog")) {
+      std::string log = string_attr("UserLog");
+      if (!log.empty() && log[0] != '/' && !iwd.empty()) ad_.set("UserLog", iwd + "/" + log);
+    }
+    ad_.set("MyType", "Job");
+    ad_.set("TargetType", "Machine");
+    ad_.set("ClusterId", ctx_.cluster_id);
+    ad_.set("ProcId", proc);
+    ad_.set("Owner", ctx_.owner);
+    ad_.set("User", ctx_.owner + "@" + ctx_.uid_domain);
+    ad_.set("QDate", ctx_.now);
+    ad_.set("JobStatus", 1);
+    ad_.set("EnteredCurrentStatus", ctx_.now);
+    ad_.set("JobUniverse", 5);
+    ad_.set("NumJobStarts", 0);
+    ad_.set("RemoteWallClockTime", 0.0);
+    ad_.set("CumulativeSuspensionTime", 0);
+    ad_.set("MinHosts", 1);
+    ad_.set("MaxHosts", 1);
+    ad_.set("CurrentHosts", 0);
+    ad_.set("NiceUser", nice_);
+    for (auto [attr, fallback] :
+         {std::pair{"In", "/dev/null"}, std::pair{"Out", "/dev/null"}, std::pair{"Err", "/dev/null"}}) {
+      if (!ad_.find(attr)) ad_.set(attr, fallback);
+    }
+    if (!ad_.find("JobPrio")) ad_.set("JobPrio", 0);
+    if (!ad_.find("Rank")) ad_.set("Rank", 0.0);
+    if (!ad_.find("ImageSize")) ad_.set("ImageSize", image_size());
+    if (!ad_.find("DiskUsage")) ad_.set("DiskUsage", image_size());
+    if (nice_ && !ad_.find("MaxJobRetirementTime")) ad_.set("MaxJobRetirementTime", 0);  // nice_user default
+    // The accounting group: group.user, the user being accounting_group_user
+    // or the owner; nice_user jobs without a group go to nice-user.<owner>.
+    if (ad_.find("AcctGroup")) {
+      std::string user = ad_.find("AcctGroupUser") ? string_attr("AcctGroupUser") : ctx_.owner;
+      ad_.set("AcctGroupUser", user);
+      ad_.set("AccountingGroup", string_attr("AcctGroup") + "." + user);
+    } else if (nice_) {
+      ad_.set("AccountingGroup", "nice-user." + ctx_.owner);
+    }
+    if (!environment_.empty() || getenv_) {
+      std::string env;
+      if (getenv_) {
+        for (const auto& [k, v] : ctx_.environment) {
+          if (v.find_first_of(" '\"") != std::string::npos) continue;  // kept simple: no quoting needed
+          env += (env.empty() ? "" : " ") + k + "=" + v;
+        }
+      }
+      if (!environment_.empty()) env += (env.empty() ? "" : " ") + environment_;  // explicit wins (later)
+      ad_.set("Environment", env);
+    }
+    // Request defaults (JOB_DEFAULT_REQUEST*), then Requirements with the
+    // automatic clauses.
+    for (auto [attr, knob] : {std::pair{"RequestCpus", "JOB_DEFAULT_REQUESTCPUS"},
+                              std::pair{"RequestMemory", "JOB_DEFAULT_REQUESTMEMORY"},
+                              std::pair{"RequestDisk", "JOB_DEFAULT_REQUESTDISK"}}) {
+      if (ad_.find(attr)) continue;
+      classad::ExprPtr e;
+      if (ctx_.config) {
+        auto v = ctx_.config->expression(knob);
+        if (!v) return Error{v.error()};
+        e = *v;
+      } else {
+        e = *classad::parse_expression(
+            std::string(attr) == "RequestCpus" ? "1"
+            : std::string(attr) == "RequestDisk"
+                ? "DiskUsage"
+                : "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage, (ImageSize + 1023) / 1024)");
+      }
+      ad_.insert(attr, e);
+    }
+    std::string clauses;
+    auto add = [&](const std::string& c) { clauses += (clauses.empty() ? "" : " && ") + c; };
+    auto mentions = [&](std::string_view name) { return requirements_ && references(*requirements_, name); };
+    std::string arch = "X86_64", opsys = "LINUX";
+    if (ctx_.config) {
+      arch = ctx_.config->string("ARCH", arch).value();
+      opsys = ctx_.config->string("OPSYS", opsys).value();
+    }
+    if (!mentions("Arch")) add("(TARGET.Arch == \"" + arch + "\")");
+    if (!mentions("OpSys")) add("(TARGET.OpSys == \"" + opsys + "\")");
+    if (!mentions("Disk")) add("(TARGET.Disk >= RequestDisk)");
+    if (!mentions("Memory")) add("(TARGET.Memory >= RequestMemory)");
+    if (!mentions("Cpus")) add("(TARGET.Cpus >= RequestCpus)");
+    for (const std::string& r : custom_requests_) {
+      if (!mentions(r)) add("(TARGET." + r + " >= Request" + r + ")");
+    }
+    std::string full =
+        requirements_ ? "(" + requirements_text_ + ")" + (clauses.empty() ? "" : " && " + clauses) : clauses;
+    auto req = classad::parse_expression(full);
+    if (!req) return Error{ctx_.label + ": requirements: " + req.error()};
+    ad_.insert("Requirements", *req);
+    return Ok{};
+  }
+
+ private:
+  std::string string_attr(const char* name) const {
+    const classad::Attribute* a = ad_.find(name);
+    classad::Value v = a ? classad::evaluate(*a->expr, &ad_, nullptr, {}) : classad::Value();
+    return v.is_string() ? std::string(v.as_string()) : std::string();
+  }
+  std::int64_t image_size() const {
+    if (ctx_.files) {
+      auto text = ctx_.files->read_file(string_attr("Cmd"));
+      if (text) return std::max<std::int64_t>(1, static_cast<std::int64_t>((text->size() + 1023) / 1024));
+    }
+    return 1;
+  }
+
+  const SubmitContext& ctx_;
+  classad::ClassAd& ad_;
+  std::string path_;
+  std::string environment_;
+  bool getenv_ = false;
+  bool nice_ = false;
+  int limits_line_ = -1, limits_expr_line_ = -1;
+  classad::ExprPtr requirements_;
+  std::string requirements_text_;
+  std::vector<std::string> custom_requests_;
+};
+
+}  // namespace
+
+Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
+                                                 const SubmitContext& ctx) {
+  std::vector<classad::ClassAd> jobs;
+  config::MacroSet macros;
+  // Commands accumulate across queue statements; the latest value wins.
+  std::vector<SubmitCommand> commands;
+  auto host = std::make_shared<config::MemoryHost>();
+  const config::DaemonIdentity who{"SUBMIT", ""};
+  std::int64_t proc = 0;
+  for (const SubmitBlock& block : description.blocks) {
+    for (const SubmitCommand& c : block.commands) {
+      auto same = std::find_if(commands.begin(), commands.end(),
+                               [&](const SubmitCommand& o) { return classad::iequals(o.key, c.key); });
+      if (same != commands.end()) commands.erase(same);
+      commands.push_back(c);
+      if (!c.attribute()) macros.set(c.key, c.value, config::Origin{ctx.label, c.line});
+    }
+    const std::string at =
+        block.queue.line > 0 ? ctx.label + ", line " + std::to_string(block.queue.line) : "-queue";
+    auto rows = queue_rows(block.queue, ctx, at);
+    if (!rows) return Error{rows.error()};
+    const config::Origin builtin{"<submit>", 0};
+    macros.set("Cluster", std::to_string(ctx.cluster_id), builtin);
+    macros.set("ClusterId", std::to_string(ctx.cluster_id), builtin);
+    for (std::size_t r = 0; r < rows->size(); ++r) {
+      const Row& row = (*rows)[r];
+      macros.set("Row", std::to_string(r), builtin);
+      for (std::size_t v = 0; v < block.queue.vars.size(); ++v) {
+        macros.set(block.queue.vars[v], v < row.size() ? row[v] : std::string(), builtin);
+      }
+      config::Expander count_ex(macros, who, *host);
+      auto count_text = count_ex.expand(block.queue.count);
+      if (!count_text) return Error{at + ": " + count_text.error()};
+      auto count = classad::parse_expression(*count_text);
+      std::int64_t n = -1;
+      if (count) {
+        classad::Value v = classad::evaluate(**count, nullptr, nullptr, {});
+        if (!v.is_string()) v.number(n);
+      }
+      if (n < 0 || n > 100000000)
+        return Error{at + ": the queue count '" + *count_text + "' is not a number of jobs"};
+      for (std::int64_t step = 0; step < n; ++step, ++proc) {
+        macros.set("Step", std::to_string(step), builtin);
+        macros.set("Process", std::to_string(proc), builtin);
+        macros.set("ProcId", std::to_string(proc), builtin);
+        config::Expander ex(macros, who, *host);
+        classad::ClassAd ad;
+        JobAdBuilder builder(ctx, ad);
+        for (const SubmitCommand& c : commands) {
+          auto value = ex.expand(c.value);
+          if (!value) return Error{where(ctx, c) + ": " + value.error()};
+          if (auto s = builder.apply(c, *value); !s) return Error{s.error()};
+        }
+        if (auto s = builder.finish(proc, description); !s) return Error{s.error()};
+        jobs.push_back(std::move(ad));
+      }
+    }
+  }
+  return jobs;
+}
+
+}  // namespace cara::schedd

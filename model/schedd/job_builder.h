@@ -1,0 +1,53 @@
+// Turns a submit description into job ads, as condor_submit does: each
+// queue statement makes jobs with the commands given so far, macros
+// expanded per job ($(Cluster), $(ClusterId), $(Process), $(ProcId),
+// $(Item) and the queue's own variables, $(Step), $(Row), and the
+// function macros $INT, $REAL, $F..., shared with the configuration
+// language).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/common/result.h"
+#include "model/schedd/submit_description.h"
+
+namespace cara::config {
+class Config;
+class ConfigHost;
+}  // namespace cara::config
+
+namespace cara::schedd {
+
+struct SubmitContext {
+  std::string owner;       // the submitting user
+  std::string uid_domain;  // User = owner@uid_domain
+  std::string iwd;         // the submitter's current directory
+  std::int64_t now = 0;    // QDate
+  std::int64_t cluster_id = 1;
+  std::string label = "submit file";                             // names the file in errors
+  const config::Config* config = nullptr;                        // JOB_DEFAULT_REQUEST*, ARCH, OPSYS
+  const config::ConfigHost* files = nullptr;                     // for `queue ... from file` and `matching`
+  std::vector<std::pair<std::string, std::string>> environment;  // for getenv
+};
+
+// The job ads, ProcId 0, 1, ... Errors name the line.
+Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
+                                                 const SubmitContext& context);
+
+// A memory or disk request with an optional unit (K, M, G, T, with or
+// without B; "2GB", "512 M"): the amount in `base` units (1024 for MiB,
+// 1 for KiB), rounded up; nullopt when `text` is not a number with a unit.
+std::optional<std::int64_t> size_in_units(std::string_view text, double base_kib);
+
+// The argument vector of a job ad: Arguments (new syntax: white space
+// separates, single quotes group, '' is a quote) or Args (old syntax:
+// white space separates).
+std::vector<std::string> job_arguments(const classad::ClassAd& job);
+
+}  // namespace cara::schedd

@@ -99,15 +99,7 @@ std::string expand_self(std::string_view value, std::string_view name, const Mac
       i = stop;
       continue;
     }
-    int depth = 0;
-    std::size_t close = std::string_view::npos;
-    for (std::size_t k = open + 1; k < value.size(); ++k) {
-      if (value[k] == '(') ++depth;
-      if (value[k] == ')' && --depth == 0) {
-        close = k;
-        break;
-      }
-    }
+    const std::size_t close = matching_paren(value, open + 1);
     if (close == std::string_view::npos) {
       out.append(value.substr(i));
       break;
@@ -146,15 +138,7 @@ Result<std::vector<std::pair<std::string, std::vector<std::string>>>> template_l
     std::size_t j = i;
     while (j < text.size() && is_space(text[j])) ++j;
     if (j < text.size() && text[j] == '(') {
-      int depth = 0;
-      std::size_t close = std::string_view::npos;
-      for (std::size_t k = j; k < text.size(); ++k) {
-        if (text[k] == '(') ++depth;
-        if (text[k] == ')' && --depth == 0) {
-          close = k;
-          break;
-        }
-      }
+      const std::size_t close = matching_paren(text, j);
       if (close == std::string_view::npos) return Error{"unclosed '(' after template " + name};
       args = split_arguments(text.substr(j + 1, close - j - 1));
       if (args.size() == 1 && args[0].empty()) args.clear();

@@ -18,16 +18,6 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-// The index of the ')' closing the '(' at `open`, or npos.
-std::size_t matching_paren(std::string_view s, std::size_t open) {
-  int depth = 0;
-  for (std::size_t i = open; i < s.size(); ++i) {
-    if (s[i] == '(') ++depth;
-    if (s[i] == ')' && --depth == 0) return i;
-  }
-  return std::string_view::npos;
-}
-
 // A function macro name after '$': upper-case letters and '_', or F
 // followed by its lower-case option letters.
 std::size_t function_name_end(std::string_view s, std::size_t start) {
@@ -146,6 +136,15 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
+}
+
+std::size_t matching_paren(std::string_view s, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')' && --depth == 0) return i;
+  }
+  return std::string_view::npos;
 }
 
 std::vector<std::string_view> split_lines(std::string_view text) {

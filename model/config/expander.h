@@ -55,6 +55,9 @@ class Expander {
 // trimming each piece.
 std::vector<std::string> split_arguments(std::string_view text);
 
+// The index of the ')' closing the '(' at `open`, or npos.
+std::size_t matching_paren(std::string_view s, std::size_t open);
+
 // The lines of `text`, without their '\n' (or "\r\n").
 std::vector<std::string_view> split_lines(std::string_view text);
 

@@ -10,6 +10,7 @@
 #include "model/common/regex.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
+#include "model/config/defaults.h"
 #include "model/config/expander.h"
 #include "model/config/macro_set.h"
 
@@ -432,11 +433,10 @@ class JobAdBuilder {
         if (!v) return Error{v.error()};
         e = *v;
       } else {
-        e = *classad::parse_expression(
-            std::string(attr) == "RequestCpus" ? "1"
-            : std::string(attr) == "RequestDisk"
-                ? "DiskUsage"
-                : "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage, (ImageSize + 1023) / 1024)");
+        // No configuration: the built-in default of the one defaults table.
+        for (const config::KnobDefault& d : config::knob_defaults()) {
+          if (std::string_view(d.name) == knob) e = *classad::parse_expression(d.value);
+        }
       }
       ad_.insert(attr, e);
     }

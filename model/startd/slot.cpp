@@ -138,6 +138,13 @@ const PolicyExprs& Slot::exprs() const {
   return policy_.normal;
 }
 
+// Seconds the running job has run, not counting time spent suspended.
+double Slot::run_time() const {
+  std::int64_t suspended = claim_->suspended_total;
+  if (activity_ == Activity::Suspended) suspended += now_ - claim_->suspended_since;
+  return static_cast<double>(now_ - claim_->job_start - suspended);
+}
+
 // Seconds of retirement the running job has left: the smaller of the
 // machine's MAXJOBRETIREMENTTIME and the job's MaxJobRetirementTime,
 // counted from JobStart without the time spent suspended
@@ -157,10 +164,7 @@ double Slot::retirement_left() const {
     if (!v.is_string() && v.number(job) && std::isfinite(job))
       allowed = std::min(allowed, std::max(0.0, job));
   }
-  std::int64_t suspended = claim_->suspended_total;
-  if (activity_ == Activity::Suspended) suspended += now_ - claim_->suspended_since;
-  double ran = static_cast<double>(now_ - claim_->job_start - suspended);
-  return std::max(0.0, allowed - ran);
+  return std::max(0.0, allowed - run_time());
 }
 
 // The vacating time X the job gets: MachineMaxVacateTime, or the job's
@@ -278,7 +282,7 @@ bool Slot::accept_claim(const ClaimRequest& e, const char* label) {
   claim_ = c;
   // While draining, only the drain's START (DEFRAG_DRAINING_START_EXPR)
   // admits jobs, and they get no retirement time.
-  const bool willing = draining_ ? drain_start_ && is_true(drain_start_, true) : is_true(policy_.start, true);
+  const bool willing = would_start(e.job);
   if (!willing) {
     claim_ = std::move(previous);
     act(ActionKind::RefuseClaim, draining_ ? "the slot is draining" : "START is not true for this job");
@@ -577,9 +581,7 @@ void Slot::preempt(Reason why, bool fast, const char* label) {
   if (why == Reason::Drain) {
     // Draining cuts this job short: its run so far is badput
     // (TotalMachineDrainingBadput).
-    std::int64_t suspended = claim_->suspended_total;
-    if (activity_ == Activity::Suspended) suspended += now_ - claim_->suspended_since;
-    drain_badput_ += static_cast<double>(now_ - claim_->job_start - suspended);
+    drain_badput_ += run_time();
   }
   if (activity_ == Activity::Suspended) {
     // A suspended job must run to hear its signal.

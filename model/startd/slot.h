@@ -106,6 +106,7 @@ class Slot {
   bool is_false(const classad::ExprPtr& e, bool with_job) const;
   const PolicyExprs& exprs() const;
   double number_or(const classad::ExprPtr& e, bool with_job, double fallback) const;
+  double run_time() const;
   double retirement_left() const;
   double vacate_time() const;
   double vacate_allowance() const;

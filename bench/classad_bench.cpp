@@ -10,22 +10,19 @@
 #include <string>
 #include <vector>
 
+#include "bench/timing.h"
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
 #include "model/classad/parser.h"
 
 using namespace cara::classad;
-using Clock = std::chrono::steady_clock;
+using cara::bench::median;
+using cara::bench::rate;
 
 namespace {
 
 constexpr int kRuns = 7;
 constexpr int kSlots = 10000;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 std::vector<ClassAd> make_slots() {
   std::vector<ClassAd> slots;
@@ -75,14 +72,6 @@ std::string job_long_form() {
       "LeaveJobInQueue = false\nPeriodicRemove = (JobStatus == 5) && (time() - EnteredCurrentStatus > "
       "86400)\n";
   return s;
-}
-
-template <class F>
-double rate(std::int64_t ops, F&& body) {
-  auto start = Clock::now();
-  body();
-  double secs = std::chrono::duration<double>(Clock::now() - start).count();
-  return static_cast<double>(ops) / secs;
 }
 
 }  // namespace

@@ -13,29 +13,19 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "bench/timing.h"
 #include "model/classad/parser.h"
 #include "model/config/config.h"
 #include "model/startd/startd.h"
 
 using namespace cara;
 using namespace cara::startd;
-using Clock = std::chrono::steady_clock;
+using cara::bench::median;
+using cara::bench::rate;
 
 namespace {
 
 constexpr int kRuns = 7;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-template <class F>
-double rate(std::int64_t ops, F&& body) {
-  auto start = Clock::now();
-  body();
-  return static_cast<double>(ops) / std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 std::shared_ptr<config::MemoryHost> host(std::int64_t cpus, std::int64_t memory) {
   auto h = std::make_shared<config::MemoryHost>();

@@ -6,7 +6,9 @@
 #include "model/classad/unparse.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
+#include "model/config/map_file.h"
 #include "model/schedd/job_builder.h"
+#include "model/schedd/queue_policy.h"
 #include "model/schedd/submit_description.h"
 
 namespace cara::apps {
@@ -107,6 +109,34 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
   if (!jobs) {
     err << "cara submit: " << jobs.error() << "\n";
     return 1;
+  }
+  // The schedd's policy: transforms, then submit requirements, read as the
+  // schedd would read them (SCHEDD.* prefixes apply).
+  const config::Config schedd_config = cfg->as({"SCHEDD", ""});
+  auto named = schedd_config.string("SCHEDD_NAME");
+  auto host_name = schedd_config.string("FULL_HOSTNAME", "localhost");
+  const std::string schedd_name = named && !named->empty() ? *named : host_name ? *host_name : "localhost";
+  auto policy = schedd::QueuePolicy::from_config(schedd_config, schedd_name);
+  if (!policy) {
+    err << "cara submit: " << policy.error() << "\n";
+    return 2;
+  }
+  auto maps = config::load_user_maps(schedd_config, *host);
+  if (!maps) {
+    err << "cara submit: " << maps.error() << "\n";
+    return 2;
+  }
+  classad::EvalEnv eval_env;
+  eval_env.now = env.now;
+  eval_env.user_maps = maps->get();
+  auto admitted = schedd::admit_cluster(*policy, *jobs, eval_env);
+  if (!admitted) {
+    err << "ERROR: Failed to commit job submission into the queue.\nERROR: " << admitted.error() << "\n";
+    return 1;
+  }
+  if (admitted->warning) {
+    err << "WARNING: Committed job submission into the queue with the following warning:\nWARNING: "
+        << *admitted->warning << "\n";
   }
   std::ofstream file_out;
   std::ostream* sink = &out;

@@ -4,7 +4,10 @@
 //               [--config FILE] [--owner NAME]
 //
 // Parses FILE (a submit description), applies the configuration's
-// defaults (JOB_DEFAULT_REQUEST*, ARCH, OPSYS, UID_DOMAIN) and writes the
+// defaults (JOB_DEFAULT_REQUEST*, ARCH, OPSYS, UID_DOMAIN), the schedd's
+// JOB_TRANSFORM_NAMES and SUBMIT_REQUIREMENT_NAMES (a failed requirement
+// prints its reason and exits 1; a failed warning is printed and the
+// jobs are written), and writes the
 // job ads to OUT (`-` for standard output) in old long form, one ad per job
 // separated by a blank line, ClusterId 1 and ProcId 0..N-1. Errors name the
 // line; the exit code is 0, or 1 when the submission is refused, or 2 for

@@ -356,6 +356,12 @@ class JobAdBuilder {
     }
     if (key == "max_retirement_time") return expression("MaxJobRetirementTime", value, c);
     if (key == "job_max_vacate_time") return expression("JobMaxVacateTime", value, c);
+    // The job's own periodic policy, read by evaluate_periodic().
+    if (key == "periodic_hold") return expression("PeriodicHold", value, c);
+    if (key == "periodic_hold_reason") return expression("PeriodicHoldReason", value, c);
+    if (key == "periodic_hold_subcode") return expression("PeriodicHoldSubCode", value, c);
+    if (key == "periodic_release") return expression("PeriodicRelease", value, c);
+    if (key == "periodic_remove") return expression("PeriodicRemove", value, c);
     return Ok{};  // any other name is a submit macro only
   }
 

@@ -60,3 +60,47 @@ TEST_CASE("cara submit refuses bad input clearly", "[cli][submit]") {
   auto flag = run_process({CARA_BINARY, "submit", "-dry-run"});
   CHECK(flag.exit_code == 2);
 }
+
+TEST_CASE("cara submit -dry-run applies the configuration's transforms and submit requirements",
+          "[cli][submit][transform]") {
+  const std::string map =
+      cara::test::write_temp_file("* cms001 group_cms\n* /^dcms/ group_cms.dcms\n", ".map");
+  const std::string config = cara::test::write_temp_file(
+      "JOB_TRANSFORM_NAMES = AssignGroup\n"
+      "JOB_TRANSFORM_AssignGroup @=end\n"
+      "   EVALSET AcctGroup = userMap(\"Groups\",Owner,AcctGroup)\n"
+      "   EVALSET AccountingGroup = join(\".\",AcctGroup,Owner)\n"
+      "@end\n"
+      "SCHEDD_CLASSAD_USER_MAP_NAMES = Groups\n"
+      "CLASSAD_USER_MAPFILE_Groups = " +
+          map +
+          "\n"
+          "SUBMIT_REQUIREMENT_NAMES = OneGig, NotChris\n"
+          "SUBMIT_REQUIREMENT_OneGig = RequestMemory > 1024\n"
+          "SUBMIT_REQUIREMENT_OneGig_REASON = \"the minimum requested memory will be 1024\"\n"
+          "SUBMIT_REQUIREMENT_OneGig_IS_WARNING = TRUE\n"
+          "SUBMIT_REQUIREMENT_NotChris = Owner != \"chris\"\n"
+          "SUBMIT_REQUIREMENT_NotChris_REASON = \"Chris, you may only submit jobs to the instructional "
+          "pool.\"\n",
+      ".config");
+  // The thesis's file requests 1000 MB: a warning, and the jobs are written.
+  auto r = run_process(
+      {CARA_BINARY, "submit", "-dry-run", "-", kSubmitFile, "--config", config, "--owner", "dcms042"});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("AccountingGroup = \"group_cms.dcms.dcms042\"\n"));
+  CHECK(count(r.out, "AcctGroup = \"group_cms.dcms\"\n") == 3);
+  CHECK_THAT(r.err, Catch::Contains("WARNING: the minimum requested memory will be 1024"));
+
+  auto chris = run_process(
+      {CARA_BINARY, "submit", "-dry-run", "-", kSubmitFile, "--config", config, "--owner", "chris"});
+  CHECK(chris.exit_code == 1);
+  CHECK(chris.out.empty());
+  CHECK_THAT(chris.err, Catch::Contains("ERROR: Chris, you may only submit jobs to the instructional pool."));
+
+  const std::string broken = cara::test::write_temp_file(
+      "JOB_TRANSFORM_NAMES = Bad\nJOB_TRANSFORM_Bad = FROBNICATE Owner\n", ".config");
+  auto bad = run_process({CARA_BINARY, "submit", "-dry-run", "-", kSubmitFile, "--config", broken});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("JOB_TRANSFORM_Bad, line 1: unknown rule 'FROBNICATE'"));
+  for (const std::string& f : {map, config, broken}) std::filesystem::remove(f);
+}

@@ -1,77 +1,15 @@
 // The submit description language (condor_submit), with the thesis's
 // submit file (figure 10) and script (figure 22) as fixtures.
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
-#include "model/config/config.h"
-#include "model/config/config_host.h"
-#include "model/schedd/job_builder.h"
-#include "model/schedd/submit_description.h"
+#include "unit/schedd/support.h"
 
 using namespace cara;
 using namespace cara::schedd;
-
-namespace {
-
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(CARA_FIXTURES) + "/" + name);
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct Submit {
-  std::shared_ptr<config::MemoryHost> host = std::make_shared<config::MemoryHost>();
-  std::optional<config::Config> config;
-  SubmitContext ctx;
-
-  Submit() {
-    config = *config::config_from_text("", {"SUBMIT", ""}, host);
-    ctx.owner = "cms001";
-    ctx.uid_domain = "physik.rwth-aachen.de";
-    ctx.iwd = "/home/cms001";
-    ctx.now = 1535000000;
-    ctx.cluster_id = 1;
-    ctx.label = "testjob.submit";
-    ctx.config = &*config;
-    ctx.files = host.get();
-  }
-  Result<std::vector<classad::ClassAd>> jobs(const std::string& text, std::vector<std::string> appends = {},
-                                             std::string queue = {}) {
-    auto d = parse_submit(text, ctx.label, appends, queue);
-    if (!d) return Error{d.error()};
-    return build_jobs(*d, ctx);
-  }
-  std::vector<classad::ClassAd> ok(const std::string& text, std::vector<std::string> appends = {},
-                                   std::string queue = {}) {
-    auto j = jobs(text, std::move(appends), std::move(queue));
-    INFO(text);
-    if (!j) FAIL(j.error());
-    return std::move(*j);
-  }
-  std::string error(const std::string& text, std::vector<std::string> appends = {}, std::string queue = {}) {
-    auto j = jobs(text, std::move(appends), std::move(queue));
-    return j ? std::string("<no error>") : j.error();
-  }
-};
-
-std::string attr(const classad::ClassAd& ad, const std::string& name) {
-  const classad::Attribute* a = ad.find(name);
-  return a ? classad::unparse(*a->expr) : "<none>";
-}
-
-std::string value(const classad::ClassAd& ad, const std::string& name) {
-  return classad::unparse(classad::evaluate_attr(ad, name, nullptr, {}));
-}
-
-const std::string kExe = "executable = /bin/true\n";
-
-}  // namespace
+using namespace cara::schedd_test;
 
 TEST_CASE("the thesis's submit file (figure 10) makes the jobs of figure 9", "[schedd][submit][thesis]") {
   Submit s;

@@ -1,0 +1,165 @@
+#include "model/schedd/job_queue.h"
+
+#include <set>
+#include <utility>
+
+#include "model/classad/eval.h"
+#include "model/schedd/job_order.h"
+
+namespace cara::schedd {
+namespace {
+
+std::string user_log_of(const classad::ClassAd& job) {
+  const classad::Value v = classad::evaluate_attr(job, "UserLog");
+  return v.is_string() ? std::string(v.as_string()) : std::string();
+}
+
+}  // namespace
+
+JobQueue::JobQueue(QueuePolicy policy, std::string address, classad::EvalEnv env)
+    : policy_(std::move(policy)), address_(std::move(address)), env_(env) {}
+
+void JobQueue::log(const classad::ClassAd& job, UserLogEvent event) {
+  events_.push_back(LoggedEvent{user_log_of(job), std::move(event)});
+}
+
+Result<SubmitResult> JobQueue::submit(std::vector<classad::ClassAd> jobs, std::int64_t now) {
+  if (jobs.empty()) return Error{"a submission needs at least one job"};
+  const std::int64_t cluster = next_cluster_;
+  for (const classad::ClassAd& job : jobs) {
+    const JobId id = job_id(job);
+    if (id.cluster != cluster)
+      return Error{"job " + id.str() + " does not belong to cluster " + std::to_string(cluster) +
+                   " (build jobs with next_cluster_id())"};
+  }
+  classad::EvalEnv env = env_;
+  env.now = now;
+  auto admitted = admit_cluster(policy_, jobs, env);
+  if (!admitted) return Error{admitted.error()};
+  ++next_cluster_;
+  for (classad::ClassAd& job : jobs) {
+    log(job, submit_event(job, address_, now, admitted->warning.value_or("")));
+    const JobId id = job_id(job);
+    jobs_.insert_or_assign(id, std::move(job));
+  }
+  return SubmitResult{cluster, jobs.size(), admitted->warning};
+}
+
+const classad::ClassAd* JobQueue::find(JobId id) const {
+  auto it = jobs_.find(id);
+  return it == jobs_.end() ? nullptr : &it->second;
+}
+
+template <typename F>
+Status JobQueue::change(JobId id, F&& transition) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return Error{"no job " + id.str() + " in the queue"};
+  auto event = transition(it->second);
+  if (!event) return Error{event.error()};
+  log(it->second, std::move(*event));
+  return Ok{};
+}
+
+Status JobQueue::start(JobId id, const std::string& host, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return start_job(j, host, now); });
+}
+Status JobQueue::suspend(JobId id, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return suspend_job(j, now); });
+}
+Status JobQueue::unsuspend(JobId id, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return unsuspend_job(j, now); });
+}
+Status JobQueue::evict(JobId id, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return evict_job(j, now); });
+}
+Status JobQueue::complete(JobId id, const JobExit& exit, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return complete_job(j, exit, now); });
+}
+Status JobQueue::hold(JobId id, const std::string& reason, int code, int subcode, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return hold_job(j, reason, code, subcode, now); });
+}
+Status JobQueue::release(JobId id, const std::string& reason, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return release_job(j, reason, now); });
+}
+Status JobQueue::remove(JobId id, const std::string& reason, std::int64_t now) {
+  return change(id, [&](classad::ClassAd& j) { return remove_job(j, reason, now); });
+}
+
+std::size_t JobQueue::evaluate_periodic(std::int64_t now) {
+  classad::EvalEnv env = env_;
+  env.now = now;
+  std::size_t changed = 0;
+  for (auto& [id, job] : jobs_) {
+    const PeriodicVerdict v = schedd::evaluate_periodic(policy_.periodic, job, env);
+    Result<UserLogEvent> event = Error{""};
+    switch (v.action) {
+      case PeriodicAction::None: continue;
+      case PeriodicAction::Hold: event = hold_job(job, v.reason, v.code, v.subcode, now); break;
+      case PeriodicAction::Release: event = release_job(job, v.reason, now); break;
+      case PeriodicAction::Remove: event = remove_job(job, v.reason, now); break;
+    }
+    if (event) {
+      log(job, std::move(*event));
+      ++changed;
+    }
+  }
+  return changed;
+}
+
+std::vector<classad::ClassAd> JobQueue::take_finished() {
+  std::vector<classad::ClassAd> out;
+  for (auto it = jobs_.begin(); it != jobs_.end();) {
+    const auto s = job_status(it->second);
+    if (s == JobStatus::Completed || s == JobStatus::Removed) {
+      out.push_back(std::move(it->second));
+      it = jobs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return out;
+}
+
+std::vector<LoggedEvent> JobQueue::take_events() {
+  return std::exchange(events_, {});
+}
+
+std::vector<const classad::ClassAd*> JobQueue::idle_jobs(const std::string& submitter) const {
+  std::vector<const classad::ClassAd*> out;
+  for (const auto& [id, job] : jobs_)
+    if (job_status(job) == JobStatus::Idle && submitter_name(job) == submitter) out.push_back(&job);
+  sort_for_offer(out);
+  return out;
+}
+
+std::vector<std::string> JobQueue::submitters() const {
+  std::set<std::string> names;
+  for (const auto& [id, job] : jobs_) {
+    const auto s = job_status(job);
+    if (s == JobStatus::Idle || s == JobStatus::Running || s == JobStatus::Suspended)
+      names.insert(submitter_name(job));
+  }
+  return {names.begin(), names.end()};
+}
+
+std::vector<ResourceRequest> JobQueue::resource_requests(const std::string& submitter,
+                                                         const SignificantAttributes& significant) const {
+  AutoclusterIndex index(policy_.significant_attributes
+                             ? SignificantAttributes::from_list(*policy_.significant_attributes)
+                             : significant);
+  return index.requests(idle_jobs(submitter));
+}
+
+IdleJobCursor JobQueue::negotiation_cursor(const std::string& submitter) const {
+  std::vector<const classad::ClassAd*> jobs = idle_jobs(submitter);
+  std::vector<int> autoclusters;
+  auto by = IdleJobCursor::ClusterBy::ClusterId;
+  if (policy_.significant_attributes) {
+    by = IdleJobCursor::ClusterBy::Autocluster;
+    AutoclusterIndex index(SignificantAttributes::from_list(*policy_.significant_attributes));
+    for (const classad::ClassAd* j : jobs) autoclusters.push_back(index.assign(*j));
+  }
+  return IdleJobCursor(std::move(jobs), std::move(autoclusters), by, policy_.negotiate_all_jobs_in_cluster);
+}
+
+}  // namespace cara::schedd

@@ -1,0 +1,102 @@
+// The schedd's job queue as a pure model: the jobs by id, the clusters
+// they were submitted in, the user log events their state changes write,
+// and the periodic policy. The schedd actor persists it and the simulator
+// drives it in virtual time; neither holds a rule of its own.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/classad/eval_env.h"
+#include "model/common/result.h"
+#include "model/schedd/autocluster.h"
+#include "model/schedd/job_order.h"
+#include "model/schedd/job_status.h"
+#include "model/schedd/job_transitions.h"
+#include "model/schedd/queue_policy.h"
+#include "model/schedd/user_log.h"
+
+namespace cara::schedd {
+
+struct SubmitResult {
+  std::int64_t cluster = 0;
+  std::size_t count = 0;
+  std::optional<std::string> warning;
+};
+
+// A user log event and the log it goes to (the job's UserLog).
+struct LoggedEvent {
+  std::string log;  // empty when the job has no log
+  UserLogEvent event;
+};
+
+class JobQueue {
+ public:
+  JobQueue(QueuePolicy policy, std::string address, classad::EvalEnv env = {});
+
+  // The id the next submission gets; submit files expand $(Cluster) with it.
+  std::int64_t next_cluster_id() const { return next_cluster_; }
+
+  // Queues the jobs of one cluster (built with next_cluster_id()):
+  // transforms, submit requirements, then a 000 event per job. A rejected
+  // cluster leaves the queue unchanged.
+  Result<SubmitResult> submit(std::vector<classad::ClassAd> jobs, std::int64_t now);
+
+  const classad::ClassAd* find(JobId id) const;
+  std::size_t size() const { return jobs_.size(); }
+  const std::map<JobId, classad::ClassAd>& jobs() const { return jobs_; }
+
+  // State changes (job_transitions.h); an unknown job is an error too.
+  Status start(JobId id, const std::string& host, std::int64_t now);
+  Status suspend(JobId id, std::int64_t now);
+  Status unsuspend(JobId id, std::int64_t now);
+  Status evict(JobId id, std::int64_t now);
+  Status complete(JobId id, const JobExit& exit, std::int64_t now);
+  Status hold(JobId id, const std::string& reason, int code, int subcode, std::int64_t now);
+  Status release(JobId id, const std::string& reason, std::int64_t now);
+  Status remove(JobId id, const std::string& reason, std::int64_t now);
+
+  // Evaluates the periodic policy for every job at `now` and applies what
+  // it says; returns how many jobs changed.
+  std::size_t evaluate_periodic(std::int64_t now);
+
+  // Completed and removed jobs leave the queue (to the history).
+  std::vector<classad::ClassAd> take_finished();
+
+  // The events written since the last call, in order.
+  std::vector<LoggedEvent> take_events();
+
+  // A submitter's idle jobs in offer order (job_order.h).
+  std::vector<const classad::ClassAd*> idle_jobs(const std::string& submitter) const;
+  // The submitters with idle or running jobs.
+  std::vector<std::string> submitters() const;
+
+  // The submitter's idle jobs as resource requests: one per autocluster,
+  // with its count, in offer order. `significant` is used unless the
+  // policy names SIGNIFICANT_ATTRIBUTES.
+  std::vector<ResourceRequest> resource_requests(const std::string& submitter,
+                                                 const SignificantAttributes& significant) const;
+
+  // A cursor over the submitter's idle jobs for one negotiation cycle,
+  // with cluster skipping as NEGOTIATE_ALL_JOBS_IN_CLUSTER and
+  // SIGNIFICANT_ATTRIBUTES configure it.
+  IdleJobCursor negotiation_cursor(const std::string& submitter) const;
+
+ private:
+  template <typename F>
+  Status change(JobId id, F&& transition);
+  void log(const classad::ClassAd& job, UserLogEvent event);
+
+  QueuePolicy policy_;
+  std::string address_;
+  classad::EvalEnv env_;
+  std::int64_t next_cluster_ = 1;
+  std::map<JobId, classad::ClassAd> jobs_;
+  std::vector<LoggedEvent> events_;
+};
+
+}  // namespace cara::schedd

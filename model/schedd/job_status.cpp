@@ -1,0 +1,36 @@
+#include "model/schedd/job_status.h"
+
+#include "model/classad/eval.h"
+
+namespace cara::schedd {
+
+std::string_view job_status_name(JobStatus s) {
+  switch (s) {
+    case JobStatus::Idle: return "Idle";
+    case JobStatus::Running: return "Running";
+    case JobStatus::Removed: return "Removed";
+    case JobStatus::Completed: return "Completed";
+    case JobStatus::Held: return "Held";
+    case JobStatus::TransferringOutput: return "Transferring Output";
+    case JobStatus::Suspended: return "Suspended";
+  }
+  return "Unknown";
+}
+
+std::int64_t int_attr(const classad::ClassAd& job, std::string_view name) {
+  std::int64_t n = 0;
+  if (!classad::evaluate_attr(job, name).number(n)) return 0;
+  return n;
+}
+
+std::optional<JobStatus> job_status(const classad::ClassAd& job) {
+  const std::int64_t s = int_attr(job, "JobStatus");
+  if (s < 1 || s > 7) return std::nullopt;
+  return static_cast<JobStatus>(s);
+}
+
+JobId job_id(const classad::ClassAd& job) {
+  return JobId{int_attr(job, "ClusterId"), int_attr(job, "ProcId")};
+}
+
+}  // namespace cara::schedd

@@ -1,0 +1,44 @@
+// A job's identity and status as its ad records them (JobStatus values
+// from HTCondor's job ClassAd attributes: 1 Idle, 2 Running, 3 Removed,
+// 4 Completed, 5 Held, 6 Transferring Output, 7 Suspended).
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/classad/classad.h"
+
+namespace cara::schedd {
+
+enum class JobStatus : int {
+  Idle = 1,
+  Running = 2,
+  Removed = 3,
+  Completed = 4,
+  Held = 5,
+  TransferringOutput = 6,
+  Suspended = 7,
+};
+
+std::string_view job_status_name(JobStatus s);
+
+// The status in `job` (nullopt when JobStatus is missing or not 1..7).
+std::optional<JobStatus> job_status(const classad::ClassAd& job);
+
+struct JobId {
+  std::int64_t cluster = 0;
+  std::int64_t proc = 0;
+  auto operator<=>(const JobId&) const = default;
+  std::string str() const { return std::to_string(cluster) + "." + std::to_string(proc); }
+};
+
+// ClusterId and ProcId of `job` (0 when missing).
+JobId job_id(const classad::ClassAd& job);
+
+// An integer attribute of `job`, evaluated (0 when missing or not a number).
+std::int64_t int_attr(const classad::ClassAd& job, std::string_view name);
+
+}  // namespace cara::schedd

@@ -1,0 +1,192 @@
+// The job queue: submissions through the policy, the order idle jobs are
+// offered in, autoclusters, and cluster skipping.
+#include <catch2/catch.hpp>
+
+#include "model/classad/parser.h"
+#include "model/schedd/autocluster.h"
+#include "model/schedd/job_order.h"
+#include "model/schedd/job_queue.h"
+#include "unit/schedd/support.h"
+
+using namespace cara;
+using namespace cara::schedd;
+using namespace cara::schedd_test;
+
+namespace {
+
+constexpr std::int64_t kT0 = 1535000000;
+
+struct Queue : Submit {
+  std::optional<JobQueue> queue;
+  explicit Queue(const std::string& config_text = "") : Submit(config_text) {
+    auto p = QueuePolicy::from_config(*config, "ap.example.org");
+    if (!p) FAIL(p.error());
+    queue.emplace(std::move(*p), "<10.0.0.1:9618>");
+  }
+  Result<SubmitResult> submit(const std::string& text, std::int64_t now = kT0) {
+    ctx.cluster_id = queue->next_cluster_id();
+    ctx.now = now;
+    auto jobs = this->jobs(text);
+    if (!jobs) return Error{jobs.error()};
+    return queue->submit(std::move(*jobs), now);
+  }
+};
+
+std::vector<std::string> ids(const std::vector<const classad::ClassAd*>& jobs) {
+  std::vector<std::string> out;
+  for (const classad::ClassAd* j : jobs) out.push_back(job_id(*j).str());
+  return out;
+}
+
+std::vector<std::string> drain(IdleJobCursor cursor, const std::set<std::string>& unmatched) {
+  std::vector<std::string> offered;
+  while (const classad::ClassAd* j = cursor.next()) {
+    offered.push_back(job_id(*j).str());
+    if (unmatched.count(offered.back())) cursor.no_match();
+  }
+  return offered;
+}
+
+classad::ClassAd ad(const std::string& text) {
+  return *classad::parse_classad(text);
+}
+
+}  // namespace
+
+TEST_CASE("submissions get successive clusters and a 000 event per job", "[schedd][queue]") {
+  Queue q;
+  auto first = q.submit(kExe + "log = a.log\nqueue 2\n");
+  REQUIRE(first);
+  CHECK(first->cluster == 1);
+  CHECK(first->count == 2);
+  auto second = q.submit(kExe + "queue\n");
+  REQUIRE(second);
+  CHECK(second->cluster == 2);
+  CHECK(q.queue->size() == 3);
+  auto events = q.queue->take_events();
+  REQUIRE(events.size() == 3);
+  CHECK(events[0].log == "/home/cms001/a.log");
+  CHECK(format_user_log_event(events[1].event) ==
+        "000 (001.001.000) 08/23 04:53:20 Job submitted from host: <10.0.0.1:9618>\n...\n");
+  CHECK(events[2].log.empty());
+  CHECK(q.queue->take_events().empty());
+  // A job of another cluster is refused.
+  q.ctx.cluster_id = 9;
+  auto wrong = q.queue->submit(q.ok(kExe + "queue\n"), kT0);
+  REQUIRE_FALSE(wrong);
+  CHECK_THAT(wrong.error(), Catch::Contains("does not belong to cluster 3"));
+  CHECK_FALSE(q.queue->start({7, 0}, "h", kT0));
+  CHECK(q.queue->start({7, 0}, "h", kT0).error() == "no job 7.0 in the queue");
+}
+
+TEST_CASE("a rejected cluster leaves the queue and the cluster counter unchanged", "[schedd][queue]") {
+  Queue q("SUBMIT_REQUIREMENT_NAMES = Mem\nSUBMIT_REQUIREMENT_Mem = RequestMemory >= 1024\n");
+  auto r = q.submit(kExe + "request_memory = 512\nqueue 5\n");
+  REQUIRE_FALSE(r);
+  CHECK(q.queue->size() == 0);
+  CHECK(q.queue->next_cluster_id() == 1);
+  CHECK(q.queue->take_events().empty());
+}
+
+TEST_CASE("idle jobs are offered by JobPrio, then QDate, then ClusterId and ProcId",
+          "[schedd][queue][order]") {
+  Queue q;
+  REQUIRE(q.submit(kExe + "queue 2\n", kT0 + 100));                 // 1.0 1.1
+  REQUIRE(q.submit(kExe + "queue 2\n", kT0));                       // 2.0 2.1: older
+  REQUIRE(q.submit(kExe + "priority = 5\nqueue 1\n", kT0 + 200));   // 3.0: higher priority
+  REQUIRE(q.submit(kExe + "priority = -1\nqueue 1\n", kT0 - 500));  // 4.0: lower priority
+  REQUIRE(q.submit(kExe + "queue\n", kT0));                         // 5.0: same QDate as 2
+  REQUIRE(q.queue->start({2, 0}, "slot1@ep", kT0 + 300));           // running: not offered
+  const std::string me = "cms001@physik.rwth-aachen.de";
+  CHECK(ids(q.queue->idle_jobs(me)) == std::vector<std::string>{"3.0", "2.1", "5.0", "1.0", "1.1", "4.0"});
+  CHECK(q.queue->idle_jobs("someone@else").empty());
+  CHECK(q.queue->submitters() == std::vector<std::string>{me});
+}
+
+TEST_CASE("the submitter is the accounting group joined to the UID domain", "[schedd][queue]") {
+  Queue q;
+  REQUIRE(q.submit(kExe + "accounting_group = group_cms.cms\nqueue\n"));
+  REQUIRE(q.submit(kExe + "accounting_group = group_cms\naccounting_group_user = alice\nqueue\n"));
+  REQUIRE(q.submit(kExe + "queue\n"));
+  CHECK(q.queue->submitters() == std::vector<std::string>{"cms001@physik.rwth-aachen.de",
+                                                          "group_cms.alice@physik.rwth-aachen.de",
+                                                          "group_cms.cms.cms001@physik.rwth-aachen.de"});
+}
+
+TEST_CASE("after a no-match the rest of the cluster is skipped", "[schedd][queue][cluster-skipping]") {
+  const std::string me = "cms001@physik.rwth-aachen.de";
+  SECTION("by default a cluster is a ClusterId") {
+    Queue q;
+    REQUIRE(q.submit(kExe + "queue 3\n"));
+    REQUIRE(q.submit(kExe + "queue 2\n"));
+    CHECK(drain(q.queue->negotiation_cursor(me), {"1.0"}) == std::vector<std::string>{"1.0", "2.0", "2.1"});
+    CHECK(drain(q.queue->negotiation_cursor(me), {"1.1"}) ==
+          std::vector<std::string>{"1.0", "1.1", "2.0", "2.1"});
+  }
+  SECTION("NEGOTIATE_ALL_JOBS_IN_CLUSTER offers every job") {
+    Queue q("NEGOTIATE_ALL_JOBS_IN_CLUSTER = True\n");
+    REQUIRE(q.submit(kExe + "queue 3\n"));
+    CHECK(drain(q.queue->negotiation_cursor(me), {"1.0", "1.1"}) ==
+          std::vector<std::string>{"1.0", "1.1", "1.2"});
+  }
+  SECTION("with SIGNIFICANT_ATTRIBUTES a cluster is an autocluster") {
+    Queue q("SIGNIFICANT_ATTRIBUTES = RequestMemory\n");
+    // One ClusterId, two autoclusters; the second ClusterId joins the first
+    // autocluster.
+    REQUIRE(q.submit(kExe + "request_memory = $(Item)\nqueue Item in (1000, 2000, 3000)\n"));
+    REQUIRE(q.submit(kExe + "request_memory = 1000\nqueue 1\n"));
+    CHECK(drain(q.queue->negotiation_cursor(me), {"1.0"}) == std::vector<std::string>{"1.0", "1.1", "1.2"});
+    // 2.0 is alike 1.0 (same significant attributes) and is skipped.
+  }
+}
+
+TEST_CASE("autoclusters group idle jobs by their significant attributes", "[schedd][autocluster]") {
+  const std::string me = "cms001@physik.rwth-aachen.de";
+  Queue q;
+  REQUIRE(q.submit(kExe + "request_memory = 2000\nqueue 4\n"));
+  REQUIRE(
+      q.submit(kExe + "request_memory = 2000\narguments = other\nqueue 3\n"));  // args are not significant
+  REQUIRE(q.submit(kExe + "request_memory = 4000\nqueue 2\n"));
+  REQUIRE(q.submit(kExe + "request_memory = 2000\npriority = 10\nqueue 1\n"));
+  const auto requests = q.queue->resource_requests(me, SignificantAttributes{});
+  REQUIRE(requests.size() == 2);
+  // In offer order: the priority-10 job's autocluster comes first.
+  CHECK(job_id(*requests[0].job).str() == "4.0");
+  CHECK(requests[0].count == 8);
+  CHECK(requests[1].count == 2);
+  CHECK(value(*requests[1].job, "RequestMemory") == "4000");
+}
+
+TEST_CASE("the default significant attributes are what slot and negotiator expressions read",
+          "[schedd][autocluster]") {
+  classad::ClassAd slot =
+      ad("[ Memory = 4096; Cpus = 4; Department = \"physics\";"
+         "  START = TARGET.Owner != \"chris\" && Department == \"physics\" && (WantGPU =?= true || Cpus > 0);"
+         "  Rank = TARGET.JobPrio ]");
+  auto preempt = classad::parse_expression("MY.RemoteUserPrio > TARGET.SubmitterUserPrio * 1.2");
+  REQUIRE(preempt);
+  SignificantAttributes sig = SignificantAttributes::from_slots({&slot}, {preempt->get()});
+  std::vector<std::string> names(sig.names().begin(), sig.names().end());
+  // Department, Memory and Cpus are the slot's own; WantGPU is unscoped
+  // and absent from the slot, so it is the job's.
+  CHECK(names == std::vector<std::string>{"JobPrio", "Owner", "SubmitterUserPrio", "WantGPU"});
+
+  AutoclusterIndex index(sig);
+  const auto job = [](const std::string& extra) {
+    return ad(
+        "[ Owner = \"ann\"; Requirements = TARGET.Memory >= RequestMemory && MY.Need; Need = true;"
+        "  RequestMemory = 100; RequestCpus = 1; Rank = 0.0; Cmd = \"/bin/a\"" +
+        extra + " ]");
+  };
+  const int base = index.assign(job(""));
+  CHECK(index.assign(job("; Cmd = \"/bin/b\"")) == base);     // not significant
+  CHECK(index.assign(job("; Owner = \"bob\"")) != base);      // the slot reads it
+  CHECK(index.assign(job("; RequestMemory = 200")) != base);  // Request* always
+  CHECK(index.assign(job("; RequestGPUs = 1")) != base);      // any Request*
+  CHECK(index.assign(job("; Need = false")) != base);         // the job's Requirements read it
+  CHECK(index.assign(job("; WantGPU = true")) != base);
+  CHECK(index.assign(job("; Rank = Memory")) != base);
+  CHECK(index.assign(job("; JobPrio = 3")) != base);
+  CHECK(index.assign(job("; owner = \"ann\"")) == base);  // names are case-insensitive
+  CHECK(index.size() == 8);
+}

@@ -17,7 +17,7 @@ Accountant::Accountant(AccountantConfig config, std::int64_t now)
     : config_(std::move(config)), last_update_(now) {}
 
 bool Accountant::is_group(std::string_view name) const {
-  return std::find(config_.groups.begin(), config_.groups.end(), lower(name)) != config_.groups.end();
+  return config_.is_group(name);
 }
 
 CustomerRecord& Accountant::record(const std::string& name, bool group) {
@@ -40,7 +40,7 @@ std::vector<CustomerRecord*> Accountant::charged(const std::string& submitter) {
     const std::size_t dot = group.rfind('.');
     if (dot == std::string::npos) break;
     group.resize(dot);
-    if (std::find(config_.groups.begin(), config_.groups.end(), group) == config_.groups.end()) break;
+    if (!config_.is_group(group)) break;
   }
   return out;
 }

@@ -55,8 +55,12 @@ std::string AccountantConfig::group_of(std::string_view submitter) const {
     const std::size_t dot = name.rfind('.');
     if (dot == std::string::npos) return kNoGroup;
     name.resize(dot);
-    if (std::find(groups.begin(), groups.end(), name) != groups.end()) return name;
+    if (is_group(name)) return name;
   }
+}
+
+bool AccountantConfig::is_group(std::string_view name) const {
+  return std::find(groups.begin(), groups.end(), lower(name)) != groups.end();
 }
 
 double AccountantConfig::initial_factor(std::string_view name, bool is_group) const {

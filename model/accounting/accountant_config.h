@@ -33,6 +33,8 @@ struct AccountantConfig {
   // up to the last '.', or the longest prefix of that which GROUP_NAMES
   // lists; "<none>" when there is none. Lower-cased.
   std::string group_of(std::string_view submitter) const;
+  // Whether GROUP_NAMES lists `name` (case-insensitive).
+  bool is_group(std::string_view name) const;
 
   // The factor a new record starts with: nice users ("nice-user." names)
   // NICE_USER_PRIO_FACTOR, submitters outside the local domain

@@ -158,8 +158,11 @@ Result<classad::ExprPtr> Config::expression(std::string_view name) const {
   auto text = required(name);
   if (!text) return Error{text.error()};
   auto parsed = classad::parse_expression(*text);
-  if (!parsed)
-    return Error{std::string(name) + where(name) + ": not a ClassAd expression: " + parsed.error()};
+  if (!parsed) {
+    const Definition* d = definition(name);
+    return Error{std::string(name) + (d ? " (" + d->origin.describe() + ")" : std::string()) + ": '" + *text +
+                 "' is not a ClassAd expression: " + parsed.error()};
+  }
   return *parsed;
 }
 

@@ -2,17 +2,7 @@
 
 #include <algorithm>
 
-#include "model/classad/eval.h"
-
 namespace cara::schedd {
-namespace {
-
-std::string string_attr(const classad::ClassAd& job, std::string_view name) {
-  const classad::Value v = classad::evaluate_attr(job, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
-}
-
-}  // namespace
 
 JobOrderKey job_order_key(const classad::ClassAd& job) {
   return JobOrderKey{int_attr(job, "JobPrio"), int_attr(job, "QDate"), job_id(job)};

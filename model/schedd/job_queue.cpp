@@ -10,8 +10,7 @@ namespace cara::schedd {
 namespace {
 
 std::string user_log_of(const classad::ClassAd& job) {
-  const classad::Value v = classad::evaluate_attr(job, "UserLog");
-  return v.is_string() ? std::string(v.as_string()) : std::string();
+  return string_attr(job, "UserLog");
 }
 
 }  // namespace

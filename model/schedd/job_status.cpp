@@ -23,6 +23,11 @@ std::int64_t int_attr(const classad::ClassAd& job, std::string_view name) {
   return n;
 }
 
+std::string string_attr(const classad::ClassAd& job, std::string_view name) {
+  const classad::Value v = classad::evaluate_attr(job, name);
+  return v.is_string() ? std::string(v.as_string()) : std::string();
+}
+
 std::optional<JobStatus> job_status(const classad::ClassAd& job) {
   const std::int64_t s = int_attr(job, "JobStatus");
   if (s < 1 || s > 7) return std::nullopt;

@@ -7,11 +7,6 @@
 namespace cara::schedd {
 namespace {
 
-std::string string_attr(const classad::ClassAd& job, std::string_view name) {
-  const classad::Value v = classad::evaluate_attr(job, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
-}
-
 double real_attr(const classad::ClassAd& job, std::string_view name) {
   double d = 0;
   return classad::evaluate_attr(job, name).number(d) ? d : 0.0;

@@ -17,11 +17,7 @@ Result<classad::ExprPtr> optional_expression(const config::Config& config, const
   auto text = config.string(knob);
   if (!text) return Error{text.error()};
   if (text->empty()) return classad::ExprPtr{};
-  auto e = classad::parse_expression(*text);
-  if (!e)
-    return Error{knob + " (" + config.definition(knob)->origin.describe() + "): '" + *text +
-                 "' is not a ClassAd expression: " + e.error()};
-  return *e;
+  return config.expression(knob);
 }
 
 bool fires(const classad::ExprTree* e, const classad::ClassAd& job, const classad::EvalEnv& env) {

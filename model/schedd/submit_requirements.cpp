@@ -1,23 +1,10 @@
 #include "model/schedd/submit_requirements.h"
 
 #include "model/classad/eval.h"
-#include "model/classad/parser.h"
 #include "model/config/config.h"
 
 namespace cara::schedd {
 namespace {
-
-Result<classad::ExprPtr> knob_expression(const config::Config& config, const std::string& knob) {
-  auto text = config.string(knob);
-  if (!text) return Error{text.error()};
-  auto e = classad::parse_expression(*text);
-  if (!e) {
-    const config::Definition* d = config.definition(knob);
-    return Error{knob + " (" + (d ? d->origin.describe() : std::string("<default>")) + "): '" + *text +
-                 "' is not a ClassAd expression: " + e.error()};
-  }
-  return *e;
-}
 
 // The message of a failed requirement: its _REASON when that gives a
 // string, else HTCondor's default naming the requirement.
@@ -42,11 +29,11 @@ Result<std::vector<SubmitRequirement>> load_submit_requirements(const config::Co
       return Error{"SUBMIT_REQUIREMENT_NAMES lists " + name + " but " + knob + " is not defined"};
     SubmitRequirement r;
     r.name = name;
-    auto e = knob_expression(config, knob);
+    auto e = config.expression(knob);
     if (!e) return Error{e.error()};
     r.expr = *e;
     if (config.defined(knob + "_REASON")) {
-      auto why = knob_expression(config, knob + "_REASON");
+      auto why = config.expression(knob + "_REASON");
       if (!why) return Error{why.error()};
       r.reason = *why;
     }

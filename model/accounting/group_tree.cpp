@@ -95,6 +95,7 @@ const GroupNode* GroupTree::find(std::string_view name) const {
 
 void GroupTree::assign_quotas(double pool) {
   pool_ = pool;
+  nodes_[0].configured_quota = pool;
   assign(0, pool);
 }
 
@@ -119,18 +120,42 @@ void GroupTree::assign(int index, double quota) {
     const double q = child.static_quota ? *child.static_quota * static_scale
                                         : child.dynamic_quota.value_or(0) * dynamic_scale * dynamic_pool;
     given += q;
+    nodes_[static_cast<std::size_t>(c)].configured_quota =
+        child.static_quota ? *child.static_quota : child.dynamic_quota.value_or(0) * quota;
     assign(c, q);
   }
   // With oversubscription a group keeps its whole quota for itself, even
-  // what its children were given (the thesis's doubling, section 6).
+  // what its children were given (the thesis's doubling, section 6). The
+  // root's implied quota is the pool itself, not a configured one: it
+  // keeps only what its children leave, or the thesis's auger and icecube
+  // would have been given more than their quotas too.
   GroupNode& self = nodes_[static_cast<std::size_t>(index)];
-  self.config_quota = allow_oversubscription_ ? quota : std::max(0.0, quota - given);
+  self.quota = allow_oversubscription_ && index != 0 ? quota : std::max(0.0, quota - given);
 }
 
 bool GroupTree::oversubscribed() const {
   double sum = 0;
-  for (int c : root().children) sum += nodes_[static_cast<std::size_t>(c)].subtree_quota;
+  for (const GroupNode& n : nodes_) sum += n.quota;
   return sum > pool_ + 1e-9;
+}
+
+std::vector<QuotaRow> GroupTree::quota_report() const {
+  std::vector<QuotaRow> rows;
+  for (const GroupNode& n : nodes_) {
+    QuotaRow r;
+    r.name = n.name;
+    r.effective_quota = n.quota;
+    r.configured_quota = n.configured_quota;
+    r.accept_surplus = n.accept_surplus;
+    r.subtree_quota = n.subtree_quota;
+    r.requested = n.requested;
+    r.allocated = n.allocated;
+    double below = n.quota;
+    for (int c : n.children) below += nodes_[static_cast<std::size_t>(c)].subtree_quota;
+    r.oversubscribed = below > n.subtree_quota + 1e-9;
+    rows.push_back(std::move(r));
+  }
+  return rows;
 }
 
 }  // namespace cara::accounting

@@ -40,8 +40,27 @@ struct GroupNode {
   bool autoregroup = false;
   std::optional<double> lending_limit;
   // From assign_quotas():
-  double subtree_quota = 0;  // what the group and its subgroups may use together
-  double config_quota = 0;   // what is left for the group's own submitters
+  double configured_quota = 0;  // as configured: the static number, or the fraction of the parent's
+  double subtree_quota = 0;     // what the group and its subgroups may use together
+  double quota = 0;             // the effective quota of the group's own submitters
+  // From fairshare():
+  double requested = 0;          // the own submitters' demand (SlotWeight of running and idle jobs)
+  double allocated = 0;          // what they may hold this cycle: quota, or less, plus surplus
+  double subtree_requested = 0;  // demand of the subtree not yet met, where surplus may go
+};
+
+// One row of `condor_userprio -quotas`.
+struct QuotaRow {
+  std::string name;
+  double effective_quota = 0;
+  double configured_quota = 0;
+  bool accept_surplus = false;
+  double subtree_quota = 0;
+  double requested = 0;
+  double allocated = 0;
+  // The group's own quota and its subgroups' subtree quotas add up to
+  // more than its subtree quota (only with oversubscription).
+  bool oversubscribed = false;
 };
 
 class GroupTree {
@@ -58,13 +77,32 @@ class GroupTree {
 
   // Hands `pool` (the pool's total SlotWeight) down the tree.
   void assign_quotas(double pool);
-  // True when the subtree quotas of the root's children add up to more
-  // than the pool (possible only with oversubscription): condor_userprio
-  // -quotas flags it.
+  // True when the groups' effective quotas add up to more than the pool
+  // (possible only with oversubscription): condor_userprio -quotas flags it.
   bool oversubscribed() const;
+
+  // Shares the quotas out to the groups' demands (group_fairshare.cpp):
+  // `requested` holds each node's own demand, by index. Each group is
+  // first allocated min(requested, quota); unused quota is surplus,
+  // handed bottom-up: to the accepting siblings and the parent's own
+  // submitters in proportion to their quotas, capped by their demand, and
+  // what they cannot use goes up a level, recursively. A group that does
+  // not accept surplus takes none from outside its subtree; a group with a
+  // lending limit passes at most that much of its subtree's surplus up.
+  // Call after assign_quotas().
+  void fairshare(const std::vector<double>& requested);
+
+  // The order groups negotiate in: by `sort_key` (GROUP_SORT_EXPR
+  // evaluated over a group ad, group_order.cpp), smallest first; ties go
+  // to the smaller quota, then by name.
+  std::vector<int> negotiation_order(const std::vector<double>& sort_keys) const;
+
+  std::vector<QuotaRow> quota_report() const;
 
  private:
   void assign(int node, double quota);
+  double fairshare_node(int node);
+  double allocate_surplus(int node, double surplus);
 
   std::vector<GroupNode> nodes_;  // [0] is the root
   bool allow_oversubscription_ = false;

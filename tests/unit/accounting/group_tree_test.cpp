@@ -28,7 +28,7 @@ GroupTree tree(const std::string& text) {
 }
 
 double quota(const GroupTree& t, const std::string& g) {
-  return t.find(g)->config_quota;
+  return t.find(g)->quota;
 }
 
 }  // namespace

@@ -121,9 +121,10 @@ std::vector<int> GroupTree::negotiation_order(const std::vector<double>& sort_ke
     if (ka != kb) return ka < kb;
     const GroupNode& na = nodes_[static_cast<std::size_t>(a)];
     const GroupNode& nb = nodes_[static_cast<std::size_t>(b)];
-    // Equally starved groups: the smaller quota first (the thesis saw
-    // auger and icecube negotiated before the cms subgroups), then by name.
-    if (na.quota != nb.quota) return na.quota < nb.quota;
+    // Equally starved groups (none uses anything yet): the larger quota
+    // first, so that the spec's strict-priority recipe (a quota of one
+    // million) holds from the first cycle; then by name.
+    if (na.quota != nb.quota) return na.quota > nb.quota;
     return lower(na.name) < lower(nb.name);
   });
   return order;

@@ -93,8 +93,8 @@ class GroupTree {
   void fairshare(const std::vector<double>& requested);
 
   // The order groups negotiate in: by `sort_key` (GROUP_SORT_EXPR
-  // evaluated over a group ad, group_order.cpp), smallest first; ties go
-  // to the smaller quota, then by name.
+  // evaluated over a group ad by the negotiation cycle), smallest first;
+  // ties go to the larger quota, then by name.
   std::vector<int> negotiation_order(const std::vector<double>& sort_keys) const;
 
   std::vector<QuotaRow> quota_report() const;

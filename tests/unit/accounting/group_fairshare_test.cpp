@@ -175,8 +175,8 @@ TEST_CASE("groups negotiate most starved first, <none> last", "[accounting][grou
   keys[static_cast<std::size_t>(t.index_of("small"))] = 0;
   const auto order = t.negotiation_order(keys);
   REQUIRE(order.size() == 4);
-  CHECK(t.nodes()[static_cast<std::size_t>(order[0])].name == "small");  // tie: smaller quota first
-  CHECK(t.nodes()[static_cast<std::size_t>(order[1])].name == "mid");
+  CHECK(t.nodes()[static_cast<std::size_t>(order[0])].name == "mid");  // tie: the larger quota first
+  CHECK(t.nodes()[static_cast<std::size_t>(order[1])].name == "small");
   CHECK(t.nodes()[static_cast<std::size_t>(order[2])].name == "big");
   CHECK(t.nodes()[static_cast<std::size_t>(order[3])].name == "<none>");
 }

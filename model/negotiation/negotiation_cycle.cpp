@@ -1,0 +1,578 @@
+#include "model/negotiation/negotiation_cycle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "model/accounting/accountant.h"
+#include "model/classad/eval.h"
+#include "model/classad/references.h"
+#include "model/negotiation/pie.h"
+#include "model/negotiation/slot_assessment.h"
+#include "model/negotiation/slot_classes.h"
+#include "model/negotiation/slot_pool.h"
+
+namespace cara::negotiation {
+namespace {
+
+using accounting::lower;
+
+constexpr double kEpsilon = 1e-9;
+constexpr double kUnlimited = std::numeric_limits<double>::infinity();
+
+struct RequestState {
+  std::int64_t matched = 0;
+  bool rejected = false;
+  std::string reason;  // why it was rejected, or the last limit that stopped it
+  double job_weight = 1;
+};
+
+struct SubmitterState {
+  std::size_t input = 0;
+  std::string name, key, group;
+  int node = -1;  // the group's node in the tree
+  double rup = 0, eup = 0;
+  double usage = 0, initial_usage = 0;
+  std::optional<double> floor, ceiling;
+  std::vector<RequestState> requests;
+  std::size_t cursor = 0;
+  bool exhausted = false;
+  double pie_slice = 0;
+  std::int64_t matched = 0;
+  double matched_weight = 0;
+};
+
+// How a negotiation with one request ended.
+enum class Stop { Done, Limit, Rejected };
+
+class Cycle {
+ public:
+  Cycle(const NegotiatorPolicy& policy, const accounting::Accountant& accountant,
+        std::optional<accounting::GroupTree>& groups, const classad::EvalEnv& env,
+        const std::vector<SubmitterRequests>& input, CycleResult& result)
+      : policy_(policy),
+        accountant_(accountant),
+        groups_(groups),
+        env_(env),
+        input_(input),
+        result_(result) {}
+
+  void run(SlotPool& pool, SlotClasses& classes);
+
+ private:
+  bool grouped() const { return groups_.has_value() && groups_->nodes().size() > 1; }
+  double group_left(int node) const;
+  double pending_demand(const SubmitterState& s) const;
+  bool negotiate_pie(std::vector<SubmitterState*> members, double pie, int node, bool autoregroup);
+  std::int64_t negotiate_submitter(SubmitterState& s, double budget, int node, bool autoregroup, bool one);
+  Stop match_request(SubmitterState& s, std::size_t r, double& budget, int node, bool autoregroup,
+                     std::int64_t want, std::int64_t& matched);
+  classad::ClassAd candidate_job(const SubmitterState& s, std::size_t r, int node, bool autoregroup) const;
+  double match_weight(const PoolSlot& slot, const classad::ClassAd& job) const;
+  void consume(std::size_t slot, const classad::ClassAd& job);
+  bool slots_left() const { return !classes_->live().empty(); }
+
+  const NegotiatorPolicy& policy_;
+  const accounting::Accountant& accountant_;
+  std::optional<accounting::GroupTree>& groups_;
+  const classad::EvalEnv& env_;
+  const std::vector<SubmitterRequests>& input_;
+  CycleResult& result_;
+  SlotPool* pool_ = nullptr;
+  SlotClasses* classes_ = nullptr;
+  std::vector<SubmitterState> subs_;
+  std::vector<double> group_used_;  // by node: SlotWeight held, matches of this cycle included
+  ConcurrencyUsage concurrency_;
+  std::int64_t attempts_ = 0;
+};
+
+double Cycle::group_left(int node) const {
+  if (!grouped() || node < 0) return kUnlimited;
+  return groups_->nodes()[static_cast<std::size_t>(node)].allocated -
+         group_used_[static_cast<std::size_t>(node)];
+}
+
+double Cycle::pending_demand(const SubmitterState& s) const {
+  double d = 0;
+  const SubmitterRequests& in = input_[s.input];
+  for (std::size_t r = 0; r < s.requests.size(); ++r) {
+    const RequestState& rs = s.requests[r];
+    if (!rs.rejected) d += static_cast<double>(in.requests[r].count - rs.matched) * rs.job_weight;
+  }
+  return d;
+}
+
+classad::ClassAd Cycle::candidate_job(const SubmitterState& s, std::size_t r, int node,
+                                      bool autoregroup) const {
+  // The ephemeral Submitter* attributes (user-priorities-and-negotiation,
+  // "Priorities in Negotiation and Preemption"), in the job's copy so that
+  // slot and negotiator expressions see them through TARGET.
+  classad::ClassAd job = *input_[s.input].requests[r].job;
+  job.set("SubmitterUserPrio", s.eup);
+  job.set("SubmitterUserResourcesInUse", s.usage);
+  job.set("SubmitterGroup", s.group);
+  job.set("SubmitterNegotiatingGroup", autoregroup ? std::string(accounting::kNoGroup) : s.group);
+  job.set("SubmitterAutoregroup", autoregroup);
+  if (grouped() && s.node > 0) {
+    job.set("SubmitterGroupQuota", groups_->nodes()[static_cast<std::size_t>(s.node)].quota);
+    job.set("SubmitterGroupResourcesInUse", group_used_[static_cast<std::size_t>(s.node)]);
+  }
+  (void)node;
+  return job;
+}
+
+double Cycle::match_weight(const PoolSlot& slot, const classad::ClassAd& job) const {
+  if (!slot.partitionable) return slot.weight;
+  if (!policy_.use_slot_weights) return 1;
+  // The dynamic slot the match would carve: its SlotWeight.
+  classad::ClassAd dslot = *slot.ad;
+  if (slot.consumption_policy) {
+    if (auto amounts = consumption(*slot.ad, job, env_)) {
+      for (const auto& [resource, amount] : *amounts) dslot.set(resource, amount);
+    }
+  } else {
+    for (auto [request, resource, fallback] :
+         {std::tuple{"RequestCpus", "Cpus", 1.0}, std::tuple{"RequestMemory", "Memory", -1.0},
+          std::tuple{"RequestDisk", "Disk", -1.0}}) {
+      double d = 0;
+      if (classad::evaluate_attr(job, request, slot.ad, env_).number(d) && d >= 0) {
+        dslot.set(resource, d);
+      } else if (fallback >= 0) {
+        dslot.set(resource, fallback);
+      }
+    }
+  }
+  return slot_weight(dslot, env_);
+}
+
+void Cycle::consume(std::size_t index, const classad::ClassAd& job) {
+  PoolSlot& slot = pool_->slots()[index];
+  auto amounts = consumption(*slot.ad, job, env_);
+  classad::ClassAd& ad = pool_->own(index);
+  if (amounts) {
+    for (const auto& [resource, amount] : *amounts) {
+      double have = 0;
+      if (!classad::evaluate_attr(ad, resource, nullptr, env_).number(have)) have = 0;
+      ad.set(resource, std::max(0.0, have - amount));
+    }
+  }
+  slot.weight = policy_.use_slot_weights ? slot_weight(ad, env_) : 1;
+}
+
+Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int node, bool autoregroup,
+                          std::int64_t want, std::int64_t& matched) {
+  const Request& request = input_[s.input].requests[r];
+  RequestState& rs = s.requests[r];
+  const classad::ClassAd job = candidate_job(s, r, node, autoregroup);
+  RequestContext ctx{&job, s.key, s.eup};
+
+  struct Entry {
+    Assessment a;
+    std::size_t head;
+    int cls;
+  };
+  auto worse = [](const Entry& x, const Entry& y) { return ranks_before(y.a, y.head, x.a, x.head); };
+  std::vector<Entry> heap;
+  Unfit telling = Unfit::NoMatch;
+  for (int c : classes_->live()) {
+    const std::size_t head = classes_->head(c);
+    Assessment a = assess(ctx, pool_->slots()[head], policy_, env_);
+    ++result_.stats.slot_evaluations;
+    if (a.candidate()) {
+      heap.push_back({a, head, c});
+    } else if (a.unfit > telling) {
+      telling = a.unfit;
+    }
+  }
+  std::make_heap(heap.begin(), heap.end(), worse);
+
+  std::string limit_reason, concurrency_reason;
+  matched = 0;
+  const int group_node = autoregroup ? -1 : node;
+  while (matched < want && !heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), worse);
+    Entry e = heap.back();
+    heap.pop_back();
+    if (classes_->empty(e.cls)) continue;
+    const std::size_t head = classes_->head(e.cls);
+    if (head != e.head) {  // the class's first slot went to an earlier job
+      e.head = head;
+      heap.push_back(e);
+      std::push_heap(heap.begin(), heap.end(), worse);
+      continue;
+    }
+    const PoolSlot& slot = pool_->slots()[head];
+    const double w = match_weight(slot, job);
+    if (w > group_left(group_node) + kEpsilon) {
+      limit_reason = "group quota exceeded";
+      continue;
+    }
+    if (w > budget + kEpsilon) {
+      limit_reason = "submitter limit exceeded";
+      continue;
+    }
+    auto limits = job_concurrency_limits(job, slot.ad, env_);
+    if (!limits) {
+      concurrency_reason = limits.error();
+      continue;
+    }
+    if (std::string over = concurrency_.exceeded(policy_.concurrency_limits, *limits); !over.empty()) {
+      concurrency_reason = "concurrency limit " + over + " reached";
+      continue;
+    }
+    // A match.
+    Match m;
+    m.submitter = s.name;
+    m.group = s.group;
+    m.negotiating_group = autoregroup ? std::string(accounting::kNoGroup) : s.group;
+    m.submitter_index = s.input;
+    m.request = r;
+    m.job = rs.matched;
+    if (static_cast<std::size_t>(rs.matched) < request.job_ids.size())
+      m.job_id = request.job_ids[static_cast<std::size_t>(rs.matched)];
+    m.slot = slot.input;
+    m.slot_name = slot.name;
+    m.reason = e.a.reason;
+    if (slot.use == SlotUse::Busy) m.preempts = slot.remote_submitter;
+    m.weight = w;
+    m.concurrency_limits = *limits;
+    concurrency_.add(*limits);
+    result_.matches.push_back(std::move(m));
+    ++attempts_;
+    ++rs.matched;
+    ++matched;
+    budget -= w;
+    s.usage += w;
+    s.matched_weight += w;
+    ++s.matched;
+    if (grouped() && s.node >= 0) group_used_[static_cast<std::size_t>(s.node)] += w;
+    if (slot.consumption_policy) {
+      // The partitionable slot gives the job its share and stays on offer
+      // with the rest (a consumption policy lets it match again).
+      consume(head, job);
+      const int c = classes_->reclassify(head);
+      Assessment a = assess(ctx, pool_->slots()[classes_->head(c)], policy_, env_);
+      ++result_.stats.slot_evaluations;
+      if (a.candidate()) {
+        heap.push_back({a, classes_->head(c), c});
+        std::push_heap(heap.begin(), heap.end(), worse);
+      }
+    } else {
+      classes_->take(head);
+    }
+    if (!classes_->empty(e.cls)) {  // the class's next slot, alike
+      heap.push_back({e.a, classes_->head(e.cls), e.cls});
+      std::push_heap(heap.begin(), heap.end(), worse);
+    }
+  }
+  if (matched == want) return Stop::Done;
+  ++attempts_;
+  if (!limit_reason.empty()) {
+    rs.reason = limit_reason;
+    return Stop::Limit;
+  }
+  rs.rejected = true;
+  rs.reason = !concurrency_reason.empty() ? concurrency_reason : unfit_reason(telling);
+  return Stop::Rejected;
+}
+
+std::int64_t Cycle::negotiate_submitter(SubmitterState& s, double budget, int node, bool autoregroup,
+                                        bool one) {
+  std::int64_t total = 0;
+  const SubmitterRequests& in = input_[s.input];
+  while (s.cursor < s.requests.size()) {
+    if (!slots_left()) return total;
+    RequestState& rs = s.requests[s.cursor];
+    const std::int64_t left = in.requests[s.cursor].count - rs.matched;
+    if (rs.rejected || left <= 0) {
+      ++s.cursor;
+      continue;
+    }
+    std::int64_t matched = 0;
+    const Stop stop = match_request(s, s.cursor, budget, node, autoregroup, one ? 1 : left, matched);
+    total += matched;
+    if (stop == Stop::Limit) return total;  // done for this spin; the request waits for the next
+    if (stop == Stop::Done) rs.reason.clear();
+    if (one && matched > 0) return total;
+    if (stop == Stop::Rejected || matched == left) ++s.cursor;
+  }
+  s.exhausted = true;
+  return total;
+}
+
+bool Cycle::negotiate_pie(std::vector<SubmitterState*> members, double pie, int node, bool autoregroup) {
+  members.erase(
+      std::remove_if(members.begin(), members.end(), [](const SubmitterState* s) { return s->exhausted; }),
+      members.end());
+  if (members.empty() || !slots_left()) return false;
+  ++result_.stats.pies;
+  std::stable_sort(members.begin(), members.end(), [](const SubmitterState* a, const SubmitterState* b) {
+    return a->eup != b->eup ? a->eup < b->eup : a->key < b->key;
+  });
+  bool any = false;
+  auto ceiling_room = [](const SubmitterState& s) { return s.ceiling ? *s.ceiling - s.usage : kUnlimited; };
+  // Below-floor submitters first, in priority order.
+  for (SubmitterState* s : members) {
+    if (!s->floor || s->usage >= *s->floor - kEpsilon || s->exhausted) continue;
+    any |= negotiate_submitter(*s, std::min(*s->floor - s->usage, ceiling_room(*s)), node, autoregroup,
+                               false) > 0;
+  }
+  for (;;) {
+    std::vector<SubmitterState*> active;
+    for (SubmitterState* s : members)
+      if (!s->exhausted) active.push_back(s);
+    if (active.empty() || !slots_left() || group_left(autoregroup ? -1 : node) <= kEpsilon) break;
+    ++result_.stats.pie_spins;
+    std::vector<double> eups;
+    for (const SubmitterState* s : active) eups.push_back(s->eup);
+    const std::vector<double> slices = pie_slices(pie, eups);
+    std::vector<double> limits(active.size());
+    std::int64_t made = 0;
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      SubmitterState& s = *active[i];
+      s.pie_slice = slices[i];
+      limits[i] = std::min(slices[i] - s.usage, ceiling_room(s));
+      if (limits[i] > kEpsilon) made += negotiate_submitter(s, limits[i], node, autoregroup, false);
+    }
+    if (made > 0) {
+      any = true;
+      continue;
+    }
+    // Only slices smaller than a slot are left: the largest remainders get
+    // one slot each, within their ceilings and the group's quota.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < active.size(); ++i)
+      if (!active[i]->exhausted && limits[i] > kEpsilon) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return limits[a] > limits[b]; });
+    for (std::size_t i : order)
+      made += negotiate_submitter(*active[i], ceiling_room(*active[i]), node, autoregroup, true);
+    if (made == 0) break;
+    any = true;
+  }
+  return any;
+}
+
+void Cycle::run(SlotPool& pool, SlotClasses& classes) {
+  pool_ = &pool;
+  classes_ = &classes;
+  CycleStats& stats = result_.stats;
+  concurrency_ = pool.concurrency();
+  // Submitters, by their accountant records.
+  for (std::size_t i = 0; i < input_.size(); ++i) {
+    const SubmitterRequests& in = input_[i];
+    SubmitterState s;
+    s.input = i;
+    s.name = in.name;
+    s.key = lower(in.name);
+    s.group = accountant_.group_of(in.name);
+    s.node = grouped() ? groups_->index_of(s.group) : -1;
+    if (grouped() && s.node < 0) s.node = 0;
+    s.rup = accountant_.priority(in.name);
+    s.eup = accountant_.effective_priority(in.name);
+    if (!(s.eup > 0)) s.eup = accounting::kMinPriority;
+    s.floor = accountant_.floor(in.name, env_.now);
+    s.ceiling = accountant_.ceiling(in.name, env_.now);
+    auto u = pool.usage().find(s.key);
+    s.usage = s.initial_usage = u == pool.usage().end() ? 0 : u->second;
+    s.requests.resize(in.requests.size());
+    for (std::size_t r = 0; r < in.requests.size(); ++r) {
+      double cpus = 1;
+      if (policy_.use_slot_weights &&
+          (!classad::evaluate_attr(*in.requests[r].job, "RequestCpus", nullptr, env_).number(cpus) ||
+           cpus <= 0))
+        cpus = 1;
+      s.requests[r].job_weight = policy_.use_slot_weights ? cpus : 1;
+      stats.num_idle_jobs += in.requests[r].count;
+    }
+    if (!in.requests.empty()) ++stats.active_submitter_count;
+    subs_.push_back(std::move(s));
+  }
+
+  std::vector<SubmitterState*> everyone;
+  for (SubmitterState& s : subs_) everyone.push_back(&s);
+  if (!grouped()) {
+    negotiate_pie(everyone, pool.total_weight(), -1, false);
+  } else {
+    const auto& nodes = groups_->nodes();
+    group_used_.assign(nodes.size(), 0);
+    for (const SubmitterState& s : subs_) group_used_[static_cast<std::size_t>(s.node)] += s.usage;
+    for (int round = 0; round < policy_.max_allocation_rounds; ++round) {
+      // Demand: what each group holds plus what its requests still ask
+      // for; a group whose requests were all matched or rejected asks for
+      // no more, so its unused quota becomes surplus for the next round.
+      std::vector<double> requested(nodes.size(), 0);
+      for (const SubmitterState& s : subs_)
+        requested[static_cast<std::size_t>(s.node)] += s.usage + pending_demand(s);
+      groups_->fairshare(requested);
+      std::vector<double> keys(nodes.size(), 0);
+      for (std::size_t g = 0; g < nodes.size(); ++g) {
+        classad::ClassAd ad;
+        ad.set("AccountingGroup", nodes[g].name);
+        ad.set("GroupQuota", nodes[g].quota);
+        ad.set("GroupResourcesInUse", group_used_[g]);
+        ad.set("GroupResourcesAllocated", nodes[g].allocated);
+        double k = std::numeric_limits<double>::max();
+        if (policy_.group_sort_expr &&
+            !classad::evaluate(*policy_.group_sort_expr, &ad, nullptr, env_).number(k))
+          k = std::numeric_limits<double>::max();
+        keys[g] = k;
+      }
+      bool progress = false;
+      for (int g : groups_->negotiation_order(keys)) {
+        std::vector<SubmitterState*> members;
+        for (SubmitterState& s : subs_)
+          if (s.node == g) members.push_back(&s);
+        if (members.empty() || group_left(g) <= kEpsilon) continue;
+        progress |= negotiate_pie(members, nodes[static_cast<std::size_t>(g)].allocated, g, false);
+      }
+      if (!progress || !slots_left()) break;
+    }
+    // GROUP_AUTOREGROUP: what a group's quota could not give, its
+    // submitters may still get under <none>.
+    std::vector<SubmitterState*> regroup;
+    for (SubmitterState& s : subs_)
+      if (s.node > 0 && nodes[static_cast<std::size_t>(s.node)].autoregroup && !s.exhausted)
+        regroup.push_back(&s);
+    negotiate_pie(regroup, pool.total_weight(), 0, true);
+  }
+
+  // Outcomes.
+  for (const SubmitterState& s : subs_) {
+    result_.submitters.push_back(
+        {s.name, s.group, s.rup, s.eup, s.pie_slice, s.initial_usage, s.matched, s.matched_weight});
+    for (std::size_t r = 0; r < s.requests.size(); ++r) {
+      const RequestState& rs = s.requests[r];
+      const Request& req = input_[s.input].requests[r];
+      if (rs.reason.empty() || (!rs.rejected && rs.matched >= req.count)) continue;
+      Rejection rej{s.name, r, {}, rs.reason};
+      if (static_cast<std::size_t>(rs.matched) < req.job_ids.size())
+        rej.job_id = req.job_ids[static_cast<std::size_t>(rs.matched)];
+      result_.rejections.push_back(std::move(rej));
+    }
+  }
+  if (grouped()) {
+    const auto rows = groups_->quota_report();
+    for (std::size_t g = 0; g < rows.size(); ++g) {
+      GroupOutcome o;
+      o.name = rows[g].name;
+      o.configured_quota = rows[g].configured_quota;
+      o.effective_quota = rows[g].effective_quota;
+      o.subtree_quota = rows[g].subtree_quota;
+      o.allocated = rows[g].allocated;
+      o.accept_surplus = rows[g].accept_surplus;
+      o.oversubscribed = rows[g].oversubscribed;
+      for (const SubmitterState& s : subs_) {
+        if (s.node != static_cast<int>(g)) continue;
+        o.matched += s.matched;
+        o.usage += s.initial_usage;
+        o.requested += s.initial_usage + s.matched_weight + pending_demand(s);
+      }
+      result_.groups.push_back(std::move(o));
+    }
+  }
+  stats.matches = static_cast<std::int64_t>(result_.matches.size());
+  stats.rejections = static_cast<std::int64_t>(result_.rejections.size());
+  stats.num_jobs_considered = attempts_;
+}
+
+}  // namespace
+
+const char* reason_name(MatchReason r) {
+  switch (r) {
+    case MatchReason::NoPreemption: return "NoPreemption";
+    case MatchReason::Rank: return "Rank";
+    case MatchReason::Priority: return "Priority";
+  }
+  return "NoPreemption";
+}
+
+NegotiationCycle::NegotiationCycle(const NegotiatorPolicy& policy, const accounting::Accountant& accountant,
+                                   std::optional<accounting::GroupTree> groups, classad::EvalEnv env)
+    : policy_(policy), accountant_(accountant), groups_(std::move(groups)), env_(env) {}
+
+CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
+                                  const std::vector<SubmitterRequests>& submitters) {
+  CycleResult result;
+  CycleStats& stats = result.stats;
+  stats.time = env_.now;
+  const double start = clock_ ? clock_() : 0;
+  // Phase 1: the slots.
+  SlotPool pool(slots, policy_, accountant_, env_);
+  stats.total_slots = pool.total_slots();
+  stats.trimmed_slots = pool.trimmed_slots();
+  if (clock_) stats.duration_phase1 = clock_() - start;
+  // Phase 2: group quotas and the Remote* priorities.
+  const double phase2_start = clock_ ? clock_() : 0;
+  if (groups_) groups_->assign_quotas(pool.total_weight());
+  pool.annotate(accountant_, groups_ ? &*groups_ : nullptr);
+  if (clock_) stats.duration_phase2 = clock_() - phase2_start;
+  // Phase 3 (HTCondor's "sorting and trimming"): the slot classes over the
+  // attributes the requests and the negotiator's expressions read.
+  classad::NameSet names;
+  auto add = [&](const classad::ExprTree* e, const classad::ClassAd* my) {
+    if (e == nullptr) return;
+    classad::References refs;
+    classad::collect_references(*e, my, refs);
+    names.insert(refs.internal.begin(), refs.internal.end());
+    names.insert(refs.external.begin(), refs.external.end());
+  };
+  for (const classad::ExprPtr* e : {&policy_.pre_job_rank, &policy_.post_job_rank,
+                                    &policy_.preemption_requirements, &policy_.preemption_rank})
+    add(e->get(), nullptr);
+  for (const SubmitterRequests& s : submitters) {
+    for (const Request& r : s.requests) {
+      for (const char* attr :
+           {"Requirements", "Rank", "ConcurrencyLimitsExpr", "RequestCpus", "RequestMemory", "RequestDisk"}) {
+        const classad::Attribute* a = r.job->find(attr);
+        if (a == nullptr || !a->expr) continue;
+        classad::References refs;
+        classad::collect_references(*a->expr, r.job, refs);
+        names.insert(refs.external.begin(), refs.external.end());
+      }
+    }
+  }
+  const double phase3_start = clock_ ? clock_() : 0;
+  SlotClasses classes(pool, std::move(names), classes_on_);
+  stats.slot_classes = static_cast<std::int64_t>(classes.live().size());
+  for (std::size_t i = 0; i < pool.slots().size(); ++i)
+    if (classes.class_of(i) >= 0) ++stats.candidate_slots;
+  if (clock_) stats.duration_phase3 = clock_() - phase3_start;
+  // Phase 4: matchmaking.
+  Cycle cycle(policy_, accountant_, groups_, env_, submitters, result);
+  const double phase4_start = clock_ ? clock_() : 0;
+  cycle.run(pool, classes);
+  if (clock_) {
+    const double end = clock_();
+    stats.duration_phase4 = end - phase4_start;
+    stats.duration = end - start;
+    stats.match_rate = stats.duration > 0 ? static_cast<double>(stats.matches) / stats.duration : 0;
+  }
+  return result;
+}
+
+std::vector<std::pair<std::string, double>> CycleStats::attributes() const {
+  auto d = [](std::int64_t v) { return static_cast<double>(v); };
+  return {
+      {"LastNegotiationCycleTime0", d(time)},
+      {"LastNegotiationCycleDuration0", duration},
+      {"LastNegotiationCyclePhase1Duration0", duration_phase1},
+      {"LastNegotiationCyclePhase2Duration0", duration_phase2},
+      {"LastNegotiationCyclePhase3Duration0", duration_phase3},
+      {"LastNegotiationCyclePhase4Duration0", duration_phase4},
+      {"LastNegotiationCycleMatches0", d(matches)},
+      {"LastNegotiationCycleRejections0", d(rejections)},
+      {"LastNegotiationCycleMatchRate0", match_rate},
+      {"LastNegotiationCycleNumIdleJobs0", d(num_idle_jobs)},
+      {"LastNegotiationCycleNumJobsConsidered0", d(num_jobs_considered)},
+      {"LastNegotiationCycleTotalSlots0", d(total_slots)},
+      {"LastNegotiationCycleTrimmedSlots0", d(trimmed_slots)},
+      {"LastNegotiationCycleCandidateSlots0", d(candidate_slots)},
+      {"LastNegotiationCycleActiveSubmitterCount0", d(active_submitter_count)},
+      {"LastNegotiationCyclePies0", d(pies)},
+      {"LastNegotiationCyclePieSpins0", d(pie_spins)},
+  };
+}
+
+}  // namespace cara::negotiation

@@ -1,0 +1,53 @@
+#include "model/negotiation/negotiator_policy.h"
+
+#include "model/config/config.h"
+
+namespace cara::negotiation {
+namespace {
+
+Result<classad::ExprPtr> optional_expression(const config::Config& config, const char* knob) {
+  auto text = config.string(knob);
+  if (!text) return Error{text.error()};
+  if (text->find_first_not_of(" \t") == std::string::npos) return classad::ExprPtr{};
+  return config.expression(knob);
+}
+
+}  // namespace
+
+Result<NegotiatorPolicy> NegotiatorPolicy::from_config(const config::Config& config) {
+  NegotiatorPolicy p;
+  const std::pair<classad::ExprPtr*, const char*> exprs[] = {
+      {&p.slot_constraint, "NEGOTIATOR_SLOT_CONSTRAINT"},
+      {&p.pre_job_rank, "NEGOTIATOR_PRE_JOB_RANK"},
+      {&p.post_job_rank, "NEGOTIATOR_POST_JOB_RANK"},
+      {&p.preemption_requirements, "PREEMPTION_REQUIREMENTS"},
+      {&p.preemption_rank, "PREEMPTION_RANK"},
+      {&p.group_sort_expr, "GROUP_SORT_EXPR"},
+  };
+  for (auto [field, knob] : exprs) {
+    auto e = optional_expression(config, knob);
+    if (!e) return Error{e.error()};
+    *field = *e;
+  }
+  const std::pair<bool*, const char*> flags[] = {
+      {&p.consider_preemption, "NEGOTIATOR_CONSIDER_PREEMPTION"},
+      {&p.consider_early_preemption, "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION"},
+      {&p.use_slot_weights, "NEGOTIATOR_USE_SLOT_WEIGHTS"},
+      {&p.allow_pslot_preemption, "ALLOW_PSLOT_PREEMPTION"},
+  };
+  for (auto [field, knob] : flags) {
+    auto b = config.boolean(knob);
+    if (!b) return Error{b.error()};
+    *field = *b;
+  }
+  auto rounds = config.integer("GROUP_QUOTA_MAX_ALLOCATION_ROUNDS");
+  if (!rounds) return Error{rounds.error()};
+  if (*rounds < 1) return Error{"GROUP_QUOTA_MAX_ALLOCATION_ROUNDS must be at least 1"};
+  p.max_allocation_rounds = static_cast<int>(*rounds);
+  auto limits = ConcurrencyLimits::from_config(config);
+  if (!limits) return Error{limits.error()};
+  p.concurrency_limits = std::move(*limits);
+  return p;
+}
+
+}  // namespace cara::negotiation

@@ -1,0 +1,121 @@
+#include "model/negotiation/slot_assessment.h"
+
+#include <cmath>
+#include <limits>
+
+#include "model/accounting/accountant_config.h"
+#include "model/classad/eval.h"
+#include "model/classad/match.h"
+
+namespace cara::negotiation {
+namespace {
+
+// A rank that does not evaluate to a number sorts last (HTCondor uses
+// -FLT_MAX for it).
+double rank_value(const classad::ExprPtr& expr, const classad::ClassAd& my, const classad::ClassAd& target,
+                  const classad::EvalEnv& env) {
+  if (!expr) return 0;
+  double d = 0;
+  if (classad::evaluate(*expr, &my, &target, env).number(d) && !std::isnan(d)) return d;
+  return -std::numeric_limits<double>::max();
+}
+
+bool fits_consumption(const classad::ClassAd& pslot, const classad::ClassAd& job,
+                      const classad::EvalEnv& env) {
+  auto amounts = consumption(pslot, job, env);
+  if (!amounts) return false;
+  for (const auto& [resource, amount] : *amounts) {
+    double have = 0;
+    if (!classad::evaluate_attr(pslot, resource, nullptr, env).number(have)) have = 0;
+    if (amount > have + 1e-9) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const char* unfit_reason(Unfit u) {
+  switch (u) {
+    case Unfit::None: return "";
+    case Unfit::NoMatch: return "no match found";
+    case Unfit::Retiring: return "no match found (slots that match are within their retirement time)";
+    case Unfit::SameSubmitter: return "no match found (slots that match run this submitter's jobs)";
+    case Unfit::InsufficientPriority: return "insufficient priority";
+    case Unfit::PreemptionRequirements: return "PREEMPTION_REQUIREMENTS == False";
+  }
+  return "no match found";
+}
+
+std::optional<std::vector<std::pair<std::string, double>>> consumption(const classad::ClassAd& pslot,
+                                                                       const classad::ClassAd& job,
+                                                                       const classad::EvalEnv& env) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const classad::Attribute& a : pslot.attributes()) {
+    if (a.name.size() <= 11 || accounting::lower(a.name.substr(0, 11)) != "consumption") continue;
+    double d = 0;
+    if (!classad::evaluate(*a.expr, &pslot, &job, env).number(d) || d < 0 || std::isnan(d))
+      return std::nullopt;
+    out.emplace_back(std::string(a.name.substr(11)), d);
+  }
+  return out;
+}
+
+Assessment assess(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
+                  const classad::EvalEnv& env) {
+  Assessment a;
+  const classad::ClassAd& job = *request.job;
+  const classad::ClassAd& ad = *slot.ad;
+  if (slot.use == SlotUse::ClaimedIdle || slot.use == SlotUse::Unavailable) return a;
+  if (slot.use == SlotUse::Busy && !policy.consider_preemption) return a;
+  if (!classad::symmetric_match(job, ad, env)) return a;
+  if (slot.consumption_policy && !fits_consumption(ad, job, env)) return a;
+  if (slot.use == SlotUse::Idle) {
+    a.reason = MatchReason::NoPreemption;
+  } else {
+    // The slot runs a job: its RANK must prefer the new one, or the new
+    // submitter's priority must be better and PREEMPTION_REQUIREMENTS
+    // allow it, without the slot liking the new job less.
+    const double new_rank = classad::rank(ad, job, env);
+    if (slot.retiring) {
+      a.unfit = Unfit::Retiring;
+      return a;
+    }
+    if (new_rank > slot.current_rank) {
+      a.reason = MatchReason::Rank;
+    } else {
+      if (accounting::lower(slot.remote_submitter) == request.submitter) {
+        a.unfit = Unfit::SameSubmitter;
+        return a;
+      }
+      if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) {
+        a.unfit = Unfit::InsufficientPriority;
+        return a;
+      }
+      bool allowed = false;
+      if (!policy.preemption_requirements ||
+          !classad::evaluate(*policy.preemption_requirements, &ad, &job, env).bool_equiv(allowed) ||
+          !allowed) {
+        a.unfit = Unfit::PreemptionRequirements;
+        return a;
+      }
+      a.reason = MatchReason::Priority;
+    }
+    a.preemption_rank = rank_value(policy.preemption_rank, ad, job, env);
+  }
+  a.unfit = Unfit::None;
+  a.pre = rank_value(policy.pre_job_rank, ad, job, env);
+  a.job_rank = classad::rank(job, ad, env);
+  a.post = rank_value(policy.post_job_rank, ad, job, env);
+  return a;
+}
+
+bool ranks_before(const Assessment& a, std::size_t ia, const Assessment& b, std::size_t ib) {
+  if (a.pre != b.pre) return a.pre > b.pre;
+  if (a.job_rank != b.job_rank) return a.job_rank > b.job_rank;
+  if (a.post != b.post) return a.post > b.post;
+  if (a.reason != b.reason) return a.reason < b.reason;
+  if (a.preemption_rank != b.preemption_rank) return a.preemption_rank > b.preemption_rank;
+  return ia < ib;
+}
+
+}  // namespace cara::negotiation

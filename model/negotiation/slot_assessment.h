@@ -1,0 +1,55 @@
+// Whether one slot is a candidate for one request, by which reason, and
+// where it ranks (central-manager-configuration, "The Negotiation Cycle":
+// build the potential match list, then sort it by NEGOTIATOR_PRE_JOB_RANK,
+// job Rank, NEGOTIATOR_POST_JOB_RANK, reason for claim, PREEMPTION_RANK).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "model/classad/classad.h"
+#include "model/classad/eval_env.h"
+#include "model/negotiation/cycle_types.h"
+#include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/slot_pool.h"
+
+namespace cara::negotiation {
+
+// Why a slot is not a candidate, most telling last (the rejection reason
+// of a request is the most telling one among its slots).
+enum class Unfit { None, NoMatch, Retiring, SameSubmitter, InsufficientPriority, PreemptionRequirements };
+
+struct Assessment {
+  Unfit unfit = Unfit::NoMatch;
+  MatchReason reason = MatchReason::NoPreemption;
+  double pre = 0, job_rank = 0, post = 0, preemption_rank = 0;
+
+  bool candidate() const { return unfit == Unfit::None; }
+};
+
+// The candidate job of one request as the negotiator evaluates it: the
+// job ad with the ephemeral Submitter* attributes.
+struct RequestContext {
+  const classad::ClassAd* job = nullptr;
+  std::string submitter;  // lower-cased
+  double eup = 0;
+};
+
+Assessment assess(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
+                  const classad::EvalEnv& env);
+
+// Sort order of the potential match list: true when `a` (slot index `ia`)
+// goes before `b`. Ties after every key go to the slot listed first.
+bool ranks_before(const Assessment& a, std::size_t ia, const Assessment& b, std::size_t ib);
+
+const char* unfit_reason(Unfit u);
+
+// A partitionable slot's share for `job` under its consumption policy:
+// each Consumption<R> evaluated with MY = slot, TARGET = job, by resource
+// name. Null when a value is not a non-negative number.
+std::optional<std::vector<std::pair<std::string, double>>> consumption(const classad::ClassAd& pslot,
+                                                                       const classad::ClassAd& job,
+                                                                       const classad::EvalEnv& env);
+
+}  // namespace cara::negotiation

@@ -1,0 +1,70 @@
+// Slot equivalence classes (DESIGN.md, "Performance shape"): slots that
+// no expression of the cycle can tell apart are one class, so a request is
+// assessed once per class instead of once per slot. Two slots are alike
+// when they are used alike (idle, or running the same submitter's job at
+// the same CurrentRank), weigh the same, and agree on every attribute the
+// cycle's expressions read: the slot's own Requirements and Rank and what
+// they refer to, the attributes the requests' Requirements, Rank and
+// ConcurrencyLimitsExpr read, and those of the negotiator's expressions,
+// followed transitively through the slot ad.
+//
+// With grouping off every slot is a class of its own: the plain
+// algorithm, kept to check the classes against (tests/unit/negotiation).
+#pragma once
+
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/classad/references.h"
+#include "model/negotiation/slot_pool.h"
+
+namespace cara::negotiation {
+
+class SlotClasses {
+ public:
+  // Classes of the slots of `pool` that are offered this cycle. `names`
+  // are the attribute names the requests and negotiator expressions read.
+  SlotClasses(const SlotPool& pool, classad::NameSet names, bool grouping);
+
+  std::size_t size() const { return classes_.size(); }
+  // Classes with slots left, in no particular order.
+  const std::vector<int>& live() const { return live_; }
+  // The class's first slot left (an index into pool.slots()), which
+  // stands for the class.
+  std::size_t head(int c) const { return *classes_[static_cast<std::size_t>(c)].members.begin(); }
+  bool empty(int c) const { return classes_[static_cast<std::size_t>(c)].members.empty(); }
+  int class_of(std::size_t slot) const { return class_of_[slot]; }
+
+  // Slot `slot` is matched: it leaves its class.
+  void take(std::size_t slot);
+  // Slot `slot`'s ad changed (a partitionable slot gave some of its
+  // resources away): it moves to the class its ad now belongs to, which is
+  // returned.
+  int reclassify(std::size_t slot);
+
+ private:
+  struct Class {
+    std::set<std::size_t> members;
+  };
+  std::string key(const PoolSlot& slot);
+  int place(std::size_t slot);
+  const std::vector<std::string>& names_in(const classad::ExprPtr& expr);
+  const std::string& text_of(const classad::ExprPtr& expr);
+
+  const SlotPool& pool_;
+  classad::NameSet names_;
+  bool grouping_;
+  std::vector<Class> classes_;
+  std::vector<int> live_;
+  std::vector<int> live_pos_;  // by class: its position in live_, or -1
+  std::vector<int> class_of_;  // by slot, -1 when not offered
+  std::unordered_map<std::string, int> by_key_;
+  // By tree, which the maps keep alive so that an address is never reused
+  // for another expression while cached.
+  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::vector<std::string>>> refs_;
+  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::string>> texts_;
+};
+
+}  // namespace cara::negotiation

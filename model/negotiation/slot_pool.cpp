@@ -1,0 +1,157 @@
+#include "model/negotiation/slot_pool.h"
+
+#include <cmath>
+
+#include "model/accounting/accountant.h"
+#include "model/accounting/group_tree.h"
+#include "model/classad/eval.h"
+#include "model/classad/match.h"
+
+namespace cara::negotiation {
+namespace {
+
+using accounting::lower;
+
+std::string string_attr(const classad::ClassAd& ad, const char* name) {
+  const classad::Value v = classad::evaluate_attr(ad, name);
+  return v.is_string() ? std::string(v.as_string()) : std::string();
+}
+
+double number_attr(const classad::ClassAd& ad, const char* name, double fallback,
+                   const classad::EvalEnv& env = {}) {
+  double d = 0;
+  return classad::evaluate_attr(ad, name, nullptr, env).number(d) ? d : fallback;
+}
+
+bool true_attr(const classad::ClassAd& ad, const char* name) {
+  bool b = false;
+  return classad::evaluate_attr(ad, name).bool_equiv(b) && b;
+}
+
+bool has_consumption_policy(const classad::ClassAd& ad) {
+  for (const classad::Attribute& a : ad.attributes()) {
+    if (a.name.size() > 11 && lower(a.name.substr(0, 11)) == "consumption") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+double slot_weight(const classad::ClassAd& ad, const classad::EvalEnv& env) {
+  double w = 0;
+  if (classad::evaluate_attr(ad, "SlotWeight", nullptr, env).number(w) && w >= 0) return w;
+  return number_attr(ad, "Cpus", 1, env);
+}
+
+std::string remote_submitter(const classad::ClassAd& ad) {
+  for (const char* attr : {"AccountingGroup", "RemoteUser", "RemoteOwner"}) {
+    std::string s = string_attr(ad, attr);
+    if (!s.empty()) return s;
+  }
+  return {};
+}
+
+SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
+                   const accounting::Accountant& accountant, const classad::EvalEnv& env) {
+  total_ = static_cast<std::int64_t>(slots.size());
+  slots_.reserve(slots.size());
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const classad::ClassAd& ad = slots[i];
+    if (policy.slot_constraint) {
+      bool ok = false;
+      if (!classad::evaluate(*policy.slot_constraint, &ad, nullptr, env).bool_equiv(ok) || !ok) {
+        ++trimmed_;
+        continue;
+      }
+    }
+    PoolSlot s;
+    s.ad = &ad;
+    s.input = i;
+    s.name = string_attr(ad, "Name");
+    if (s.name.empty()) s.name = "slot#" + std::to_string(i + 1);
+    s.weight = policy.use_slot_weights ? slot_weight(ad, env) : 1;
+    total_weight_ += s.weight;
+    s.partitionable = true_attr(ad, "PartitionableSlot");
+    s.consumption_policy = s.partitionable && has_consumption_policy(ad);
+    const std::string state = lower(string_attr(ad, "State"));
+    const std::string activity = lower(string_attr(ad, "Activity"));
+    if (state.empty() || state == "unclaimed" || state == "owner" || state == "backfill") {
+      s.use = SlotUse::Idle;
+    } else if (state == "claimed" && activity == "idle") {
+      s.use = SlotUse::ClaimedIdle;
+    } else if (state == "claimed" && (activity == "busy" || activity == "suspended")) {
+      s.use = SlotUse::Busy;
+    } else {
+      s.use = SlotUse::Unavailable;  // Matched, Preempting, Drained, retiring
+    }
+    if (s.partitionable && s.use != SlotUse::Unavailable) s.use = SlotUse::Idle;
+    if (state == "claimed") {
+      s.remote_submitter = remote_submitter(ad);
+      s.remote_group = accountant.group_of(s.remote_submitter);
+      s.current_rank = number_attr(ad, "CurrentRank", 0, env);
+      if (auto limits = parse_concurrency_limits(string_attr(ad, "ConcurrencyLimits"))) {
+        s.running_limits = std::move(*limits);
+        concurrency_.add(s.running_limits);
+      }
+      if (!s.remote_submitter.empty()) {
+        usage_[lower(s.remote_submitter)] += s.weight;
+        group_usage_[s.remote_group] += s.weight;
+      }
+      // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION false: a job still within
+      // its MaxJobRetirementTime is not matched away.
+      const double retirement = number_attr(ad, "MaxJobRetirementTime", 0, env);
+      const double start = number_attr(ad, "JobStart", static_cast<double>(env.now), env);
+      s.retiring = !policy.consider_early_preemption && retirement > 0 &&
+                   static_cast<double>(env.now) - start < retirement;
+    }
+    s.offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
+    if (!s.offered) ++trimmed_;
+    slots_.push_back(std::move(s));
+  }
+}
+
+classad::ClassAd& SlotPool::own(std::size_t i) {
+  if (copies_.size() < slots_.size()) copies_.resize(slots_.size(), nullptr);
+  if (copies_[i] == nullptr) {
+    owned_.push_back(*slots_[i].ad);
+    copies_[i] = &owned_.back();
+    slots_[i].ad = copies_[i];
+  }
+  return *copies_[i];
+}
+
+void SlotPool::annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups) {
+  std::map<std::string, std::vector<std::pair<std::string, double>>> per_machine;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    PoolSlot& s = slots_[i];
+    if (s.remote_submitter.empty()) continue;
+    s.remote_eup = accountant.effective_priority(s.remote_submitter);
+    classad::ClassAd& ad = own(i);
+    const std::string user = lower(s.remote_submitter);
+    ad.set("RemoteUserPrio", s.remote_eup);
+    ad.set("RemoteUserResourcesInUse", usage_.count(user) ? usage_.at(user) : 0.0);
+    ad.set("RemoteGroup", s.remote_group);
+    if (ad.find("RemoteNegotiatingGroup") == nullptr) ad.set("RemoteNegotiatingGroup", s.remote_group);
+    if (ad.find("RemoteAutoregroup") == nullptr) ad.set("RemoteAutoregroup", false);
+    const accounting::GroupNode* g = groups != nullptr ? groups->find(s.remote_group) : nullptr;
+    if (g != nullptr && g->parent >= 0) {
+      ad.set("RemoteGroupQuota", g->quota);
+      ad.set("RemoteGroupResourcesInUse",
+             group_usage_.count(s.remote_group) ? group_usage_.at(s.remote_group) : 0.0);
+    }
+    const std::string machine = string_attr(ad, "Machine");
+    double id = 0;
+    if (!machine.empty() && classad::evaluate_attr(ad, "SlotID").number(id))
+      per_machine[machine].emplace_back(
+          "Slot" + std::to_string(static_cast<long long>(id)) + "_RemoteUserPrio", s.remote_eup);
+  }
+  if (per_machine.empty()) return;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    auto it = per_machine.find(string_attr(*slots_[i].ad, "Machine"));
+    if (it == per_machine.end()) continue;
+    classad::ClassAd& ad = own(i);
+    for (const auto& [attr, prio] : it->second) ad.set(attr, prio);
+  }
+}
+
+}  // namespace cara::negotiation

@@ -1,0 +1,95 @@
+// The slots one cycle negotiates for (central-manager-configuration, "The
+// Negotiation Cycle", step 1): the slot ads that pass
+// NEGOTIATOR_SLOT_CONSTRAINT, sorted out by what the negotiator may do
+// with them, and annotated with the ephemeral Remote* attributes
+// (user-priorities-and-negotiation, "Priorities in Negotiation and
+// Preemption") that PREEMPTION_REQUIREMENTS and PREEMPTION_RANK read.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/classad/eval_env.h"
+#include "model/negotiation/concurrency_limits.h"
+#include "model/negotiation/negotiator_policy.h"
+
+namespace cara::accounting {
+class Accountant;
+class GroupTree;
+}  // namespace cara::accounting
+
+namespace cara::negotiation {
+
+enum class SlotUse {
+  Idle,         // Unclaimed (or no State): a match needs no preemption
+  Busy,         // Claimed and running a job: a match preempts it
+  ClaimedIdle,  // Claimed but not running a job: skipped (spec step "Skip slots in the Claimed state, but not
+                // running a job")
+  Unavailable,  // Matched, Preempting, retiring or drained: not offered this cycle
+};
+
+struct PoolSlot {
+  const classad::ClassAd* ad = nullptr;  // the ad evaluated (an annotated copy for busy slots)
+  std::size_t input = 0;                 // index in the input slots
+  std::string name;
+  SlotUse use = SlotUse::Idle;
+  bool offered = false;  // idle, or busy with NEGOTIATOR_CONSIDER_PREEMPTION
+  double weight = 1;     // SlotWeight (1 without NEGOTIATOR_USE_SLOT_WEIGHTS)
+  // Busy slots: who runs there, and how well the slot likes it.
+  std::string remote_submitter;  // AccountingGroup, else RemoteUser
+  std::string remote_group;
+  double remote_eup = 0;
+  double current_rank = 0;
+  bool retiring = false;  // within MaxJobRetirementTime (and early preemption off)
+  std::vector<LimitUse> running_limits;
+  bool partitionable = false;
+  bool consumption_policy = false;  // partitionable with Consumption<R> expressions
+};
+
+class SlotPool {
+ public:
+  // `slots` must outlive the pool.
+  SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
+           const accounting::Accountant& accountant, const classad::EvalEnv& env);
+
+  // Adds the Remote* attributes to the busy slots (and Slot<N>_RemoteUserPrio
+  // to every slot of a machine with a busy slot N). `groups` may be null
+  // (no GROUP_NAMES); its quotas must be assigned.
+  void annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups);
+
+  std::vector<PoolSlot>& slots() { return slots_; }
+  const std::vector<PoolSlot>& slots() const { return slots_; }
+  std::int64_t total_slots() const { return total_; }      // before NEGOTIATOR_SLOT_CONSTRAINT
+  std::int64_t trimmed_slots() const { return trimmed_; }  // left out by the constraint or as unusable
+  double total_weight() const { return total_weight_; }  // SlotWeight of the slots that passed the constraint
+  // Weighted use of the busy slots, by submitter and by group (lower-cased).
+  const std::map<std::string, double>& usage() const { return usage_; }
+  const std::map<std::string, double>& group_usage() const { return group_usage_; }
+  const ConcurrencyUsage& concurrency() const { return concurrency_; }
+
+  // An owned, modifiable copy of slot `i`'s ad (partitionable slots whose
+  // resources a match consumes).
+  classad::ClassAd& own(std::size_t i);
+
+ private:
+  std::vector<PoolSlot> slots_;
+  std::deque<classad::ClassAd> owned_;
+  std::vector<classad::ClassAd*> copies_;  // by slot: its owned copy, or null
+  std::int64_t total_ = 0, trimmed_ = 0;
+  double total_weight_ = 0;
+  std::map<std::string, double> usage_, group_usage_;
+  ConcurrencyUsage concurrency_;
+};
+
+// SlotWeight of `ad` (its SlotWeight attribute, else Cpus, else 1).
+double slot_weight(const classad::ClassAd& ad, const classad::EvalEnv& env);
+// The accounting principal of the job running on a slot: AccountingGroup,
+// else RemoteUser, else RemoteOwner; empty when none.
+std::string remote_submitter(const classad::ClassAd& ad);
+
+}  // namespace cara::negotiation

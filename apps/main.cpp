@@ -7,6 +7,7 @@
 
 #include "apps/commands/config_val_command.h"
 #include "apps/commands/eval_command.h"
+#include "apps/commands/negotiate_command.h"
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
 
@@ -48,6 +49,12 @@ int main(int argc, char** argv) {
   submit->set_help_flag();
   submit->allow_extras();
 
+  auto* negotiate = app.add_subcommand(
+      "negotiate", "Run one negotiation cycle on slot and job ads from files and print it as JSON");
+  negotiate->prefix_command();
+  negotiate->set_help_flag();
+  negotiate->allow_extras();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -71,6 +78,11 @@ int main(int argc, char** argv) {
     }
     return cara::apps::run_submit(submit->remaining(), std::cout, std::cerr,
                                   std::make_shared<cara::config::SystemHost>(), env);
+  }
+  if (negotiate->parsed()) {
+    return cara::apps::run_negotiate(negotiate->remaining(), std::cout, std::cerr,
+                                     std::make_shared<cara::config::SystemHost>(),
+                                     static_cast<std::int64_t>(std::time(nullptr)));
   }
   if (config_val->parsed()) {
     return cara::apps::run_config_val(config_val->remaining(), std::cout, std::cerr,

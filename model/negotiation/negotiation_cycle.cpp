@@ -175,12 +175,27 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   auto worse = [](const Entry& x, const Entry& y) { return ranks_before(y.a, y.head, x.a, x.head); };
   std::vector<Entry> heap;
   Unfit telling = Unfit::NoMatch;
+  std::vector<std::pair<Unfit, std::size_t>> unmatched;  // reasons that hold only if the ads match
+  // A busy slot whose constant Rank cannot prefer the job, and whose
+  // user the job may not preempt, is no candidate: known without
+  // evaluating anything (most busy slots, most of the time).
+  auto hopeless = [&](const PoolSlot& slot) -> Unfit {
+    if (slot.use != SlotUse::Busy || !slot.rank_constant || slot.rank_value > slot.current_rank)
+      return Unfit::None;
+    if (slot.retiring) return Unfit::Retiring;
+    if (accounting::lower(slot.remote_submitter) == ctx.submitter) return Unfit::SameSubmitter;
+    if (!(ctx.eup < slot.remote_eup)) return Unfit::InsufficientPriority;
+    return Unfit::None;
+  };
   for (int c : classes_->live()) {
     const std::size_t head = classes_->head(c);
+    if (hopeless(pool_->slots()[head]) != Unfit::None) continue;
     Assessment a = assess(ctx, pool_->slots()[head], policy_, env_);
     ++result_.stats.slot_evaluations;
     if (a.candidate()) {
       heap.push_back({a, head, c});
+    } else if (a.unmatched) {
+      if (a.unfit > telling) unmatched.emplace_back(a.unfit, head);
     } else if (a.unfit > telling) {
       telling = a.unfit;
     }
@@ -273,6 +288,16 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     return Stop::Limit;
   }
   rs.rejected = true;
+  // The most telling reason among the slots the job matches.
+  for (const auto& [why, slot] : unmatched)
+    if (why > telling && matches(ctx, pool_->slots()[slot], env_)) telling = why;
+  if (telling < Unfit::InsufficientPriority) {
+    for (int c : classes_->live()) {
+      const PoolSlot& slot = pool_->slots()[classes_->head(c)];
+      const Unfit why = hopeless(slot);
+      if (why > telling && matches(ctx, slot, env_)) telling = why;
+    }
+  }
   rs.reason = !concurrency_reason.empty() ? concurrency_reason : unfit_reason(telling);
   return Stop::Rejected;
 }

@@ -67,30 +67,29 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
   const classad::ClassAd& ad = *slot.ad;
   if (slot.use == SlotUse::ClaimedIdle || slot.use == SlotUse::Unavailable) return a;
   if (slot.use == SlotUse::Busy && !policy.consider_preemption) return a;
-  if (!classad::symmetric_match(job, ad, env)) return a;
-  if (slot.consumption_policy && !fits_consumption(ad, job, env)) return a;
-  if (slot.use == SlotUse::Idle) {
-    a.reason = MatchReason::NoPreemption;
-  } else {
-    // The slot runs a job: its RANK must prefer the new one, or the new
-    // submitter's priority must be better and PREEMPTION_REQUIREMENTS
-    // allow it, without the slot liking the new job less.
+  if (slot.use == SlotUse::Busy) {
+    // Whether the job may take the slot from the one running there is
+    // cheap to tell: decide it before matching the two ads.
     const double new_rank = classad::rank(ad, job, env);
+    Unfit denied = Unfit::None;
     if (slot.retiring) {
-      a.unfit = Unfit::Retiring;
+      denied = Unfit::Retiring;
+    } else if (new_rank > slot.current_rank) {
+      a.reason = MatchReason::Rank;
+    } else if (accounting::lower(slot.remote_submitter) == request.submitter) {
+      denied = Unfit::SameSubmitter;
+    } else if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) {
+      denied = Unfit::InsufficientPriority;
+    } else {
+      a.reason = MatchReason::Priority;
+    }
+    if (denied != Unfit::None) {
+      a.unfit = denied;
+      a.unmatched = true;
       return a;
     }
-    if (new_rank > slot.current_rank) {
-      a.reason = MatchReason::Rank;
-    } else {
-      if (accounting::lower(slot.remote_submitter) == request.submitter) {
-        a.unfit = Unfit::SameSubmitter;
-        return a;
-      }
-      if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) {
-        a.unfit = Unfit::InsufficientPriority;
-        return a;
-      }
+    if (!classad::symmetric_match(job, ad, env)) return a;
+    if (a.reason == MatchReason::Priority) {
       bool allowed = false;
       if (!policy.preemption_requirements ||
           !classad::evaluate(*policy.preemption_requirements, &ad, &job, env).bool_equiv(allowed) ||
@@ -98,15 +97,22 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
         a.unfit = Unfit::PreemptionRequirements;
         return a;
       }
-      a.reason = MatchReason::Priority;
     }
     a.preemption_rank = rank_value(policy.preemption_rank, ad, job, env);
+  } else {
+    if (!classad::symmetric_match(job, ad, env)) return a;
+    if (slot.consumption_policy && !fits_consumption(ad, job, env)) return a;
+    a.reason = MatchReason::NoPreemption;
   }
   a.unfit = Unfit::None;
   a.pre = rank_value(policy.pre_job_rank, ad, job, env);
   a.job_rank = classad::rank(job, ad, env);
   a.post = rank_value(policy.post_job_rank, ad, job, env);
   return a;
+}
+
+bool matches(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env) {
+  return classad::symmetric_match(*request.job, *slot.ad, env);
 }
 
 bool ranks_before(const Assessment& a, std::size_t ia, const Assessment& b, std::size_t ib) {

@@ -22,6 +22,10 @@ enum class Unfit { None, NoMatch, Retiring, SameSubmitter, InsufficientPriority,
 
 struct Assessment {
   Unfit unfit = Unfit::NoMatch;
+  // The slot runs a job the request may not preempt, which was found
+  // without matching the two ads (the expensive part): `unfit` is the
+  // reason only if they match (see matches()).
+  bool unmatched = false;
   MatchReason reason = MatchReason::NoPreemption;
   double pre = 0, job_rank = 0, post = 0, preemption_rank = 0;
 
@@ -38,6 +42,10 @@ struct RequestContext {
 
 Assessment assess(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
                   const classad::EvalEnv& env);
+
+// Whether the request and the slot match (both Requirements): refines an
+// `unmatched` assessment's reason when it matters.
+bool matches(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env);
 
 // Sort order of the potential match list: true when `a` (slot index `ia`)
 // goes before `b`. Ties after every key go to the slot listed first.

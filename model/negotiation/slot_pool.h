@@ -47,6 +47,10 @@ struct PoolSlot {
   double current_rank = 0;
   bool retiring = false;  // within MaxJobRetirementTime (and early preemption off)
   std::vector<LimitUse> running_limits;
+  // The slot's Rank is a constant (or absent: 0), so no job can be
+  // ranked above the running one when it is not above CurrentRank.
+  bool rank_constant = false;
+  double rank_value = 0;
   bool partitionable = false;
   bool consumption_policy = false;  // partitionable with Consumption<R> expressions
 };

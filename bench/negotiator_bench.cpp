@@ -6,7 +6,8 @@
 //                "matches_per_s", "reference_cycle_s"}]}
 // cycle_s is the median of 3 cycles; reference_cycle_s is the plain
 // algorithm's (every slot assessed one by one), or null where it would not
-// finish within a minute. Usage: negotiator_bench [--max-slots N].
+// finish within a minute. Usage: negotiator_bench [--min-slots N] [--max-slots N] [--runs N].
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -162,9 +163,12 @@ double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches, std::int64
 }  // namespace
 
 int main(int argc, char** argv) {
-  int max_slots = 100000;
-  for (int i = 1; i + 1 < argc; ++i)
+  int max_slots = 100000, min_slots = 0, repeats = 3;
+  for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--max-slots") == 0) max_slots = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--min-slots") == 0) min_slots = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--runs") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
+  }
   const Point grid[] = {
       {1000, 50, 10000, 100, 100, 10},
       {10000, 50, 100000, 1000, 1000, 50},
@@ -173,11 +177,11 @@ int main(int argc, char** argv) {
   nlohmann::json points = nlohmann::json::array();
   std::mt19937 rng(5);
   for (const Point& p : grid) {
-    if (p.slots > max_slots) continue;
+    if (p.slots > max_slots || p.slots < min_slots) continue;
     auto pool = build(p, rng);
     std::vector<double> runs;
     std::int64_t matches = 0, evaluations = 0;
-    for (int i = 0; i < 3; ++i) runs.push_back(cycle_seconds(*pool, true, matches, &evaluations));
+    for (int i = 0; i < repeats; ++i) runs.push_back(cycle_seconds(*pool, true, matches, &evaluations));
     nlohmann::json point = {{"slots", p.slots},
                             {"machine_shapes", p.shapes},
                             {"jobs", p.jobs},

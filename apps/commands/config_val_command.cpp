@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "apps/commands/arguments.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 #include "model/config/expander.h"
@@ -17,11 +18,6 @@ struct Options {
   bool dump = false;
   std::vector<std::string> names;
 };
-
-// Accepts --name and HTCondor's -name.
-bool is_flag(const std::string& arg, const char* name) {
-  return arg == std::string("--") + name || arg == std::string("-") + name;
-}
 
 constexpr const char* kUsage =
     "usage: cara config-val [--config FILE] [--subsystem NAME] [--local-name NAME] [--verbose] NAME ...\n"

@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 
+#include "apps/commands/arguments.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/accountant_records.h"
 #include "model/accounting/group_tree.h"
@@ -27,11 +28,6 @@ struct Options {
   std::optional<std::int64_t> now;
   bool plain = false;
 };
-
-// Accepts --name and -name.
-bool is_flag(const std::string& arg, const char* name) {
-  return arg == std::string("--") + name || arg == std::string("-") + name;
-}
 
 Result<Options> parse_args(const std::vector<std::string>& args) {
   Options o;

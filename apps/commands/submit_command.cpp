@@ -3,6 +3,7 @@
 #include <fstream>
 #include <ostream>
 
+#include "apps/commands/arguments.h"
 #include "model/classad/unparse.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
@@ -16,10 +17,6 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: cara submit -dry-run OUT FILE [-append LINE]... [-queue ARGS] [--config FILE] [--owner NAME]\n";
-
-bool is_flag(const std::string& a, const char* name) {
-  return a == std::string("-") + name || a == std::string("--") + name;
-}
 
 }  // namespace
 

@@ -180,12 +180,8 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   // user the job may not preempt, is no candidate: known without
   // evaluating anything (most busy slots, most of the time).
   auto hopeless = [&](const PoolSlot& slot) -> Unfit {
-    if (slot.use != SlotUse::Busy || !slot.rank_constant || slot.rank_value > slot.current_rank)
-      return Unfit::None;
-    if (slot.retiring) return Unfit::Retiring;
-    if (accounting::lower(slot.remote_submitter) == ctx.submitter) return Unfit::SameSubmitter;
-    if (!(ctx.eup < slot.remote_eup)) return Unfit::InsufficientPriority;
-    return Unfit::None;
+    if (slot.use != SlotUse::Busy || !slot.rank_constant) return Unfit::None;
+    return preemption_denied(ctx, slot, slot.rank_value);
   };
   for (int c : classes_->live()) {
     const std::size_t head = classes_->head(c);

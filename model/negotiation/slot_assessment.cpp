@@ -51,7 +51,7 @@ std::optional<std::vector<std::pair<std::string, double>>> consumption(const cla
                                                                        const classad::EvalEnv& env) {
   std::vector<std::pair<std::string, double>> out;
   for (const classad::Attribute& a : pslot.attributes()) {
-    if (a.name.size() <= 11 || accounting::lower(a.name.substr(0, 11)) != "consumption") continue;
+    if (!is_consumption_attribute(a.name)) continue;
     double d = 0;
     if (!classad::evaluate(*a.expr, &pslot, &job, env).number(d) || d < 0 || std::isnan(d))
       return std::nullopt;
@@ -71,18 +71,8 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
     // Whether the job may take the slot from the one running there is
     // cheap to tell: decide it before matching the two ads.
     const double new_rank = classad::rank(ad, job, env);
-    Unfit denied = Unfit::None;
-    if (slot.retiring) {
-      denied = Unfit::Retiring;
-    } else if (new_rank > slot.current_rank) {
-      a.reason = MatchReason::Rank;
-    } else if (accounting::lower(slot.remote_submitter) == request.submitter) {
-      denied = Unfit::SameSubmitter;
-    } else if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) {
-      denied = Unfit::InsufficientPriority;
-    } else {
-      a.reason = MatchReason::Priority;
-    }
+    const Unfit denied = preemption_denied(request, slot, new_rank);
+    a.reason = new_rank > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
     if (denied != Unfit::None) {
       a.unfit = denied;
       a.unmatched = true;
@@ -109,6 +99,14 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
   a.job_rank = classad::rank(job, ad, env);
   a.post = rank_value(policy.post_job_rank, ad, job, env);
   return a;
+}
+
+Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank) {
+  if (slot.retiring) return Unfit::Retiring;
+  if (new_rank > slot.current_rank) return Unfit::None;
+  if (accounting::lower(slot.remote_submitter) == request.submitter) return Unfit::SameSubmitter;
+  if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) return Unfit::InsufficientPriority;
+  return Unfit::None;
 }
 
 bool matches(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env) {

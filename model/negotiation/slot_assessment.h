@@ -43,6 +43,11 @@ struct RequestContext {
 Assessment assess(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
                   const classad::EvalEnv& env);
 
+// Why the request may not take busy `slot` from the job running there,
+// given how the slot ranks the request's job (`new_rank`); None when it
+// may, by Rank or by priority. Cheap: it evaluates nothing.
+Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank);
+
 // Whether the request and the slot match (both Requirements): refines an
 // `unmatched` assessment's reason when it matters.
 bool matches(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env);

@@ -58,21 +58,20 @@ std::string SlotClasses::key(const PoolSlot& s) {
   // The attributes read, followed through the ad; `seen` keeps the order
   // canonical (NameSet sorts case-insensitively).
   classad::NameSet seen;
-  std::vector<std::string> todo(names_.begin(), names_.end());
+  std::vector<std::string> pending(names_.begin(), names_.end());
   const classad::ClassAd& ad = *s.ad;
   for (const classad::Attribute& a : ad.attributes()) {
     // Consumption<R> expressions decide how a partitionable slot splits.
-    if (a.name.size() > 11 && accounting::lower(a.name.substr(0, 11)) == "consumption")
-      todo.emplace_back(a.name);
+    if (is_consumption_attribute(a.name)) pending.emplace_back(a.name);
   }
-  while (!todo.empty()) {
-    std::string name = std::move(todo.back());
-    todo.pop_back();
+  while (!pending.empty()) {
+    std::string name = std::move(pending.back());
+    pending.pop_back();
     if (!seen.insert(name).second) continue;
     const classad::Attribute* a = ad.find(name);
     if (a == nullptr || !a->expr) continue;
     for (const std::string& ref : names_in(a->expr))
-      if (seen.find(ref) == seen.end()) todo.push_back(ref);
+      if (seen.find(ref) == seen.end()) pending.push_back(ref);
   }
   for (const std::string& name : seen) {
     const classad::Attribute* a = ad.find(name);

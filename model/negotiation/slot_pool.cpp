@@ -6,16 +6,13 @@
 #include "model/accounting/group_tree.h"
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
+#include "model/schedd/job_status.h"
 
 namespace cara::negotiation {
 namespace {
 
 using accounting::lower;
-
-std::string string_attr(const classad::ClassAd& ad, const char* name) {
-  const classad::Value v = classad::evaluate_attr(ad, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
-}
+using schedd::string_attr;
 
 double number_attr(const classad::ClassAd& ad, const char* name, double fallback,
                    const classad::EvalEnv& env = {}) {
@@ -29,13 +26,17 @@ bool true_attr(const classad::ClassAd& ad, const char* name) {
 }
 
 bool has_consumption_policy(const classad::ClassAd& ad) {
-  for (const classad::Attribute& a : ad.attributes()) {
-    if (a.name.size() > 11 && lower(a.name.substr(0, 11)) == "consumption") return true;
-  }
+  for (const classad::Attribute& a : ad.attributes())
+    if (is_consumption_attribute(a.name)) return true;
   return false;
 }
 
 }  // namespace
+
+bool is_consumption_attribute(std::string_view name) {
+  constexpr std::string_view kPrefix = "consumption";
+  return name.size() > kPrefix.size() && lower(name.substr(0, kPrefix.size())) == kPrefix;
+}
 
 double slot_weight(const classad::ClassAd& ad, const classad::EvalEnv& env) {
   double w = 0;

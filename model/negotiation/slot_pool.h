@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/classad/classad.h"
@@ -89,6 +90,10 @@ class SlotPool {
   std::map<std::string, double> usage_, group_usage_;
   ConcurrencyUsage concurrency_;
 };
+
+// Whether attribute `name` is a Consumption<R> expression of a
+// partitionable slot's consumption policy.
+bool is_consumption_attribute(std::string_view name);
 
 // SlotWeight of `ad` (its SlotWeight attribute, else Cpus, else 1).
 double slot_weight(const classad::ClassAd& ad, const classad::EvalEnv& env);

@@ -11,10 +11,6 @@ namespace {
 
 const std::string kA = "a@example.org", kB = "b@example.org", kC = "c@example.org";
 
-void idle_slots(Pool& p, int n) {
-  for (int i = 1; i <= n; ++i) p.slots.push_back(slot("slot" + std::to_string(i) + "@host"));
-}
-
 // A slot running `user`'s job at CurrentRank `rank`.
 classad::ClassAd busy(const std::string& name, const std::string& user, const std::string& extra = "",
                       double rank = 0) {

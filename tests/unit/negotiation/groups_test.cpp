@@ -10,10 +10,6 @@ using namespace cara::test;
 
 namespace {
 
-void idle_slots(Pool& p, int n, const std::string& host = "host") {
-  for (int i = 1; i <= n; ++i) p.slots.push_back(slot("slot" + std::to_string(i) + "@" + host));
-}
-
 std::string thesis_config() {
   std::ifstream in(std::string(CARA_FIXTURES) + "/thesis/central_manager.config");
   REQUIRE(in);

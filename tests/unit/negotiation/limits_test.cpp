@@ -14,10 +14,6 @@ namespace {
 
 const std::string kA = "a@example.org";
 
-void idle_slots(Pool& p, int n, const std::string& extra = "") {
-  for (int i = 1; i <= n; ++i) p.slots.push_back(slot("slot" + std::to_string(i) + "@host", extra));
-}
-
 }  // namespace
 
 TEST_CASE("XSW_LIMIT = 3: at most 3 jobs that declare XSW run", "[negotiation][concurrency][spec]") {

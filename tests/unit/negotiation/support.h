@@ -94,6 +94,11 @@ struct Pool {
   std::vector<negotiation::SubmitterRequests> submitters;
 };
 
+// `n` idle slots slot1@host ... slotN@host.
+inline void idle_slots(Pool& p, int n, const std::string& host = "host") {
+  for (int i = 1; i <= n; ++i) p.slots.push_back(slot("slot" + std::to_string(i) + "@" + host));
+}
+
 // Matches per submitter.
 inline std::map<std::string, int> per_submitter(const negotiation::CycleResult& r) {
   std::map<std::string, int> out;

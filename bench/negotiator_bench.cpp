@@ -147,16 +147,19 @@ std::unique_ptr<Pool> build(const Point& p, std::mt19937& rng) {
   return pool;
 }
 
-double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches, std::int64_t* evaluations = nullptr) {
+double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches,
+                     negotiation::CycleStats* stats = nullptr) {
   classad::EvalEnv env;
   env.now = kNow;
   negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
   cycle.set_slot_classes(classes);
+  const auto origin = bench::Clock::now();
+  cycle.set_clock([origin] { return std::chrono::duration<double>(bench::Clock::now() - origin).count(); });
   const auto start = bench::Clock::now();
   const negotiation::CycleResult r = cycle.run(pool.slots, pool.submitters);
   const double s = std::chrono::duration<double>(bench::Clock::now() - start).count();
   matches = r.stats.matches;
-  if (evaluations != nullptr) *evaluations = r.stats.slot_evaluations;
+  if (stats != nullptr) *stats = r.stats;
   return s;
 }
 
@@ -180,18 +183,25 @@ int main(int argc, char** argv) {
     if (p.slots > max_slots || p.slots < min_slots) continue;
     auto pool = build(p, rng);
     std::vector<double> runs;
-    std::int64_t matches = 0, evaluations = 0;
-    for (int i = 0; i < repeats; ++i) runs.push_back(cycle_seconds(*pool, true, matches, &evaluations));
-    nlohmann::json point = {{"slots", p.slots},
-                            {"machine_shapes", p.shapes},
-                            {"jobs", p.jobs},
-                            {"autoclusters", p.autoclusters},
-                            {"submitters", p.submitters},
-                            {"groups", p.groups},
-                            {"cycle_s", bench::median(runs)},
-                            {"matches", matches},
-                            {"matches_per_s", static_cast<double>(matches) / bench::median(runs)},
-                            {"slot_class_assessments", evaluations}};
+    std::int64_t matches = 0;
+    negotiation::CycleStats stats;
+    for (int i = 0; i < repeats; ++i) runs.push_back(cycle_seconds(*pool, true, matches, &stats));
+    nlohmann::json point = {
+        {"slots", p.slots},
+        {"machine_shapes", p.shapes},
+        {"jobs", p.jobs},
+        {"autoclusters", p.autoclusters},
+        {"submitters", p.submitters},
+        {"groups", p.groups},
+        {"cycle_s", bench::median(runs)},
+        {"matches", matches},
+        {"matches_per_s", static_cast<double>(matches) / bench::median(runs)},
+        {"slot_classes", stats.slot_classes},
+        {"slot_class_assessments", stats.slot_evaluations},
+        {"presorted_walks", stats.presorted_walks},
+        // the last run's phases: slots, quotas, classes, matchmaking
+        {"phase_s",
+         {stats.duration_phase1, stats.duration_phase2, stats.duration_phase3, stats.duration_phase4}}};
     // The plain algorithm assesses autoclusters x slots: beyond 10,000
     // slots it would take minutes.
     if (p.slots <= 10000) {

@@ -8,6 +8,8 @@
 #include "model/accounting/accountant.h"
 #include "model/classad/eval.h"
 #include "model/classad/references.h"
+#include "model/negotiation/candidate_queue.h"
+#include "model/negotiation/class_ranks.h"
 #include "model/negotiation/pie.h"
 #include "model/negotiation/slot_assessment.h"
 #include "model/negotiation/slot_classes.h"
@@ -58,7 +60,7 @@ class Cycle {
         input_(input),
         result_(result) {}
 
-  void run(SlotPool& pool, SlotClasses& classes);
+  void run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks);
 
  private:
   bool grouped() const { return groups_.has_value() && groups_->nodes().size() > 1; }
@@ -69,7 +71,6 @@ class Cycle {
   Stop match_request(SubmitterState& s, std::size_t r, double& budget, int node, bool autoregroup,
                      std::int64_t want, std::int64_t& matched);
   classad::ClassAd candidate_job(const SubmitterState& s, std::size_t r, int node, bool autoregroup) const;
-  double match_weight(const PoolSlot& slot, const classad::ClassAd& job) const;
   void consume(std::size_t slot, const classad::ClassAd& job);
   bool slots_left() const { return !classes_->live().empty(); }
 
@@ -81,6 +82,7 @@ class Cycle {
   CycleResult& result_;
   SlotPool* pool_ = nullptr;
   SlotClasses* classes_ = nullptr;
+  const ClassRanks* ranks_ = nullptr;
   std::vector<SubmitterState> subs_;
   std::vector<double> group_used_;  // by node: SlotWeight held, matches of this cycle included
   ConcurrencyUsage concurrency_;
@@ -122,30 +124,6 @@ classad::ClassAd Cycle::candidate_job(const SubmitterState& s, std::size_t r, in
   return job;
 }
 
-double Cycle::match_weight(const PoolSlot& slot, const classad::ClassAd& job) const {
-  if (!slot.partitionable) return slot.weight;
-  if (!policy_.use_slot_weights) return 1;
-  // The dynamic slot the match would carve: its SlotWeight.
-  classad::ClassAd dslot = *slot.ad;
-  if (slot.consumption_policy) {
-    if (auto amounts = consumption(*slot.ad, job, env_)) {
-      for (const auto& [resource, amount] : *amounts) dslot.set(resource, amount);
-    }
-  } else {
-    for (auto [request, resource, fallback] :
-         {std::tuple{"RequestCpus", "Cpus", 1.0}, std::tuple{"RequestMemory", "Memory", -1.0},
-          std::tuple{"RequestDisk", "Disk", -1.0}}) {
-      double d = 0;
-      if (classad::evaluate_attr(job, request, slot.ad, env_).number(d) && d >= 0) {
-        dslot.set(resource, d);
-      } else if (fallback >= 0) {
-        dslot.set(resource, fallback);
-      }
-    }
-  }
-  return slot_weight(dslot, env_);
-}
-
 void Cycle::consume(std::size_t index, const classad::ClassAd& job) {
   PoolSlot& slot = pool_->slots()[index];
   auto amounts = consumption(*slot.ad, job, env_);
@@ -165,71 +143,46 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   const Request& request = input_[s.input].requests[r];
   RequestState& rs = s.requests[r];
   const classad::ClassAd job = candidate_job(s, r, node, autoregroup);
-  RequestContext ctx{&job, s.key, s.eup};
-
-  struct Entry {
-    Assessment a;
-    std::size_t head;
-    int cls;
-  };
-  auto worse = [](const Entry& x, const Entry& y) { return ranks_before(y.a, y.head, x.a, x.head); };
-  std::vector<Entry> heap;
-  Unfit telling = Unfit::NoMatch;
-  std::vector<std::pair<Unfit, std::size_t>> unmatched;  // reasons that hold only if the ads match
-  // A busy slot whose constant Rank cannot prefer the job, and whose
-  // user the job may not preempt, is no candidate: known without
-  // evaluating anything (most busy slots, most of the time).
-  auto hopeless = [&](const PoolSlot& slot) -> Unfit {
-    if (slot.use != SlotUse::Busy || !slot.rank_constant) return Unfit::None;
-    return preemption_denied(ctx, slot, slot.rank_value);
-  };
-  for (int c : classes_->live()) {
-    const std::size_t head = classes_->head(c);
-    if (hopeless(pool_->slots()[head]) != Unfit::None) continue;
-    Assessment a = assess(ctx, pool_->slots()[head], policy_, env_);
-    ++result_.stats.slot_evaluations;
-    if (a.candidate()) {
-      heap.push_back({a, head, c});
-    } else if (a.unmatched) {
-      if (a.unfit > telling) unmatched.emplace_back(a.unfit, head);
-    } else if (a.unfit > telling) {
-      telling = a.unfit;
-    }
-  }
-  std::make_heap(heap.begin(), heap.end(), worse);
-
-  std::string limit_reason, concurrency_reason;
-  matched = 0;
+  const RequestContext ctx{&job, s.key, s.eup};
   const int group_node = autoregroup ? -1 : node;
-  while (matched < want && !heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), worse);
-    Entry e = heap.back();
-    heap.pop_back();
-    if (classes_->empty(e.cls)) continue;
-    const std::size_t head = classes_->head(e.cls);
-    if (head != e.head) {  // the class's first slot went to an earlier job
-      e.head = head;
-      heap.push_back(e);
-      std::push_heap(heap.begin(), heap.end(), worse);
-      continue;
-    }
-    const PoolSlot& slot = pool_->slots()[head];
-    const double w = match_weight(slot, job);
+  // A slot the request cannot afford stops it for this spin, whatever the
+  // order in which such slots came up: the group's quota first.
+  bool over_group = false, over_budget = false;
+  auto affordable = [&](double w) {
     if (w > group_left(group_node) + kEpsilon) {
-      limit_reason = "group quota exceeded";
-      continue;
+      over_group = true;
+      return false;
     }
     if (w > budget + kEpsilon) {
-      limit_reason = "submitter limit exceeded";
+      over_budget = true;
+      return false;
+    }
+    return true;
+  };
+  CandidateQueue queue(ctx, *pool_, *classes_, *ranks_, policy_, env_, result_.stats);
+  queue.fill(affordable);
+
+  std::string concurrency_reason;
+  matched = 0;
+  while (matched < want) {
+    const std::optional<Candidate> candidate = queue.next();
+    if (!candidate) break;
+    const std::size_t index = candidate->slot;
+    const PoolSlot& slot = pool_->slots()[index];
+    const double w = match_weight(slot, job, policy_, env_);
+    if (!affordable(w)) {
+      queue.refused();
       continue;
     }
     auto limits = job_concurrency_limits(job, slot.ad, env_);
     if (!limits) {
       concurrency_reason = limits.error();
+      queue.skipped();
       continue;
     }
     if (std::string over = concurrency_.exceeded(policy_.concurrency_limits, *limits); !over.empty()) {
       concurrency_reason = "concurrency limit " + over + " reached";
+      queue.skipped();
       continue;
     }
     // A match.
@@ -244,7 +197,7 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
       m.job_id = request.job_ids[static_cast<std::size_t>(rs.matched)];
     m.slot = slot.input;
     m.slot_name = slot.name;
-    m.reason = e.a.reason;
+    m.reason = candidate->assessment.reason;
     if (slot.use == SlotUse::Busy) m.preempts = slot.remote_submitter;
     m.weight = w;
     m.concurrency_limits = *limits;
@@ -261,40 +214,21 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     if (slot.consumption_policy) {
       // The partitionable slot gives the job its share and stays on offer
       // with the rest (a consumption policy lets it match again).
-      consume(head, job);
-      const int c = classes_->reclassify(head);
-      Assessment a = assess(ctx, pool_->slots()[classes_->head(c)], policy_, env_);
-      ++result_.stats.slot_evaluations;
-      if (a.candidate()) {
-        heap.push_back({a, classes_->head(c), c});
-        std::push_heap(heap.begin(), heap.end(), worse);
-      }
+      consume(index, job);
+      queue.took(classes_->reclassify(index));
     } else {
-      classes_->take(head);
-    }
-    if (!classes_->empty(e.cls)) {  // the class's next slot, alike
-      heap.push_back({e.a, classes_->head(e.cls), e.cls});
-      std::push_heap(heap.begin(), heap.end(), worse);
+      classes_->take(index);
+      queue.took();
     }
   }
   if (matched == want) return Stop::Done;
   ++attempts_;
-  if (!limit_reason.empty()) {
-    rs.reason = limit_reason;
+  if (over_group || over_budget) {
+    rs.reason = over_group ? "group quota exceeded" : "submitter limit exceeded";
     return Stop::Limit;
   }
   rs.rejected = true;
-  // The most telling reason among the slots the job matches.
-  for (const auto& [why, slot] : unmatched)
-    if (why > telling && matches(ctx, pool_->slots()[slot], env_)) telling = why;
-  if (telling < Unfit::InsufficientPriority) {
-    for (int c : classes_->live()) {
-      const PoolSlot& slot = pool_->slots()[classes_->head(c)];
-      const Unfit why = hopeless(slot);
-      if (why > telling && matches(ctx, slot, env_)) telling = why;
-    }
-  }
-  rs.reason = !concurrency_reason.empty() ? concurrency_reason : unfit_reason(telling);
+  rs.reason = !concurrency_reason.empty() ? concurrency_reason : unfit_reason(queue.rejection_reason());
   return Stop::Rejected;
 }
 
@@ -375,9 +309,10 @@ bool Cycle::negotiate_pie(std::vector<SubmitterState*> members, double pie, int 
   return any;
 }
 
-void Cycle::run(SlotPool& pool, SlotClasses& classes) {
+void Cycle::run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks) {
   pool_ = &pool;
   classes_ = &classes;
+  ranks_ = &ranks;
   CycleStats& stats = result_.stats;
   concurrency_ = pool.concurrency();
   // Submitters, by their accountant records.
@@ -531,7 +466,8 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   if (clock_) stats.duration_phase2 = clock_() - phase2_start;
   // Phase 3 (HTCondor's "sorting and trimming"): the slot classes over the
   // attributes the requests and the negotiator's expressions read.
-  classad::NameSet names;
+  // `match_names`: what the match itself reads of a slot (slot_classes.h).
+  classad::NameSet names, match_names;
   auto add = [&](const classad::ExprTree* e, const classad::ClassAd* my) {
     if (e == nullptr) return;
     classad::References refs;
@@ -550,12 +486,13 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
         if (a == nullptr || !a->expr) continue;
         classad::References refs;
         classad::collect_references(*a->expr, r.job, refs);
-        names.insert(refs.external.begin(), refs.external.end());
+        match_names.insert(refs.external.begin(), refs.external.end());
       }
     }
   }
   const double phase3_start = clock_ ? clock_() : 0;
-  SlotClasses classes(pool, std::move(names), classes_on_);
+  SlotClasses classes(pool, std::move(names), std::move(match_names), classes_on_);
+  const ClassRanks ranks(pool, classes, policy_, env_, classes_on_);
   stats.slot_classes = static_cast<std::int64_t>(classes.live().size());
   for (std::size_t i = 0; i < pool.slots().size(); ++i)
     if (classes.class_of(i) >= 0) ++stats.candidate_slots;
@@ -563,7 +500,7 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   // Phase 4: matchmaking.
   Cycle cycle(policy_, accountant_, groups_, env_, submitters, result);
   const double phase4_start = clock_ ? clock_() : 0;
-  cycle.run(pool, classes);
+  cycle.run(pool, classes, ranks);
   if (clock_) {
     const double end = clock_();
     stats.duration_phase4 = end - phase4_start;

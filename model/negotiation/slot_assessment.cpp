@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/eval.h"
@@ -9,16 +10,6 @@
 
 namespace cara::negotiation {
 namespace {
-
-// A rank that does not evaluate to a number sorts last (HTCondor uses
-// -FLT_MAX for it).
-double rank_value(const classad::ExprPtr& expr, const classad::ClassAd& my, const classad::ClassAd& target,
-                  const classad::EvalEnv& env) {
-  if (!expr) return 0;
-  double d = 0;
-  if (classad::evaluate(*expr, &my, &target, env).number(d) && !std::isnan(d)) return d;
-  return -std::numeric_limits<double>::max();
-}
 
 bool fits_consumption(const classad::ClassAd& pslot, const classad::ClassAd& job,
                       const classad::EvalEnv& env) {
@@ -33,6 +24,14 @@ bool fits_consumption(const classad::ClassAd& pslot, const classad::ClassAd& job
 }
 
 }  // namespace
+
+double negotiator_rank(const classad::ExprPtr& expr, const classad::ClassAd& slot,
+                       const classad::ClassAd& job, const classad::EvalEnv& env) {
+  if (!expr) return 0;
+  double d = 0;
+  if (classad::evaluate(*expr, &slot, &job, env).number(d) && !std::isnan(d)) return d;
+  return -std::numeric_limits<double>::max();
+}
 
 const char* unfit_reason(Unfit u) {
   switch (u) {
@@ -79,26 +78,54 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
       return a;
     }
     if (!classad::symmetric_match(job, ad, env)) return a;
-    if (a.reason == MatchReason::Priority) {
-      bool allowed = false;
-      if (!policy.preemption_requirements ||
-          !classad::evaluate(*policy.preemption_requirements, &ad, &job, env).bool_equiv(allowed) ||
-          !allowed) {
-        a.unfit = Unfit::PreemptionRequirements;
-        return a;
-      }
+    if (a.reason == MatchReason::Priority && !preemption_allowed(request, slot, policy, env)) {
+      a.unfit = Unfit::PreemptionRequirements;
+      return a;
     }
-    a.preemption_rank = rank_value(policy.preemption_rank, ad, job, env);
+    a.preemption_rank = negotiator_rank(policy.preemption_rank, ad, job, env);
   } else {
     if (!classad::symmetric_match(job, ad, env)) return a;
     if (slot.consumption_policy && !fits_consumption(ad, job, env)) return a;
     a.reason = MatchReason::NoPreemption;
   }
   a.unfit = Unfit::None;
-  a.pre = rank_value(policy.pre_job_rank, ad, job, env);
+  a.pre = negotiator_rank(policy.pre_job_rank, ad, job, env);
   a.job_rank = classad::rank(job, ad, env);
-  a.post = rank_value(policy.post_job_rank, ad, job, env);
+  a.post = negotiator_rank(policy.post_job_rank, ad, job, env);
   return a;
+}
+
+bool preemption_allowed(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
+                        const classad::EvalEnv& env) {
+  bool allowed = false;
+  return policy.preemption_requirements &&
+         classad::evaluate(*policy.preemption_requirements, slot.ad, request.job, env).bool_equiv(allowed) &&
+         allowed;
+}
+
+double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const NegotiatorPolicy& policy,
+                    const classad::EvalEnv& env) {
+  if (!slot.partitionable) return slot.weight;
+  if (!policy.use_slot_weights) return 1;
+  // The dynamic slot the match would carve: its SlotWeight.
+  classad::ClassAd dslot = *slot.ad;
+  if (slot.consumption_policy) {
+    if (auto amounts = consumption(*slot.ad, job, env)) {
+      for (const auto& [resource, amount] : *amounts) dslot.set(resource, amount);
+    }
+  } else {
+    for (auto [request, resource, fallback] :
+         {std::tuple{"RequestCpus", "Cpus", 1.0}, std::tuple{"RequestMemory", "Memory", -1.0},
+          std::tuple{"RequestDisk", "Disk", -1.0}}) {
+      double d = 0;
+      if (classad::evaluate_attr(job, request, slot.ad, env).number(d) && d >= 0) {
+        dslot.set(resource, d);
+      } else if (fallback >= 0) {
+        dslot.set(resource, fallback);
+      }
+    }
+  }
+  return slot_weight(dslot, env);
 }
 
 Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank) {

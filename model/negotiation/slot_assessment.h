@@ -48,6 +48,17 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
 // may, by Rank or by priority. Cheap: it evaluates nothing.
 Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank);
 
+// PREEMPTION_REQUIREMENTS (MY = slot, TARGET = job) is true: the request
+// may take busy `slot` by priority. Unset: never.
+bool preemption_allowed(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
+                        const classad::EvalEnv& env);
+
+// The SlotWeight a match of `job` to `slot` would charge: the slot's, or
+// for a partitionable slot the weight of the dynamic slot it would carve
+// (1 without NEGOTIATOR_USE_SLOT_WEIGHTS).
+double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const NegotiatorPolicy& policy,
+                    const classad::EvalEnv& env);
+
 // Whether the request and the slot match (both Requirements): refines an
 // `unmatched` assessment's reason when it matters.
 bool matches(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env);
@@ -57,6 +68,12 @@ bool matches(const RequestContext& request, const PoolSlot& slot, const classad:
 bool ranks_before(const Assessment& a, std::size_t ia, const Assessment& b, std::size_t ib);
 
 const char* unfit_reason(Unfit u);
+
+// A negotiator rank expression (NEGOTIATOR_PRE_JOB_RANK, ...) with MY =
+// slot, TARGET = job: 0 when unset; a value that is not a number sorts
+// last (HTCondor uses -FLT_MAX for it).
+double negotiator_rank(const classad::ExprPtr& expr, const classad::ClassAd& slot,
+                       const classad::ClassAd& job, const classad::EvalEnv& env);
 
 // A partitionable slot's share for `job` under its consumption policy:
 // each Consumption<R> evaluated with MY = slot, TARGET = job, by resource

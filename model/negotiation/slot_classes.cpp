@@ -1,5 +1,6 @@
 #include "model/negotiation/slot_classes.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "model/accounting/accountant_config.h"
@@ -16,10 +17,17 @@ std::string number_text(double d) {
 
 }  // namespace
 
-SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, bool grouping)
-    : pool_(pool), names_(std::move(names)), grouping_(grouping) {
-  for (const char* always : {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot"})
+SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
+                         bool grouping)
+    : pool_(pool), names_(std::move(names)), match_names_(std::move(match_names)), grouping_(grouping) {
+  for (const char* always : {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot"}) {
     names_.insert(always);
+    match_names_.insert(always);
+  }
+  // A class must refine its family.
+  names_.insert(match_names_.begin(), match_names_.end());
+  for (const std::string& n : names_) name_symbols_.push_back(classad::intern(n));
+  for (const std::string& n : match_names_) match_symbols_.push_back(classad::intern(n));
   const auto& slots = pool.slots();
   class_of_.assign(slots.size(), -1);
   for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -28,13 +36,14 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, bool grou
   }
 }
 
-const std::vector<std::string>& SlotClasses::names_in(const classad::ExprPtr& expr) {
+const std::vector<classad::Symbol>& SlotClasses::names_in(const classad::ExprPtr& expr) {
   auto it = refs_.find(expr.get());
   if (it != refs_.end()) return it->second.second;
   classad::References refs;
   classad::collect_references(*expr, nullptr, refs);
-  std::vector<std::string> names(refs.internal.begin(), refs.internal.end());
-  names.insert(names.end(), refs.external.begin(), refs.external.end());
+  std::vector<classad::Symbol> names;
+  for (const classad::NameSet* set : {&refs.internal, &refs.external})
+    for (const std::string& n : *set) names.push_back(classad::intern(n));
   return refs_.emplace(expr.get(), std::make_pair(expr, std::move(names))).first->second.second;
 }
 
@@ -44,65 +53,112 @@ const std::string& SlotClasses::text_of(const classad::ExprPtr& expr) {
   return texts_.emplace(expr.get(), std::make_pair(expr, classad::unparse(*expr))).first->second.second;
 }
 
-std::string SlotClasses::key(const PoolSlot& s) {
+std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbol>& names, bool with_use) {
   std::string k;
-  k += static_cast<char>('0' + static_cast<int>(s.use));
-  k += s.retiring ? 'r' : '-';
   k += s.consumption_policy ? 'c' : '-';
   k += number_text(s.weight);
   k += '|';
-  if (s.use == SlotUse::Busy) {
-    k += accounting::lower(s.remote_submitter);
-    k += '|' + number_text(s.current_rank) + '|' + number_text(s.remote_eup) + '|';
+  if (with_use) {
+    k += static_cast<char>('0' + static_cast<int>(s.use));
+    k += s.retiring ? 'r' : '-';
+    if (s.use == SlotUse::Busy) {
+      k += accounting::lower(s.remote_submitter);
+      k += '|' + number_text(s.current_rank) + '|' + number_text(s.remote_eup);
+    }
+    k += '|';
   }
-  // The attributes read, followed through the ad; `seen` keeps the order
-  // canonical (NameSet sorts case-insensitively).
-  classad::NameSet seen;
-  std::vector<std::string> pending(names_.begin(), names_.end());
+  // The attributes read, followed through the ad; sorted by symbol, a
+  // canonical order (symbols ignore case).
+  std::vector<classad::Symbol>& seen = seen_;
+  std::vector<classad::Symbol>& pending = pending_;
+  seen.clear();
+  pending.assign(names.begin(), names.end());
   const classad::ClassAd& ad = *s.ad;
-  for (const classad::Attribute& a : ad.attributes()) {
+  if (s.partitionable) {
     // Consumption<R> expressions decide how a partitionable slot splits.
-    if (is_consumption_attribute(a.name)) pending.emplace_back(a.name);
+    for (const classad::Attribute& a : ad.attributes())
+      if (is_consumption_attribute(a.name)) pending.push_back(a.symbol);
   }
   while (!pending.empty()) {
-    std::string name = std::move(pending.back());
+    const classad::Symbol name = pending.back();
     pending.pop_back();
-    if (!seen.insert(name).second) continue;
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+    seen.push_back(name);
     const classad::Attribute* a = ad.find(name);
-    if (a == nullptr || !a->expr) continue;
-    for (const std::string& ref : names_in(a->expr))
-      if (seen.find(ref) == seen.end()) pending.push_back(ref);
+    if (a == nullptr || !a->expr || a->has_literal) continue;
+    for (classad::Symbol ref : names_in(a->expr))
+      if (std::find(seen.begin(), seen.end(), ref) == seen.end()) pending.push_back(ref);
   }
-  for (const std::string& name : seen) {
+  std::sort(seen.begin(), seen.end());
+  for (classad::Symbol name : seen) {
     const classad::Attribute* a = ad.find(name);
     if (a == nullptr || !a->expr) continue;
-    k += accounting::lower(name);
+    k.append(reinterpret_cast<const char*>(&name), sizeof name);
     k += '=';
-    k += text_of(a->expr);
+    if (a->has_literal) {
+      classad::unparse(k, a->literal);
+    } else {
+      k += text_of(a->expr);
+    }
     k += '\n';
   }
   return k;
 }
 
-int SlotClasses::place(std::size_t slot) {
-  int c = -1;
+int SlotClasses::family_for(std::size_t slot) {
+  int f = static_cast<int>(families_.size());
   if (grouping_) {
-    std::string k = key(pool_.slots()[slot]);
-    auto [it, fresh] = by_key_.emplace(std::move(k), static_cast<int>(classes_.size()));
+    auto [it, fresh] = family_by_key_.emplace(key(pool_.slots()[slot], match_symbols_, false), f);
+    if (!fresh) return it->second;
+  }
+  families_.emplace_back();
+  live_family_pos_.push_back(-1);
+  return f;
+}
+
+int SlotClasses::place(std::size_t slot) {
+  int c = static_cast<int>(classes_.size());
+  bool fresh = true;
+  if (grouping_) {
+    auto it = by_key_.emplace(key(pool_.slots()[slot], name_symbols_, true), c).first;
+    fresh = it->second == c;
     c = it->second;
-    if (fresh) classes_.emplace_back();
-  } else {
-    c = static_cast<int>(classes_.size());
-    classes_.emplace_back();
+  }
+  if (fresh) {
+    // The class's first slot tells its family: every slot of the class
+    // agrees on what the family key reads.
+    const int f = family_for(slot);
+    classes_.push_back(Class{{}, f});
+    families_[static_cast<std::size_t>(f)].classes.push_back(c);
+    live_pos_.push_back(-1);
   }
   Class& cls = classes_[static_cast<std::size_t>(c)];
   cls.members.insert(slot);
-  if (live_pos_.size() < classes_.size()) live_pos_.resize(classes_.size(), -1);
-  if (live_pos_[static_cast<std::size_t>(c)] < 0) {
-    live_pos_[static_cast<std::size_t>(c)] = static_cast<int>(live_.size());
-    live_.push_back(c);
-  }
+  if (live_pos_[static_cast<std::size_t>(c)] < 0) set_live(c, true);
   return c;
+}
+
+void SlotClasses::set_live(int c, bool live) {
+  // Swap-remove keeps both live lists O(1) to update.
+  auto update = [](std::vector<int>& list, std::vector<int>& pos, int item, bool in) {
+    if (in) {
+      pos[static_cast<std::size_t>(item)] = static_cast<int>(list.size());
+      list.push_back(item);
+      return;
+    }
+    const int at = pos[static_cast<std::size_t>(item)];
+    const int last = list.back();
+    list[static_cast<std::size_t>(at)] = last;
+    pos[static_cast<std::size_t>(last)] = at;
+    list.pop_back();
+    pos[static_cast<std::size_t>(item)] = -1;
+  };
+  update(live_, live_pos_, c, live);
+  const int f = classes_[static_cast<std::size_t>(c)].family;
+  Family& fam = families_[static_cast<std::size_t>(f)];
+  fam.live += live ? 1 : -1;
+  if (live && fam.live == 1) update(live_families_, live_family_pos_, f, true);
+  if (!live && fam.live == 0) update(live_families_, live_family_pos_, f, false);
 }
 
 void SlotClasses::take(std::size_t slot) {
@@ -111,14 +167,7 @@ void SlotClasses::take(std::size_t slot) {
   Class& cls = classes_[static_cast<std::size_t>(c)];
   cls.members.erase(slot);
   class_of_[slot] = -1;
-  if (!cls.members.empty()) return;
-  // Swap the emptied class out of the live list.
-  const int pos = live_pos_[static_cast<std::size_t>(c)];
-  const int last = live_.back();
-  live_[static_cast<std::size_t>(pos)] = last;
-  live_pos_[static_cast<std::size_t>(last)] = pos;
-  live_.pop_back();
-  live_pos_[static_cast<std::size_t>(c)] = -1;
+  if (cls.members.empty()) set_live(c, false);
 }
 
 int SlotClasses::reclassify(std::size_t slot) {

@@ -8,8 +8,15 @@
 // ConcurrencyLimitsExpr read, and those of the negotiator's expressions,
 // followed transitively through the slot ad.
 //
-// With grouping off every slot is a class of its own: the plain
-// algorithm, kept to check the classes against (tests/unit/negotiation).
+// Classes that agree on what the match itself reads — both Requirements,
+// both Ranks, the requests' resource attributes, the SlotWeight — form a
+// family: one symmetric match per family and request decides for all of
+// its classes, idle and busy, which then differ only in the negotiator's
+// rank and preemption expressions (class_ranks.h).
+//
+// With grouping off every slot is a class and a family of its own: the
+// plain algorithm, kept to check the classes against
+// (tests/unit/negotiation).
 #pragma once
 
 #include <set>
@@ -18,6 +25,7 @@
 #include <vector>
 
 #include "model/classad/references.h"
+#include "model/classad/symbol.h"
 #include "model/negotiation/slot_pool.h"
 
 namespace cara::negotiation {
@@ -25,8 +33,9 @@ namespace cara::negotiation {
 class SlotClasses {
  public:
   // Classes of the slots of `pool` that are offered this cycle. `names`
-  // are the attribute names the requests and negotiator expressions read.
-  SlotClasses(const SlotPool& pool, classad::NameSet names, bool grouping);
+  // are the attribute names the requests and negotiator expressions read;
+  // `match_names` those the requests alone read (a subset).
+  SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names, bool grouping);
 
   std::size_t size() const { return classes_.size(); }
   // Classes with slots left, in no particular order.
@@ -36,6 +45,13 @@ class SlotClasses {
   std::size_t head(int c) const { return *classes_[static_cast<std::size_t>(c)].members.begin(); }
   bool empty(int c) const { return classes_[static_cast<std::size_t>(c)].members.empty(); }
   int class_of(std::size_t slot) const { return class_of_[slot]; }
+
+  std::size_t families() const { return families_.size(); }
+  int family_of(int c) const { return classes_[static_cast<std::size_t>(c)].family; }
+  // Families with slots left, in no particular order.
+  const std::vector<int>& live_families() const { return live_families_; }
+  // Every class ever placed in family `f` (some may be empty by now).
+  const std::vector<int>& members(int f) const { return families_[static_cast<std::size_t>(f)].classes; }
 
   // Slot `slot` is matched: it leaves its class.
   void take(std::size_t slot);
@@ -47,15 +63,29 @@ class SlotClasses {
  private:
   struct Class {
     std::set<std::size_t> members;
+    int family = -1;
   };
-  std::string key(const PoolSlot& slot);
+  struct Family {
+    std::vector<int> classes;
+    int live = 0;  // classes with slots left
+  };
+  // The slot's use, weight and the values of `names` followed through its ad.
+  std::string key(const PoolSlot& slot, const std::vector<classad::Symbol>& names, bool with_use);
   int place(std::size_t slot);
-  const std::vector<std::string>& names_in(const classad::ExprPtr& expr);
+  int family_for(std::size_t slot);
+  void set_live(int c, bool live);
+  const std::vector<classad::Symbol>& names_in(const classad::ExprPtr& expr);
   const std::string& text_of(const classad::ExprPtr& expr);
 
   const SlotPool& pool_;
-  classad::NameSet names_;
+  classad::NameSet names_, match_names_;
+  std::vector<classad::Symbol> name_symbols_, match_symbols_;
+  std::vector<classad::Symbol> seen_, pending_;  // key()'s scratch
   bool grouping_;
+  std::vector<Family> families_;
+  std::vector<int> live_families_;
+  std::vector<int> live_family_pos_;  // by family: its position in live_families_, or -1
+  std::unordered_map<std::string, int> family_by_key_;
   std::vector<Class> classes_;
   std::vector<int> live_;
   std::vector<int> live_pos_;  // by class: its position in live_, or -1
@@ -63,7 +93,8 @@ class SlotClasses {
   std::unordered_map<std::string, int> by_key_;
   // By tree, which the maps keep alive so that an address is never reused
   // for another expression while cached.
-  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::vector<std::string>>> refs_;
+  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::vector<classad::Symbol>>>
+      refs_;
   std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::string>> texts_;
 };
 

@@ -1,11 +1,13 @@
 #include "model/negotiation/slot_pool.h"
 
 #include <cmath>
+#include <unordered_map>
 
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
+#include "model/classad/symbol.h"
 #include "model/schedd/job_status.h"
 
 namespace cara::negotiation {
@@ -35,7 +37,7 @@ bool has_consumption_policy(const classad::ClassAd& ad) {
 
 bool is_consumption_attribute(std::string_view name) {
   constexpr std::string_view kPrefix = "consumption";
-  return name.size() > kPrefix.size() && lower(name.substr(0, kPrefix.size())) == kPrefix;
+  return name.size() > kPrefix.size() && classad::iequals(name.substr(0, kPrefix.size()), kPrefix);
 }
 
 double slot_weight(const classad::ClassAd& ad, const classad::EvalEnv& env) {
@@ -69,6 +71,7 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
     s.ad = &ad;
     s.input = i;
     s.name = string_attr(ad, "Name");
+    s.machine = string_attr(ad, "Machine");
     if (s.name.empty()) s.name = "slot#" + std::to_string(i + 1);
     s.weight = policy.use_slot_weights ? slot_weight(ad, env) : 1;
     total_weight_ += s.weight;
@@ -127,7 +130,9 @@ classad::ClassAd& SlotPool::own(std::size_t i) {
 }
 
 void SlotPool::annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups) {
-  std::map<std::string, std::vector<std::pair<std::string, double>>> per_machine;
+  // By machine: the Slot<N>_RemoteUserPrio attributes its slots get, each
+  // one literal shared by all of them.
+  std::unordered_map<std::string, std::vector<std::pair<std::string, classad::ExprPtr>>> per_machine;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     PoolSlot& s = slots_[i];
     if (s.remote_submitter.empty()) continue;
@@ -145,18 +150,19 @@ void SlotPool::annotate(const accounting::Accountant& accountant, const accounti
       ad.set("RemoteGroupResourcesInUse",
              group_usage_.count(s.remote_group) ? group_usage_.at(s.remote_group) : 0.0);
     }
-    const std::string machine = string_attr(ad, "Machine");
     double id = 0;
-    if (!machine.empty() && classad::evaluate_attr(ad, "SlotID").number(id))
-      per_machine[machine].emplace_back(
-          "Slot" + std::to_string(static_cast<long long>(id)) + "_RemoteUserPrio", s.remote_eup);
+    if (!s.machine.empty() && classad::evaluate_attr(ad, "SlotID").number(id))
+      per_machine[s.machine].emplace_back(
+          "Slot" + std::to_string(static_cast<long long>(id)) + "_RemoteUserPrio",
+          classad::make_literal_expr(s.remote_eup));
   }
   if (per_machine.empty()) return;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
-    auto it = per_machine.find(string_attr(*slots_[i].ad, "Machine"));
+    if (slots_[i].machine.empty()) continue;
+    auto it = per_machine.find(slots_[i].machine);
     if (it == per_machine.end()) continue;
     classad::ClassAd& ad = own(i);
-    for (const auto& [attr, prio] : it->second) ad.set(attr, prio);
+    for (const auto& [attr, prio] : it->second) ad.insert(attr, prio);
   }
 }
 

@@ -38,6 +38,7 @@ struct PoolSlot {
   const classad::ClassAd* ad = nullptr;  // the ad evaluated (an annotated copy for busy slots)
   std::size_t input = 0;                 // index in the input slots
   std::string name;
+  std::string machine;
   SlotUse use = SlotUse::Idle;
   bool offered = false;  // idle, or busy with NEGOTIATOR_CONSIDER_PREEMPTION
   double weight = 1;     // SlotWeight (1 without NEGOTIATOR_USE_SLOT_WEIGHTS)

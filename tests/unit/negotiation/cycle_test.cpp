@@ -187,6 +187,23 @@ TEST_CASE(
     CHECK(r.stats.trimmed_slots == 2);
     CHECK(r.stats.candidate_slots == 0);
   }
+  SECTION("tied candidates go by slot order, also when the first class of a family may not be taken") {
+    // Three busy slots of one user rank alike. The x86 slots are one
+    // family (what the job reads: Arch), presorted; its first class is
+    // protected by PREEMPTION_REQUIREMENTS, so the aarch64 slot, listed
+    // before the other x86 slot, goes first.
+    Pool p("PREEMPTION_REQUIREMENTS = Protected =!= True\n");
+    p.slots.push_back(busy("slot1@x1", kB, "Arch = \"X86_64\"; Protected = True"));
+    p.slots.push_back(busy("slot1@arm", kB, "Arch = \"aarch64\""));
+    p.slots.push_back(busy("slot1@x2", kB, "Arch = \"X86_64\""));
+    REQUIRE(p.accountant.set_priority(kB, 100));
+    p.submit(kA, 1, 2, "Requirements = TARGET.Arch =!= \"sparc\"");
+    const auto r = p.run();
+    REQUIRE(r.matches.size() == 2);
+    CHECK(r.matches[0].slot_name == "slot1@arm");
+    CHECK(r.matches[1].slot_name == "slot1@x2");
+    CHECK(r.stats.presorted_walks == 2);
+  }
   SECTION("a job within its retirement time is not preempted unless early preemption is on") {
     const std::string retiring = "MaxJobRetirementTime = 3600; JobStart = " + std::to_string(kNow - 600);
     Pool p("PREEMPTION_REQUIREMENTS = True\n");

@@ -123,13 +123,24 @@ TEST_CASE("slot classes give the plain algorithm's matches on random pools", "[n
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
   const char* users[] = {"u1@example.org", "u2@example.org", "u3@example.org", "group_a.u4@example.org",
                          "group_b.u5@example.org"};
-  std::size_t matched = 0, preempting = 0, rejected = 0, saved = 0;
+  std::size_t matched = 0, preempting = 0, rejected = 0, walks = 0;
+  std::int64_t saved = 0;
   for (int round = 0; round < 40; ++round) {
     const bool groups = round % 2 == 1;
+    // Rounds 2 and 3 of every 4: constant slot Ranks, so the families are
+    // presorted (class_ranks.h), and denser pools of few shapes, many busy
+    // slots and few distinct priorities, so that a family holds several
+    // classes whose ranks tie; rounds 6 and 7 of every 8 also a
+    // POST_JOB_RANK that reads the job, which sends the jobs that define
+    // Department down the assessed path.
+    const bool presortable = round % 4 >= 2;
+    const bool job_post_rank = round % 8 >= 6;
     std::string config =
         "PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.1\n"
         "XSW_LIMIT = " +
         std::to_string(2 + pick(6)) + "\n";
+    if (job_post_rank)
+      config += "NEGOTIATOR_POST_JOB_RANK = Memory - ifThenElse(isUndefined(Department), 0, 1)\n";
     if (groups)
       config +=
           "GROUP_NAMES = group_a, group_b\nGROUP_QUOTA_DYNAMIC_group_a = 0.4\nGROUP_QUOTA_DYNAMIC_group_b = "
@@ -137,18 +148,20 @@ TEST_CASE("slot classes give the plain algorithm's matches on random pools", "[n
           "GROUP_ACCEPT_SURPLUS = " +
           std::string(pick(2) ? "true" : "false") + "\n";
     Pool a(config), b(config);
-    const int machines = 3 + pick(10);
+    const int machines = presortable ? 6 + pick(10) : 3 + pick(10);
+    const int shapes = presortable ? 2 : 4;
     for (int m = 0; m < machines; ++m) {
-      const int cpus = 1 + pick(4), mem = 1024 * (1 + pick(4));
+      const int cpus = 1 + pick(shapes), mem = 1024 * (1 + pick(shapes));
       const std::string arch = pick(3) ? "X86_64" : "aarch64";
       for (int s = 1; s <= 1 + pick(4); ++s) {
-        std::string extra = "SlotID = " + std::to_string(s) + "; Arch = \"" + arch +
-                            "\"; Memory = " + std::to_string(mem) +
-                            "; Rank = TARGET.Department =?= \"physics\"";
-        if (pick(3) == 0) {
+        std::string extra =
+            "SlotID = " + std::to_string(s) + "; Arch = \"" + arch + "\"; Memory = " + std::to_string(mem) +
+            "; Rank = " + (presortable ? std::to_string(pick(2)) : "TARGET.Department =?= \"physics\"");
+        if (pick(presortable ? 2 : 3) == 0) {
           const char* user = users[pick(5)];
           extra += "; State = \"Claimed\"; Activity = \"" + std::string(pick(4) ? "Busy" : "Idle") +
                    "\"; RemoteUser = \"" + user + "\"; CurrentRank = " + std::to_string(pick(2));
+          if (pick(2)) extra += "; RemoteOwner = \"" + std::string(user) + "\"";
           if (pick(2)) extra += "; ConcurrencyLimits = \"xsw\"";
         }
         a.slots.push_back(slot("slot" + std::to_string(s) + "@m" + std::to_string(m), extra, cpus));
@@ -156,16 +169,16 @@ TEST_CASE("slot classes give the plain algorithm's matches on random pools", "[n
     }
     b.slots = a.slots;
     for (const char* user : users) {
-      const double prio = 0.5 + pick(100);
+      const double prio = presortable ? 0.5 + 10 * pick(3) : 0.5 + pick(100);
       REQUIRE(a.accountant.set_priority(user, prio));
       REQUIRE(b.accountant.set_priority(user, prio));
       for (int r = 0; r < 1 + pick(3); ++r) {
         std::string extra = "RequestCpus = " + std::to_string(1 + pick(3)) +
                             "; Requirements = TARGET.Arch == \"" + (pick(4) ? "X86_64" : "aarch64") +
                             "\" && TARGET.Memory >= " + std::to_string(1024 * (1 + pick(3))) +
-                            " && TARGET.Cpus >= RequestCpus" +
-                            "; Rank = TARGET.Memory + TARGET.SlotID; Department = \"" +
-                            (pick(2) ? "physics" : "chemistry") + "\"";
+                            " && TARGET.Cpus >= RequestCpus" + "; Rank = TARGET.Memory" +
+                            (presortable ? "" : " + TARGET.SlotID");
+        if (pick(3)) extra += std::string("; Department = \"") + (pick(2) ? "physics" : "chemistry") + "\"";
         if (pick(3) == 0) extra += "; ConcurrencyLimits = \"XSW\"";
         const int count = 1 + pick(8), cluster = 100 * round + r;
         a.submit(user, cluster, count, extra);
@@ -187,11 +200,14 @@ TEST_CASE("slot classes give the plain algorithm's matches on random pools", "[n
     matched += plain.matches.size();
     rejected += plain.rejections.size();
     for (const auto& m : plain.matches) preempting += m.preempts.has_value();
-    saved += static_cast<std::size_t>(plain.stats.slot_evaluations - classes.stats.slot_evaluations);
+    if (!presortable) saved += plain.stats.slot_evaluations - classes.stats.slot_evaluations;
+    walks += static_cast<std::size_t>(classes.stats.presorted_walks);
+    CHECK(plain.stats.presorted_walks == 0);
   }
   // The pools exercise what they should.
   CHECK(matched > 100);
   CHECK(preempting > 5);
   CHECK(rejected > 10);
   CHECK(saved > 0);
+  CHECK(walks > 100);
 }

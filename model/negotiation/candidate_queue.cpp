@@ -1,0 +1,218 @@
+#include "model/negotiation/candidate_queue.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "model/classad/match.h"
+
+namespace cara::negotiation {
+namespace {
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+}  // namespace
+
+CandidateQueue::CandidateQueue(const RequestContext& request, const SlotPool& pool,
+                               const SlotClasses& classes, const ClassRanks& ranks,
+                               const NegotiatorPolicy& policy, const classad::EvalEnv& env, CycleStats& stats)
+    : request_(request),
+      pool_(pool),
+      classes_(classes),
+      ranks_(ranks),
+      policy_(policy),
+      env_(env),
+      stats_(stats),
+      independent_(ranks.job_name_sets(), -1) {}
+
+void CandidateQueue::push(const Entry& e) {
+  heap_.push_back(e);
+  std::push_heap(heap_.begin(), heap_.end(), worse);
+}
+
+bool CandidateQueue::family_independent(int family) {
+  const int set = ranks_.job_names(family);
+  signed char& known = independent_[static_cast<std::size_t>(set)];
+  if (known < 0) known = ranks_.independent(set, *request_.job) ? 1 : 0;
+  return known == 1;
+}
+
+void CandidateQueue::assess_class(int c) {
+  const std::size_t head = classes_.head(c);
+  const PoolSlot& slot = pool_.slots()[head];
+  // A busy slot whose constant Rank cannot prefer the job, and whose user
+  // the job may not preempt, is no candidate: known without evaluating
+  // anything (most busy slots, most of the time).
+  if (slot.use == SlotUse::Busy && slot.rank_constant) {
+    const Unfit why = preemption_denied(request_, slot, slot.rank_value);
+    if (why != Unfit::None) {
+      if (why > telling_) unmatched_.emplace_back(why, head);
+      return;
+    }
+  }
+  const Assessment a = assess(request_, slot, policy_, env_);
+  ++stats_.slot_evaluations;
+  if (a.candidate()) {
+    push({a, head, c, -1, true});
+  } else if (a.unmatched) {
+    if (a.unfit > telling_) unmatched_.emplace_back(a.unfit, head);
+  } else if (a.unfit > telling_) {
+    telling_ = a.unfit;
+  }
+}
+
+void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) {
+  for (int f : classes_.live_families()) {
+    const std::vector<int>& members = classes_.members(f);
+    auto first = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
+    if (first == members.end()) continue;
+    const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
+    // Every slot of a family weighs the same for the job.
+    if (!affordable(match_weight(slot, *request_.job, policy_, env_))) continue;
+    if (!ranks_.presorted(f) || !family_independent(f)) {
+      for (int c : members)
+        if (!classes_.empty(c)) assess_class(c);
+      continue;
+    }
+    ++stats_.slot_evaluations;
+    if (!classad::symmetric_match(*request_.job, *slot.ad, env_)) continue;
+    ++stats_.presorted_walks;
+    Walk& walk = walks_[f];
+    walk = Walk{};
+    walk.job_rank = classad::rank(*request_.job, *slot.ad, env_);
+    push_group(f, walk, 0);
+  }
+}
+
+bool CandidateQueue::push_group(int f, Walk& walk, std::size_t pos) {
+  const std::vector<int>& order = ranks_.order(f);
+  while (pos < order.size()) {
+    const std::size_t end = ranks_.group_end(f, pos);
+    std::size_t lowest = kNone;
+    for (std::size_t i = pos; i < end; ++i)
+      if (!classes_.empty(order[i])) lowest = std::min(lowest, classes_.head(order[i]));
+    if (lowest != kNone) {
+      walk.pos = pos;
+      walk.viable.clear();
+      const ClassRank& r = ranks_.rank(order[pos]);
+      Entry e;
+      e.a.unfit = Unfit::None;
+      e.a.reason = r.reason;
+      e.a.pre = r.pre;
+      e.a.job_rank = walk.job_rank;
+      e.a.post = r.post;
+      e.a.preemption_rank = r.preemption_rank;
+      e.head = lowest;  // a lower bound until the group is verified
+      e.family = f;
+      e.verified = false;
+      push(e);
+      return true;
+    }
+    pos = end;
+  }
+  return false;
+}
+
+void CandidateQueue::verify(int f, Walk& walk) {
+  const std::vector<int>& order = ranks_.order(f);
+  for (std::size_t i = walk.pos, end = ranks_.group_end(f, walk.pos); i < end; ++i) {
+    const int c = order[i];
+    if (classes_.empty(c)) continue;
+    const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+    Unfit why = Unfit::None;
+    if (slot.use == SlotUse::Busy) {
+      // The family matched the job, so a reason found here is the job's.
+      why = preemption_denied(request_, slot, slot.rank_value);
+      if (why == Unfit::None && ranks_.rank(c).reason == MatchReason::Priority &&
+          !preemption_allowed(request_, slot, policy_, env_))
+        why = Unfit::PreemptionRequirements;
+    }
+    if (why == Unfit::None) {
+      walk.viable.push_back(c);
+    } else if (why > telling_) {
+      telling_ = why;
+    }
+  }
+}
+
+std::pair<std::size_t, int> CandidateQueue::viable_head(const Walk& walk) const {
+  std::pair<std::size_t, int> best{kNone, -1};
+  for (int c : walk.viable)
+    if (!classes_.empty(c) && classes_.head(c) < best.first) best = {classes_.head(c), c};
+  return best;
+}
+
+void CandidateQueue::repush_family(Entry e) {
+  Walk& walk = walks_[e.family];
+  const auto [head, c] = viable_head(walk);
+  if (c < 0) {
+    push_group(e.family, walk, ranks_.group_end(e.family, walk.pos));
+    return;
+  }
+  e.head = head;
+  push(e);
+}
+
+std::optional<Candidate> CandidateQueue::next() {
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), worse);
+    Entry e = heap_.back();
+    heap_.pop_back();
+    int cls = e.cls;
+    std::size_t head = kNone;
+    if (e.family < 0) {
+      if (classes_.empty(cls)) continue;
+      head = classes_.head(cls);
+    } else {
+      Walk& walk = walks_[e.family];
+      if (!e.verified) {
+        verify(e.family, walk);
+        e.verified = true;
+      }
+      const auto viable = viable_head(walk);
+      if (viable.second < 0) {
+        push_group(e.family, walk, ranks_.group_end(e.family, walk.pos));
+        continue;
+      }
+      head = viable.first;
+      cls = viable.second;
+    }
+    if (head != e.head) {  // the first slot went to an earlier job: a later place in the list
+      e.head = head;
+      push(e);
+      continue;
+    }
+    last_ = e;
+    last_.cls = cls;
+    return Candidate{head, cls, e.a};
+  }
+  return std::nullopt;
+}
+
+void CandidateQueue::skipped() {
+  if (last_.family < 0) return;
+  std::vector<int>& viable = walks_[last_.family].viable;
+  viable.erase(std::remove(viable.begin(), viable.end(), last_.cls), viable.end());
+  repush_family(last_);
+}
+
+void CandidateQueue::took(int moved) {
+  if (last_.family >= 0) {
+    repush_family(last_);
+    return;
+  }
+  if (!classes_.empty(last_.cls)) push(last_);  // the class's next slot, alike
+  if (moved >= 0) assess_class(moved);
+}
+
+Unfit CandidateQueue::rejection_reason() const {
+  std::vector<std::pair<Unfit, std::size_t>> pending = unmatched_;
+  std::stable_sort(pending.begin(), pending.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [why, slot] : pending) {
+    if (why <= telling_) break;
+    if (matches(request_, pool_.slots()[slot], env_)) return why;
+  }
+  return telling_;
+}
+
+}  // namespace cara::negotiation

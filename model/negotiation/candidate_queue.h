@@ -1,0 +1,99 @@
+// The potential match list of one request (central-manager-configuration,
+// "The Negotiation Cycle": find the slots the job matches and may take,
+// best first by NEGOTIATOR_PRE_JOB_RANK, job Rank, NEGOTIATOR_POST_JOB_RANK,
+// reason, PREEMPTION_RANK), built lazily: a presorted family
+// (class_ranks.h) is one entry that yields its classes in order, and a
+// busy class is asked whether the job may preempt it only when the walk
+// reaches it. Other classes are assessed up front (slot_assessment.h).
+// The order, ties broken by the lowest slot index, is the plain
+// algorithm's exactly.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/classad/eval_env.h"
+#include "model/negotiation/class_ranks.h"
+#include "model/negotiation/cycle_types.h"
+#include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/slot_assessment.h"
+#include "model/negotiation/slot_classes.h"
+#include "model/negotiation/slot_pool.h"
+
+namespace cara::negotiation {
+
+struct Candidate {
+  std::size_t slot = 0;  // index into the pool
+  int cls = -1;
+  Assessment assessment;
+};
+
+class CandidateQueue {
+ public:
+  CandidateQueue(const RequestContext& request, const SlotPool& pool, const SlotClasses& classes,
+                 const ClassRanks& ranks, const NegotiatorPolicy& policy, const classad::EvalEnv& env,
+                 CycleStats& stats);
+
+  // Lists the live slots; a family whose slots `affordable` refuses by
+  // their match weight is left out unassessed (the caller notes why).
+  void fill(const std::function<bool(double weight)>& affordable);
+
+  // The best candidate left. After each, the caller says what became of
+  // it: refused() (its weight is over a limit: its family is dropped),
+  // skipped() (a concurrency limit: its class is dropped) or took().
+  std::optional<Candidate> next();
+  void refused() {}
+  void skipped();
+  // The candidate's slot left its class (classes.take), or moved to class
+  // `moved` (a partitionable slot that stays on offer with what is left).
+  void took(int moved = -1);
+
+  // Why the request has no candidate, once next() found none: the most
+  // telling reason among the slots the job matches.
+  Unfit rejection_reason() const;
+
+ private:
+  struct Entry {
+    Assessment a;
+    std::size_t head = 0;
+    int cls = -1;     // an assessed class, or
+    int family = -1;  // a presorted family, at its tie group `pos`
+    bool verified = false;
+  };
+  struct Walk {  // a presorted family's progress
+    std::size_t pos = 0;
+    double job_rank = 0;
+    std::vector<int> viable;  // classes of the tie group at pos the job may take
+  };
+  static bool worse(const Entry& x, const Entry& y) { return ranks_before(y.a, y.head, x.a, x.head); }
+  void push(const Entry& e);
+  void assess_class(int c);
+  bool family_independent(int family);
+  // Pushes family `f`'s first tie group from `pos` on with a live class
+  // (unverified: its head a lower bound); false when none is left.
+  bool push_group(int f, Walk& walk, std::size_t pos);
+  void verify(int f, Walk& walk);
+  // The lowest slot index among the viable classes, with its class.
+  std::pair<std::size_t, int> viable_head(const Walk& walk) const;
+  void repush_family(Entry e);
+
+  const RequestContext& request_;
+  const SlotPool& pool_;
+  const SlotClasses& classes_;
+  const ClassRanks& ranks_;
+  const NegotiatorPolicy& policy_;
+  const classad::EvalEnv& env_;
+  CycleStats& stats_;
+  std::vector<Entry> heap_;
+  std::unordered_map<int, Walk> walks_;
+  std::vector<signed char> independent_;  // by job name set: -1 unknown
+  Entry last_;
+  Unfit telling_ = Unfit::NoMatch;
+  std::vector<std::pair<Unfit, std::size_t>> unmatched_;  // reasons that hold only if the ads match
+};
+
+}  // namespace cara::negotiation

@@ -84,15 +84,17 @@ nlohmann::json to_json(const negotiation::CycleResult& r, const std::vector<clas
   nlohmann::json out;
   out["matches"] = nlohmann::json::array();
   for (const auto& m : r.matches) {
-    out["matches"].push_back(
-        {{"job", m.job_id},
-         {"slot", m.slot_name},
-         {"submitter", m.submitter},
-         {"group", m.group},
-         {"negotiating_group", m.negotiating_group},
-         {"reason", negotiation::reason_name(m.reason)},
-         {"preempts", m.preempts ? nlohmann::json(*m.preempts) : nlohmann::json(nullptr)},
-         {"weight", m.weight}});
+    nlohmann::json match = {{"job", m.job_id},
+                            {"slot", m.slot_name},
+                            {"submitter", m.submitter},
+                            {"group", m.group},
+                            {"negotiating_group", m.negotiating_group},
+                            {"reason", negotiation::reason_name(m.reason)},
+                            {"preempts", m.preempts ? nlohmann::json(*m.preempts) : nlohmann::json(nullptr)},
+                            {"weight", m.weight}};
+    // ALLOW_PSLOT_PREEMPTION: the dynamic slots the match evicts.
+    if (!m.victim_names.empty()) match["preempts_slots"] = m.victim_names;
+    out["matches"].push_back(std::move(match));
   }
   out["rejections"] = nlohmann::json::array();
   for (const auto& j : r.rejections)

@@ -49,8 +49,10 @@ void CandidateQueue::assess_class(int c) {
       return;
     }
   }
-  const Assessment a = assess(request_, slot, policy_, env_);
+  Assessment a = assess(request_, slot, policy_, env_);
   ++stats_.slot_evaluations;
+  if (!a.candidate() && !slot.children.empty())
+    a = assess_pslot_preemption(request_, slot, pool_.slots(), policy_, env_);
   if (a.candidate()) {
     push({a, head, c, -1, true});
   } else if (a.unmatched) {

@@ -39,7 +39,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     for (int c : classes.members(static_cast<int>(f))) {
       if (classes.empty(c)) continue;
       const PoolSlot& slot = pool.slots()[classes.head(c)];
-      if (slot.consumption_policy || !slot.rank_constant) {
+      if (slot.consumption_policy || !slot.rank_constant || !slot.children.empty()) {
         presortable = false;
         break;
       }

@@ -40,8 +40,13 @@ struct Match {
   std::size_t slot = 0;  // index into the input slots
   std::string slot_name;
   MatchReason reason = MatchReason::NoPreemption;
-  std::optional<std::string> preempts;  // the submitter of the job it evicts
-  double weight = 1;                    // SlotWeight charged
+  std::optional<std::string>
+      preempts;  // the submitter of the job it evicts (the first, with pslot preemption)
+  // ALLOW_PSLOT_PREEMPTION: the dynamic slots (input indices and names)
+  // whose jobs a match to their partitionable slot evicts.
+  std::vector<std::size_t> victims;
+  std::vector<std::string> victim_names;
+  double weight = 1;  // SlotWeight charged
   std::vector<LimitUse> concurrency_limits;
 };
 

@@ -199,6 +199,12 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     m.slot_name = slot.name;
     m.reason = candidate->assessment.reason;
     if (slot.use == SlotUse::Busy) m.preempts = slot.remote_submitter;
+    for (std::size_t v : candidate->assessment.victims) {
+      const PoolSlot& victim = pool_->slots()[v];
+      if (!m.preempts) m.preempts = victim.remote_submitter;
+      m.victims.push_back(victim.input);
+      m.victim_names.push_back(victim.name);
+    }
     m.weight = w;
     m.concurrency_limits = *limits;
     concurrency_.add(*limits);

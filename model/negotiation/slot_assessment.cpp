@@ -95,6 +95,42 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
   return a;
 }
 
+Assessment assess_pslot_preemption(const RequestContext& request, const PoolSlot& pslot,
+                                   const std::vector<PoolSlot>& slots, const NegotiatorPolicy& policy,
+                                   const classad::EvalEnv& env) {
+  Assessment a;
+  const classad::ClassAd& job = *request.job;
+  classad::ClassAd grown = *pslot.ad;
+  bool by_rank_only = true;
+  for (std::size_t k : pslot.children) {
+    const PoolSlot& child = slots[k];
+    if (child.in_retirement) continue;
+    const double new_rank = classad::rank(*child.ad, job, env);
+    if (preemption_denied(request, child, new_rank) != Unfit::None) continue;
+    const bool by_rank = new_rank > child.current_rank;
+    if (!by_rank && !preemption_allowed(request, child, policy, env)) continue;
+    // Only the standard resources count; custom ones are ignored.
+    for (const char* resource : {"Cpus", "Memory", "Disk"}) {
+      double have = 0, more = 0;
+      if (!classad::evaluate_attr(grown, resource, nullptr, env).number(have)) have = 0;
+      if (!classad::evaluate_attr(*child.ad, resource, nullptr, env).number(more)) more = 0;
+      grown.set(resource, have + more);
+    }
+    a.victims.push_back(k);
+    by_rank_only = by_rank_only && by_rank;
+    if (!classad::symmetric_match(job, grown, env)) continue;
+    a.unfit = Unfit::None;
+    a.reason = by_rank_only ? MatchReason::Rank : MatchReason::Priority;
+    a.pre = negotiator_rank(policy.pre_job_rank, *pslot.ad, job, env);
+    a.job_rank = classad::rank(job, *pslot.ad, env);
+    a.post = negotiator_rank(policy.post_job_rank, *pslot.ad, job, env);
+    a.preemption_rank = negotiator_rank(policy.preemption_rank, *pslot.ad, job, env);
+    return a;
+  }
+  a.victims.clear();
+  return a;
+}
+
 bool preemption_allowed(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
                         const classad::EvalEnv& env) {
   bool allowed = false;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/classad/classad.h"
 #include "model/classad/eval_env.h"
@@ -28,6 +29,9 @@ struct Assessment {
   bool unmatched = false;
   MatchReason reason = MatchReason::NoPreemption;
   double pre = 0, job_rank = 0, post = 0, preemption_rank = 0;
+  // ALLOW_PSLOT_PREEMPTION: the dynamic slots (pool indices) a match to a
+  // partitionable slot would evict to make room.
+  std::vector<std::size_t> victims;
 
   bool candidate() const { return unfit == Unfit::None; }
 };
@@ -42,6 +46,18 @@ struct RequestContext {
 
 Assessment assess(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
                   const classad::EvalEnv& env);
+
+// ALLOW_PSLOT_PREEMPTION (policy-configuration-ep-ap, "pslot
+// preemption"): the partitionable slot `pslot`, which the job does not
+// match as it is, with the resources (Cpus, Memory, Disk) of its busy
+// dynamic slots added one at a time, lowest CurrentRank first, skipping
+// those the job may not preempt by the usual rules and those within their
+// retirement time whatever NEGOTIATOR_CONSIDER_EARLY_PREEMPTION says; a
+// candidate as soon as the sum matches. Ranks are the partitionable
+// slot's own. `slots` are the pool's.
+Assessment assess_pslot_preemption(const RequestContext& request, const PoolSlot& pslot,
+                                   const std::vector<PoolSlot>& slots, const NegotiatorPolicy& policy,
+                                   const classad::EvalEnv& env);
 
 // Why the request may not take busy `slot` from the job running there,
 // given how the slot ranks the request's job (`new_rank`); None when it

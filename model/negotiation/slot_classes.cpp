@@ -55,6 +55,9 @@ const std::string& SlotClasses::text_of(const classad::ExprPtr& expr) {
 
 std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbol>& names, bool with_use) {
   std::string k;
+  // A partitionable slot whose dynamic slots it may preempt is alike to
+  // no other: what it offers depends on them.
+  if (!s.children.empty()) k += "p" + std::to_string(s.input) + "|";
   k += s.consumption_policy ? 'c' : '-';
   k += number_text(s.weight);
   k += '|';

@@ -1,5 +1,6 @@
 #include "model/negotiation/slot_pool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -110,12 +111,47 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
       // its MaxJobRetirementTime is not matched away.
       const double retirement = number_attr(ad, "MaxJobRetirementTime", 0, env);
       const double start = number_attr(ad, "JobStart", static_cast<double>(env.now), env);
-      s.retiring = !policy.consider_early_preemption && retirement > 0 &&
-                   static_cast<double>(env.now) - start < retirement;
+      s.in_retirement = retirement > 0 && static_cast<double>(env.now) - start < retirement;
+      s.retiring = !policy.consider_early_preemption && s.in_retirement;
     }
+    s.dynamic = true_attr(ad, "DynamicSlot");
     s.offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
-    if (!s.offered) ++trimmed_;
     slots_.push_back(std::move(s));
+  }
+  if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
+  for (const PoolSlot& s : slots_)
+    if (!s.offered) ++trimmed_;
+}
+
+void SlotPool::adopt_dynamic_slots() {
+  // A dynamic slot belongs to the partitionable slot of its machine with
+  // the same SlotID (slot1_3@host is carved from slot1@host).
+  auto parent_key = [](const PoolSlot& s) {
+    double id = 0;
+    if (s.machine.empty() || !classad::evaluate_attr(*s.ad, "SlotID").number(id)) return std::string();
+    return s.machine + "#" + std::to_string(static_cast<long long>(id));
+  };
+  std::unordered_map<std::string, std::size_t> parents;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const PoolSlot& s = slots_[i];
+    // A consumption policy already splits the slot its own way.
+    if (!s.partitionable || s.consumption_policy || s.use != SlotUse::Idle) continue;
+    if (std::string key = parent_key(s); !key.empty()) parents.emplace(std::move(key), i);
+  }
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    PoolSlot& s = slots_[i];
+    if (!s.dynamic || s.use != SlotUse::Busy) continue;
+    auto it = parents.find(parent_key(s));
+    if (it == parents.end()) continue;
+    // "the negotiator will not preempt dynamic slots directly"
+    s.offered = false;
+    slots_[it->second].children.push_back(i);
+  }
+  for (const auto& entry : parents) {
+    std::vector<std::size_t>& kids = slots_[entry.second].children;
+    std::stable_sort(kids.begin(), kids.end(), [this](std::size_t a, std::size_t b) {
+      return slots_[a].current_rank < slots_[b].current_rank;
+    });
   }
 }
 

@@ -47,7 +47,8 @@ struct PoolSlot {
   std::string remote_group;
   double remote_eup = 0;
   double current_rank = 0;
-  bool retiring = false;  // within MaxJobRetirementTime (and early preemption off)
+  bool in_retirement = false;  // within MaxJobRetirementTime
+  bool retiring = false;       // in retirement, and NEGOTIATOR_CONSIDER_EARLY_PREEMPTION off
   std::vector<LimitUse> running_limits;
   // The slot's Rank is a constant (or absent: 0), so no job can be
   // ranked above the running one when it is not above CurrentRank.
@@ -55,6 +56,11 @@ struct PoolSlot {
   double rank_value = 0;
   bool partitionable = false;
   bool consumption_policy = false;  // partitionable with Consumption<R> expressions
+  bool dynamic = false;             // a dynamic slot (DynamicSlot = true)
+  // ALLOW_PSLOT_PREEMPTION (policy-configuration-ep-ap, "pslot
+  // preemption"): a partitionable slot's busy dynamic slots, lowest
+  // CurrentRank first. They are not offered on their own.
+  std::vector<std::size_t> children;
 };
 
 class SlotPool {
@@ -83,6 +89,8 @@ class SlotPool {
   classad::ClassAd& own(std::size_t i);
 
  private:
+  void adopt_dynamic_slots();
+
   std::vector<PoolSlot> slots_;
   std::deque<classad::ClassAd> owned_;
   std::vector<classad::ClassAd*> copies_;  // by slot: its owned copy, or null

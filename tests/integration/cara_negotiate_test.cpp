@@ -75,6 +75,39 @@ TEST_CASE("cara negotiate: the thesis's groups settle at 3, 3, 12 and 6", "[cli]
   std::filesystem::remove(slots_file);
 }
 
+TEST_CASE("cara negotiate: pslot preemption names the dynamic slots a match evicts", "[cli][negotiate]") {
+  const std::string config = cara::test::write_temp_file(
+      "UID_DOMAIN = example.org\nALLOW_PSLOT_PREEMPTION = True\nPREEMPTION_REQUIREMENTS = True\n", ".config");
+  std::string ads =
+      "Name = \"slot1@wn\"\nMachine = \"wn\"\nMyType = \"Machine\"\nSlotID = 1\nPartitionableSlot = true\n"
+      "State = \"Unclaimed\"\nActivity = \"Idle\"\nCpus = 0\nMemory = 0\nDisk = 1000\nRequirements = "
+      "true\n\n";
+  for (int d = 1; d <= 2; ++d)
+    ads +=
+        "Name = \"slot1_" + std::to_string(d) +
+        "@wn\"\nMachine = \"wn\"\nMyType = \"Machine\"\nSlotID = 1\nDynamicSlot = true\nState = "
+        "\"Claimed\"\nActivity = \"Busy\"\nRemoteUser = \"bob@example.org\"\nRemoteOwner = "
+        "\"bob@example.org\"\nCurrentRank = 0\nCpus = 1\nMemory = 1024\nDisk = 1000\nRequirements = true\n\n";
+  const std::string slots = cara::test::write_temp_file(ads, ".ads");
+  const std::string jobs = cara::test::write_temp_file(
+      "MyType = \"Job\"\nClusterId = 7\nProcId = 0\nOwner = \"alice\"\nUser = \"alice@example.org\"\n"
+      "JobStatus = 1\nRequestCpus = 2\nRequestMemory = 2048\n"
+      "Requirements = TARGET.Cpus >= RequestCpus && TARGET.Memory >= RequestMemory\n\n",
+      ".ads");
+  const std::string acct = cara::test::write_temp_file("bob@example.org 100 1000 0 - -\n", ".txt");
+  auto r = run_process(
+      {CARA_BINARY, "negotiate", "--config", config, "--slots", slots, "--jobs", jobs, "--accountant", acct});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto out = nlohmann::json::parse(r.out);
+  REQUIRE(out["matches"].size() == 1);
+  CHECK(out["matches"][0]["slot"] == "slot1@wn");
+  CHECK(out["matches"][0]["reason"] == "Priority");
+  CHECK(out["matches"][0]["preempts"] == "bob@example.org");
+  CHECK(out["matches"][0]["preempts_slots"] == nlohmann::json({"slot1_1@wn", "slot1_2@wn"}));
+  for (const auto& f : {config, slots, jobs, acct}) std::filesystem::remove(f);
+}
+
 TEST_CASE("cara negotiate refuses bad input clearly", "[cli][negotiate]") {
   const std::string config = cara::test::write_temp_file("UID_DOMAIN = example.org\n", ".config");
   const std::string slots = cara::test::write_temp_file(worker_slots(1), ".ads");

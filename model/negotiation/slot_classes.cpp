@@ -19,15 +19,13 @@ std::string number_text(double d) {
 
 SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
                          bool grouping)
-    : pool_(pool), names_(std::move(names)), match_names_(std::move(match_names)), grouping_(grouping) {
-  for (const char* always : {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot"}) {
-    names_.insert(always);
-    match_names_.insert(always);
-  }
+    : pool_(pool), grouping_(grouping) {
+  for (const char* always : {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot"})
+    match_names.insert(always);
   // A class must refine its family.
-  names_.insert(match_names_.begin(), match_names_.end());
-  for (const std::string& n : names_) name_symbols_.push_back(classad::intern(n));
-  for (const std::string& n : match_names_) match_symbols_.push_back(classad::intern(n));
+  names.insert(match_names.begin(), match_names.end());
+  for (const std::string& n : names) name_symbols_.push_back(classad::intern(n));
+  for (const std::string& n : match_names) match_symbols_.push_back(classad::intern(n));
   const auto& slots = pool.slots();
   class_of_.assign(slots.size(), -1);
   for (std::size_t i = 0; i < slots.size(); ++i) {

@@ -78,7 +78,6 @@ class SlotClasses {
   const std::string& text_of(const classad::ExprPtr& expr);
 
   const SlotPool& pool_;
-  classad::NameSet names_, match_names_;
   std::vector<classad::Symbol> name_symbols_, match_symbols_;
   std::vector<classad::Symbol> seen_, pending_;  // key()'s scratch
   bool grouping_;

@@ -1,0 +1,175 @@
+#include "model/collector/ad_store.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "model/classad/eval.h"
+#include "model/classad/references.h"
+
+namespace cara::collector {
+namespace {
+
+constexpr const char* kTypeNames[kAdTypes] = {"Machine",      "Submitter", "Scheduler", "Negotiator",
+                                              "DaemonMaster", "Collector", "Defrag",    "Accounting"};
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+bool true_in(const classad::ExprTree& e, const classad::ClassAd& ad, std::int64_t now) {
+  classad::EvalEnv env;
+  env.now = now;
+  bool b = false;
+  return classad::evaluate(e, &ad, nullptr, env).bool_equiv(b) && b;
+}
+
+std::string string_attr(const classad::ClassAd& ad, std::string_view name) {
+  classad::Value v = classad::evaluate_attr(ad, name);
+  return v.is_string() ? std::string(v.as_string()) : std::string();
+}
+
+}  // namespace
+
+const char* ad_type_name(AdType t) {
+  return kTypeNames[static_cast<int>(t)];
+}
+
+std::optional<AdType> parse_ad_type(std::string_view name) {
+  if (iequals(name, "slot") || iequals(name, "startd")) return AdType::Machine;
+  if (iequals(name, "Master")) return AdType::Master;
+  if (iequals(name, "schedd")) return AdType::Scheduler;
+  for (int i = 0; i < kAdTypes; ++i)
+    if (iequals(name, kTypeNames[i])) return static_cast<AdType>(i);
+  return std::nullopt;
+}
+
+Result<CollectorPolicy> CollectorPolicy::from_config(const config::Config& config) {
+  CollectorPolicy p;
+  auto lifetime = config.integer("CLASSAD_LIFETIME");
+  if (!lifetime) return Error{lifetime.error()};
+  if (*lifetime <= 0) return Error{"CLASSAD_LIFETIME must be a positive number of seconds"};
+  p.classad_lifetime = *lifetime;
+  auto absent_after = config.integer("ABSENT_EXPIRE_ADS_AFTER");
+  if (!absent_after) return Error{absent_after.error()};
+  if (*absent_after < 0) return Error{"ABSENT_EXPIRE_ADS_AFTER must not be negative"};
+  p.absent_expire_after = *absent_after;
+  auto expire_invalidated = config.boolean("EXPIRE_INVALIDATED_ADS");
+  if (!expire_invalidated) return Error{expire_invalidated.error()};
+  p.expire_invalidated_ads = *expire_invalidated;
+  if (config.defined("ABSENT_REQUIREMENTS")) {
+    auto e = config.expression("ABSENT_REQUIREMENTS");
+    if (!e) return Error{e.error()};
+    p.absent_requirements = *e;
+  }
+  return p;
+}
+
+std::string AdStore::key_of(AdType type, const classad::ClassAd& ad) {
+  std::string name = string_attr(ad, "Name");
+  if (name.empty()) return name;
+  // One user submits from several schedds: each schedd's ad is its own.
+  if (type == AdType::Submitter) {
+    const std::string schedd = string_attr(ad, "ScheddName");
+    if (!schedd.empty()) name += "/" + schedd;
+  }
+  return name;
+}
+
+Status AdStore::update(AdType type, classad::ClassAd ad, std::int64_t now) {
+  const std::string key = key_of(type, ad);
+  if (key.empty())
+    return Error{std::string(ad_type_name(type)) + " ad has no Name attribute (a string is expected)"};
+  std::int64_t lifetime = policy_.classad_lifetime;
+  classad::Value v = classad::evaluate_attr(ad, "ClassAdLifetime");
+  if (v.is_int() && v.as_int() > 0) lifetime = v.as_int();
+  Stored& s = ads_[static_cast<int>(type)][key];
+  s.ad = std::move(ad);
+  s.ad.erase("Absent");  // a returning machine replaces its absent ad
+  s.absent = false;
+  s.expires = now + lifetime;
+  return Ok{};
+}
+
+bool AdStore::retire(AdType type, Stored& s, std::int64_t now) {
+  if (type == AdType::Machine && !s.absent && policy_.absent_requirements &&
+      true_in(*policy_.absent_requirements, s.ad, now)) {
+    s.absent = true;
+    s.ad.set("Absent", true);
+    s.expires = policy_.absent_expire_after == 0 ? 0 : now + policy_.absent_expire_after;
+    return true;
+  }
+  return false;
+}
+
+bool AdStore::invalidate(AdType type, const std::string& key, std::int64_t now) {
+  auto& ads = ads_[static_cast<int>(type)];
+  auto it = ads.find(key);
+  if (it == ads.end()) return false;
+  // EXPIRE_INVALIDATED_ADS: "Invalidated ClassAds will instead be treated
+  // as if they expired, including when evaluating ABSENT_REQUIREMENTS."
+  if (policy_.expire_invalidated_ads && retire(type, it->second, now)) return true;
+  ads.erase(it);
+  return true;
+}
+
+std::vector<std::string> AdStore::expire(std::int64_t now) {
+  std::vector<std::string> gone;
+  for (int t = 0; t < kAdTypes; ++t) {
+    auto& ads = ads_[t];
+    for (auto it = ads.begin(); it != ads.end();) {
+      Stored& s = it->second;
+      if (s.expires == 0 || s.expires > now) {
+        ++it;
+        continue;
+      }
+      gone.push_back(it->first);
+      if (!s.absent && retire(static_cast<AdType>(t), s, now)) {
+        ++it;
+      } else {
+        it = ads.erase(it);
+      }
+    }
+  }
+  return gone;
+}
+
+std::vector<classad::ClassAd> AdStore::query(const AdQuery& q, std::int64_t now) const {
+  bool want_absent = q.absent;
+  if (q.constraint && !want_absent) {
+    classad::References refs;
+    classad::collect_references(*q.constraint, nullptr, refs);
+    want_absent = refs.external.count("Absent") > 0 || refs.internal.count("Absent") > 0;
+  }
+  std::vector<classad::ClassAd> out;
+  for (const auto& [key, s] : ads_[static_cast<int>(q.type)]) {
+    if (s.absent && !want_absent) continue;
+    if (q.constraint && !true_in(*q.constraint, s.ad, now)) continue;
+    if (q.projection.empty()) {
+      out.push_back(s.ad);
+      continue;
+    }
+    classad::ClassAd projected;
+    for (const std::string& name : q.projection)
+      if (const classad::Attribute* a = s.ad.find(name)) projected.insert(a->name, a->expr);
+    out.push_back(std::move(projected));
+  }
+  return out;
+}
+
+const classad::ClassAd* AdStore::find(AdType type, const std::string& key) const {
+  const auto& ads = ads_[static_cast<int>(type)];
+  auto it = ads.find(key);
+  return it == ads.end() ? nullptr : &it->second.ad;
+}
+
+std::optional<std::int64_t> AdStore::next_expiry() const {
+  std::optional<std::int64_t> best;
+  for (const auto& ads : ads_)
+    for (const auto& [key, s] : ads)
+      if (s.expires != 0 && (!best || s.expires < *best)) best = s.expires;
+  return best;
+}
+
+}  // namespace cara::collector

@@ -1,0 +1,93 @@
+// The collector's ads as a pure model (central-manager-configuration,
+// "Absent ClassAds"; user-priorities-and-negotiation, "the
+// condor_collector will discard ClassAds older than CLASSAD_LIFETIME"):
+// ads by type and name, each with the time it expires; invalidation;
+// absent Machine ads; queries with a constraint and a projection.
+//
+// The collector actor owns one and calls expire() on a timer; the clock
+// comes in as `now`. Absent ads live in memory here; keeping them across
+// a collector restart (COLLECTOR_PERSISTENT_AD_LOG) belongs to
+// persistence/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/classad/expr.h"
+#include "model/common/result.h"
+#include "model/config/config.h"
+
+namespace cara::collector {
+
+// The ad types a collector keeps (HTCondor's MyType values).
+enum class AdType { Machine, Submitter, Scheduler, Negotiator, Master, Collector, Defrag, Accounting };
+inline constexpr int kAdTypes = 8;
+
+const char* ad_type_name(AdType t);
+// "Machine", "slot" and "startd" name Machine ads; case-insensitive.
+std::optional<AdType> parse_ad_type(std::string_view name);
+
+struct CollectorPolicy {
+  std::int64_t classad_lifetime = 900;                // CLASSAD_LIFETIME
+  classad::ExprPtr absent_requirements;               // ABSENT_REQUIREMENTS (null: no absent ads)
+  std::int64_t absent_expire_after = 30 * 24 * 3600;  // ABSENT_EXPIRE_ADS_AFTER; 0 = never
+  bool expire_invalidated_ads = false;                // EXPIRE_INVALIDATED_ADS
+
+  static Result<CollectorPolicy> from_config(const config::Config& config);
+};
+
+struct AdQuery {
+  AdType type = AdType::Machine;
+  classad::ExprPtr constraint;          // null: every ad
+  std::vector<std::string> projection;  // empty: every attribute
+  // Absent ads are returned only when asked for, or when the constraint
+  // names the Absent attribute (condor_status -absent).
+  bool absent = false;
+};
+
+class AdStore {
+ public:
+  explicit AdStore(CollectorPolicy policy) : policy_(std::move(policy)) {}
+
+  // Stores (or replaces) an ad; its key is its Name (Submitter ads:
+  // Name and ScheddName). An ad without a Name is refused. A returning
+  // machine's update replaces its absent ad. The ad expires after its
+  // ClassAdLifetime attribute, else CLASSAD_LIFETIME.
+  Status update(AdType type, classad::ClassAd ad, std::int64_t now);
+  // The daemon asks for its ad to go: removed, or treated as expired with
+  // EXPIRE_INVALIDATED_ADS. Returns whether an ad was there.
+  bool invalidate(AdType type, const std::string& key, std::int64_t now);
+  // Expires what is due: an expiring Machine ad that ABSENT_REQUIREMENTS
+  // accepts stays as absent (Absent = true) for ABSENT_EXPIRE_ADS_AFTER;
+  // others are dropped. Returns the keys dropped or made absent.
+  std::vector<std::string> expire(std::int64_t now);
+
+  std::vector<classad::ClassAd> query(const AdQuery& q, std::int64_t now) const;
+  // The ad by key, absent or not (null when none).
+  const classad::ClassAd* find(AdType type, const std::string& key) const;
+  std::size_t size(AdType type) const { return ads_[static_cast<int>(type)].size(); }
+  // The earliest expiry, so the actor can set one timer.
+  std::optional<std::int64_t> next_expiry() const;
+
+  // The key an ad is stored under (empty when it has no Name).
+  static std::string key_of(AdType type, const classad::ClassAd& ad);
+
+ private:
+  struct Stored {
+    classad::ClassAd ad;
+    std::int64_t expires = 0;  // 0: never
+    bool absent = false;
+  };
+  // Expires one ad; returns false when it is dropped.
+  bool retire(AdType type, Stored& s, std::int64_t now);
+
+  CollectorPolicy policy_;
+  std::map<std::string, Stored> ads_[kAdTypes];
+};
+
+}  // namespace cara::collector

@@ -1,0 +1,192 @@
+// The collector's ad store: keys, lifetimes, invalidation, absent ads
+// (central-manager-configuration, "Absent ClassAds"), queries.
+#include "model/collector/ad_store.h"
+
+#include <catch2/catch.hpp>
+
+#include "model/classad/eval.h"
+#include "model/classad/parser.h"
+#include "model/config/config.h"
+#include "model/config/config_host.h"
+
+using namespace cara;
+using namespace cara::collector;
+
+namespace {
+
+constexpr std::int64_t kT0 = 1700000000;
+
+classad::ClassAd ad(const std::string& text) {
+  auto a = classad::parse_classad(text);
+  if (!a) FAIL(a.error());
+  return std::move(*a);
+}
+
+CollectorPolicy policy(const std::string& config_text) {
+  auto host = std::make_shared<config::MemoryHost>();
+  auto c = config::config_from_text(config_text, {"COLLECTOR", ""}, host);
+  if (!c) FAIL(c.error());
+  auto p = CollectorPolicy::from_config(*c);
+  if (!p) FAIL(p.error());
+  return std::move(*p);
+}
+
+classad::ExprPtr expr(const std::string& text) {
+  auto e = classad::parse_expression(text);
+  if (!e) FAIL(e.error());
+  return *e;
+}
+
+std::vector<std::string> names(const std::vector<classad::ClassAd>& ads) {
+  std::vector<std::string> out;
+  for (const auto& a : ads) {
+    classad::Value v = classad::evaluate_attr(a, "Name");
+    out.emplace_back(v.is_string() ? std::string(v.as_string()) : "?");
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ad types by name", "[collector]") {
+  CHECK(parse_ad_type("slot") == AdType::Machine);
+  CHECK(parse_ad_type("STARTD") == AdType::Machine);
+  CHECK(parse_ad_type("submitter") == AdType::Submitter);
+  CHECK(parse_ad_type("schedd") == AdType::Scheduler);
+  CHECK(parse_ad_type("Master") == AdType::Master);
+  CHECK(parse_ad_type("Accounting") == AdType::Accounting);
+  CHECK_FALSE(parse_ad_type("widget"));
+}
+
+TEST_CASE("defaults: CLASSAD_LIFETIME 900, ABSENT_EXPIRE_ADS_AFTER thirty days", "[collector]") {
+  CollectorPolicy p = policy("");
+  CHECK(p.classad_lifetime == 900);
+  CHECK(p.absent_expire_after == 30 * 24 * 3600);
+  CHECK_FALSE(p.expire_invalidated_ads);
+  CHECK_FALSE(p.absent_requirements);
+}
+
+TEST_CASE("updates replace ads by name; queries filter and project", "[collector]") {
+  AdStore store(policy(""));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@a"; Cpus = 1; Memory = 2000 ])"), kT0));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot2@a"; Cpus = 4; Memory = 8000 ])"), kT0));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@a"; Cpus = 2; Memory = 2000 ])"), kT0 + 1));
+  CHECK(store.size(AdType::Machine) == 2);
+
+  AdQuery q;
+  q.constraint = expr("Cpus >= 2");
+  auto all = store.query(q, kT0 + 2);
+  CHECK(names(all) == std::vector<std::string>{"slot1@a", "slot2@a"});
+
+  q.constraint = expr("Memory > 4000");
+  q.projection = {"Name", "Cpus"};
+  auto big = store.query(q, kT0 + 2);
+  REQUIRE(big.size() == 1);
+  CHECK(names(big)[0] == "slot2@a");
+  CHECK(big[0].find("Memory") == nullptr);
+  CHECK(classad::evaluate_attr(big[0], "Cpus").as_int() == 4);
+
+  AdQuery submitters;
+  submitters.type = AdType::Submitter;
+  CHECK(store.query(submitters, kT0).empty());
+}
+
+TEST_CASE("an ad without a Name is refused with a message", "[collector]") {
+  AdStore store(policy(""));
+  auto s = store.update(AdType::Scheduler, ad("[ Cpus = 1 ]"), kT0);
+  REQUIRE_FALSE(s);
+  CHECK(s.error() == "Scheduler ad has no Name attribute (a string is expected)");
+}
+
+TEST_CASE("a submitter's ads from two schedds are two ads", "[collector]") {
+  AdStore store(policy(""));
+  REQUIRE(store.update(AdType::Submitter, ad(R"([ Name = "u@d"; ScheddName = "ap1"; IdleJobs = 3 ])"), kT0));
+  REQUIRE(store.update(AdType::Submitter, ad(R"([ Name = "u@d"; ScheddName = "ap2"; IdleJobs = 1 ])"), kT0));
+  CHECK(store.size(AdType::Submitter) == 2);
+  CHECK(store.find(AdType::Submitter, "u@d/ap2") != nullptr);
+}
+
+TEST_CASE("ads expire after CLASSAD_LIFETIME or their own ClassAdLifetime", "[collector]") {
+  AdStore store(policy("CLASSAD_LIFETIME = 60"));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@a" ])"), kT0));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot2@a"; ClassAdLifetime = 10 ])"), kT0));
+  CHECK(store.next_expiry() == kT0 + 10);
+  CHECK(store.expire(kT0 + 9).empty());
+  CHECK(store.expire(kT0 + 10) == std::vector<std::string>{"slot2@a"});
+  // A heartbeat renews the lifetime.
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@a" ])"), kT0 + 50));
+  CHECK(store.expire(kT0 + 60).empty());
+  CHECK(store.expire(kT0 + 110) == std::vector<std::string>{"slot1@a"});
+  CHECK(store.size(AdType::Machine) == 0);
+}
+
+TEST_CASE("invalidation removes an ad at once", "[collector]") {
+  AdStore store(policy(""));
+  REQUIRE(store.update(AdType::Scheduler, ad(R"([ Name = "ap1" ])"), kT0));
+  CHECK(store.invalidate(AdType::Scheduler, "ap1", kT0));
+  CHECK_FALSE(store.invalidate(AdType::Scheduler, "ap1", kT0));
+  CHECK(store.size(AdType::Scheduler) == 0);
+}
+
+TEST_CASE("absent ads: an expiring machine ABSENT_REQUIREMENTS accepts stays as absent", "[collector]") {
+  AdStore store(
+      policy("CLASSAD_LIFETIME = 60\nABSENT_REQUIREMENTS = Dedicated =?= true\n"
+             "ABSENT_EXPIRE_ADS_AFTER = 3600"));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@dedicated"; Dedicated = true ])"), kT0));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@laptop" ])"), kT0));
+  store.expire(kT0 + 60);
+  CHECK(store.size(AdType::Machine) == 1);
+  // Invisible to ordinary queries; shown with -absent or when the
+  // constraint names Absent.
+  CHECK(store.query(AdQuery{}, kT0 + 61).empty());
+  AdQuery absent;
+  absent.absent = true;
+  CHECK(names(store.query(absent, kT0 + 61)) == std::vector<std::string>{"slot1@dedicated"});
+  AdQuery by_attr;
+  by_attr.constraint = expr("Absent =?= true");
+  auto shown = store.query(by_attr, kT0 + 61);
+  REQUIRE(shown.size() == 1);
+  // The machine comes back: its first update replaces the absent ad.
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@dedicated"; Dedicated = true ])"), kT0 + 100));
+  CHECK(store.query(AdQuery{}, kT0 + 101).size() == 1);
+  CHECK(store.query(by_attr, kT0 + 101).empty());
+  // Gone for good ABSENT_EXPIRE_ADS_AFTER after it went absent.
+  store.expire(kT0 + 160);
+  CHECK(store.size(AdType::Machine) == 1);
+  store.expire(kT0 + 160 + 3600);
+  CHECK(store.size(AdType::Machine) == 0);
+}
+
+TEST_CASE("ABSENT_EXPIRE_ADS_AFTER = 0 keeps absent ads forever", "[collector]") {
+  AdStore store(policy("CLASSAD_LIFETIME = 60\nABSENT_REQUIREMENTS = True\nABSENT_EXPIRE_ADS_AFTER = 0"));
+  REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@a" ])"), kT0));
+  store.expire(kT0 + 60);
+  store.expire(kT0 + 100 * 365 * 24 * 3600LL);
+  CHECK(store.size(AdType::Machine) == 1);
+}
+
+TEST_CASE("EXPIRE_INVALIDATED_ADS: an invalidated ad is treated as expired", "[collector]") {
+  const std::string absent = "ABSENT_REQUIREMENTS = Dedicated =?= true\n";
+  AdStore plain(policy(absent));
+  REQUIRE(plain.update(AdType::Machine, ad(R"([ Name = "slot1@a"; Dedicated = true ])"), kT0));
+  plain.invalidate(AdType::Machine, "slot1@a", kT0);
+  CHECK(plain.size(AdType::Machine) == 0);
+
+  AdStore expiring(policy(absent + "EXPIRE_INVALIDATED_ADS = True"));
+  REQUIRE(expiring.update(AdType::Machine, ad(R"([ Name = "slot1@a"; Dedicated = true ])"), kT0));
+  REQUIRE(expiring.update(AdType::Machine, ad(R"([ Name = "slot2@a" ])"), kT0));
+  expiring.invalidate(AdType::Machine, "slot1@a", kT0);
+  expiring.invalidate(AdType::Machine, "slot2@a", kT0);
+  AdQuery q;
+  q.absent = true;
+  CHECK(names(expiring.query(q, kT0)) == std::vector<std::string>{"slot1@a"});
+}
+
+TEST_CASE("a bad CLASSAD_LIFETIME is a clear error", "[collector]") {
+  auto host = std::make_shared<config::MemoryHost>();
+  auto c = config::config_from_text("CLASSAD_LIFETIME = -5", {"COLLECTOR", ""}, host);
+  REQUIRE(c);
+  auto p = CollectorPolicy::from_config(*c);
+  REQUIRE_FALSE(p);
+  CHECK(p.error() == "CLASSAD_LIFETIME must be a positive number of seconds");
+}

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "apps/commands/config_val_command.h"
+#include "apps/commands/demo_command.h"
 #include "apps/commands/eval_command.h"
 #include "apps/commands/negotiate_command.h"
 #include "apps/commands/submit_command.h"
@@ -55,6 +56,11 @@ int main(int argc, char** argv) {
   negotiate->set_help_flag();
   negotiate->allow_extras();
 
+  auto* demo = app.add_subcommand("demo", "Run a whole pool in one process with the thesis's workload");
+  demo->prefix_command();
+  demo->set_help_flag();
+  demo->allow_extras();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,6 +70,7 @@ int main(int argc, char** argv) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
   }
+  if (demo->parsed()) return cara::apps::run_demo(demo->remaining(), std::cout, std::cerr);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;
     if (const char* user = std::getenv("USER")) env.user = user;

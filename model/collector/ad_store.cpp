@@ -135,7 +135,8 @@ std::vector<std::string> AdStore::expire(std::int64_t now) {
   return gone;
 }
 
-std::vector<classad::ClassAd> AdStore::query(const AdQuery& q, std::int64_t now) const {
+std::vector<classad::ClassAd> AdStore::query(const AdQuery& q, std::int64_t now,
+                                             std::vector<std::string>* keys) const {
   bool want_absent = q.absent;
   if (q.constraint && !want_absent) {
     classad::References refs;
@@ -146,6 +147,7 @@ std::vector<classad::ClassAd> AdStore::query(const AdQuery& q, std::int64_t now)
   for (const auto& [key, s] : ads_[static_cast<int>(q.type)]) {
     if (s.absent && !want_absent) continue;
     if (q.constraint && !true_in(*q.constraint, s.ad, now)) continue;
+    if (keys) keys->push_back(key);
     if (q.projection.empty()) {
       out.push_back(s.ad);
       continue;

@@ -67,7 +67,9 @@ class AdStore {
   // others are dropped. Returns the keys dropped or made absent.
   std::vector<std::string> expire(std::int64_t now);
 
-  std::vector<classad::ClassAd> query(const AdQuery& q, std::int64_t now) const;
+  // The ads that match, in key order; `keys`, when given, gets their keys.
+  std::vector<classad::ClassAd> query(const AdQuery& q, std::int64_t now,
+                                      std::vector<std::string>* keys = nullptr) const;
   // The ad by key, absent or not (null when none).
   const classad::ClassAd* find(AdType type, const std::string& key) const;
   std::size_t size(AdType type) const { return ads_[static_cast<int>(type)].size(); }

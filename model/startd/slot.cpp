@@ -223,6 +223,17 @@ void Slot::refresh_ad() {
       else
         ad_.erase(target);
     }
+    // The slot advertises its user's accounting principal, as the
+    // negotiator names submitters: group.user@uid_domain (HTCondor's
+    // startd publishes AccountingGroup with the domain of the job's User).
+    const classad::Value group = classad::evaluate_attr(claim_->job, "AccountingGroup");
+    const classad::Value user = classad::evaluate_attr(claim_->job, "User");
+    if (group.is_string() && user.is_string() && group.as_string().find('@') == std::string_view::npos) {
+      const std::string_view u = user.as_string();
+      const auto at = u.find('@');
+      if (at != std::string_view::npos)
+        ad_.set("AccountingGroup", std::string(group.as_string()) + std::string(u.substr(at)));
+    }
     ad_.set("CurrentRank", claim_->rank);
     ad_.set("PublicClaimId", claim_->id.substr(0, claim_->id.find('#')));
     if (claim_->running)

@@ -1,0 +1,101 @@
+#include "actors/collector.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <map>
+#include <optional>
+
+#include "model/classad/parser.h"
+
+namespace cara::actors {
+namespace {
+
+struct CollectorState {
+  std::optional<collector::AdStore> store;
+  std::map<std::string, caf::actor> endpoints[collector::kAdTypes];
+  static inline const char* name = "collector";
+};
+
+using Self = collector_actor::stateful_pointer<CollectorState>;
+
+bool valid_type(std::int32_t t) {
+  return t >= 0 && t < collector::kAdTypes;
+}
+
+void forget_missing(CollectorState& st, int type, const std::vector<std::string>& keys) {
+  for (const std::string& k : keys)
+    if (!st.store->find(static_cast<collector::AdType>(type), k)) st.endpoints[type].erase(k);
+}
+
+AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequest& q) {
+  AdQueryReply reply;
+  if (!valid_type(q.type)) {
+    reply.ok = false;
+    reply.error = "unknown ad type " + std::to_string(q.type);
+    return reply;
+  }
+  collector::AdQuery query;
+  query.type = static_cast<collector::AdType>(q.type);
+  query.projection = q.projection;
+  query.absent = q.absent;
+  if (!q.constraint.empty()) {
+    auto e = classad::parse_expression(q.constraint);
+    if (!e) {
+      reply.ok = false;
+      reply.error = "constraint '" + q.constraint + "' does not parse: " + e.error();
+      return reply;
+    }
+    query.constraint = *e;
+  }
+  std::vector<std::string> keys;
+  auto ads = self->state.store->query(query, setup.clock.now(self), &keys);
+  reply.ads.reserve(ads.size());
+  reply.endpoints.reserve(ads.size());
+  const auto& endpoints = self->state.endpoints[q.type];
+  for (std::size_t i = 0; i < ads.size(); ++i) {
+    reply.ads.push_back(WireAd{std::move(ads[i])});
+    auto it = endpoints.find(keys[i]);
+    reply.endpoints.push_back(it == endpoints.end() ? caf::actor() : it->second);
+  }
+  return reply;
+}
+
+collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setup) {
+  self->state.store.emplace(setup.policy);
+  self->delayed_send(self, setup.expire_every, Timer{});
+  return {
+      [self, setup](AdUpdate& u) {
+        if (!valid_type(u.type)) return;
+        const auto type = static_cast<collector::AdType>(u.type);
+        const std::int64_t now = setup.clock.now(self);
+        for (std::size_t i = 0; i < u.ads.size(); ++i) {
+          const std::string key = collector::AdStore::key_of(type, u.ads[i].ad);
+          if (!self->state.store->update(type, u.ads[i].ad, now)) continue;  // no Name: ignored
+          if (i < u.endpoints.size() && u.endpoints[i]) self->state.endpoints[u.type][key] = u.endpoints[i];
+        }
+        for (const collector_actor& view : setup.view_hosts) self->send(view, u);
+      },
+      [self, setup](AdInvalidate& inv) {
+        if (!valid_type(inv.type)) return;
+        const std::int64_t now = setup.clock.now(self);
+        for (const std::string& k : inv.keys)
+          self->state.store->invalidate(static_cast<collector::AdType>(inv.type), k, now);
+        forget_missing(self->state, inv.type, inv.keys);
+        for (const collector_actor& view : setup.view_hosts) self->send(view, inv);
+      },
+      [self, setup](const AdQueryRequest& q) { return run_query(self, setup, q); },
+      [self, setup](Timer) {
+        const auto gone = self->state.store->expire(setup.clock.now(self));
+        for (int t = 0; t < collector::kAdTypes; ++t) forget_missing(self->state, t, gone);
+        self->delayed_send(self, setup.expire_every, Timer{});
+      },
+  };
+}
+
+}  // namespace
+
+collector_actor spawn_collector(caf::actor_system& sys, CollectorSetup setup) {
+  return sys.spawn(collector_behavior, std::move(setup));
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,27 @@
+// The collector actor: a shell around collector::AdStore. Daemons send
+// their ads in batches (AdUpdate, every UPDATE_INTERVAL and on change);
+// ads expire on a timer; queries take a constraint and a projection and
+// return each ad with the actor that speaks for it. Updates are forwarded
+// to the CONDOR_VIEW_HOST collectors as they come.
+#pragma once
+
+#include <caf/fwd.hpp>
+#include <chrono>
+#include <vector>
+
+#include "actors/interfaces.h"
+#include "actors/pool_clock.h"
+#include "model/collector/ad_store.h"
+
+namespace cara::actors {
+
+struct CollectorSetup {
+  collector::CollectorPolicy policy;
+  PoolClock clock;
+  std::vector<collector_actor> view_hosts;                          // CONDOR_VIEW_HOST
+  std::chrono::milliseconds expire_every{std::chrono::seconds(5)};  // how often expiry runs
+};
+
+collector_actor spawn_collector(caf::actor_system& sys, CollectorSetup setup);
+
+}  // namespace cara::actors

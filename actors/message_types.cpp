@@ -1,0 +1,52 @@
+#include "actors/message_types.h"
+
+#include <caf/actor_system_config.hpp>
+
+#include "actors/interfaces.h"
+
+namespace cara::actors {
+
+void add_message_types(caf::actor_system_config& cfg) {
+  cfg.add_message_type<WireAd>("cara::WireAd")
+      .add_message_type<AdUpdate>("cara::AdUpdate")
+      .add_message_type<AdInvalidate>("cara::AdInvalidate")
+      .add_message_type<AdQueryRequest>("cara::AdQueryRequest")
+      .add_message_type<AdQueryReply>("cara::AdQueryReply")
+      .add_message_type<RequestsQuery>("cara::RequestsQuery")
+      .add_message_type<WireRequest>("cara::WireRequest")
+      .add_message_type<RequestsReply>("cara::RequestsReply")
+      .add_message_type<SlotMatched>("cara::SlotMatched")
+      .add_message_type<MatchInfo>("cara::MatchInfo")
+      .add_message_type<MatchBatch>("cara::MatchBatch")
+      .add_message_type<Reschedule>("cara::Reschedule")
+      .add_message_type<ClaimSlot>("cara::ClaimSlot")
+      .add_message_type<ClaimReply>("cara::ClaimReply")
+      .add_message_type<ActivateClaim>("cara::ActivateClaim")
+      .add_message_type<ActivateReply>("cara::ActivateReply")
+      .add_message_type<ReleaseSlot>("cara::ReleaseSlot")
+      .add_message_type<ClaimEnded>("cara::ClaimEnded")
+      .add_message_type<JobFinished>("cara::JobFinished")
+      .add_message_type<JobSuspension>("cara::JobSuspension")
+      .add_message_type<SubmitRequest>("cara::SubmitRequest")
+      .add_message_type<SubmitReply>("cara::SubmitReply")
+      .add_message_type<QueueQuery>("cara::QueueQuery")
+      .add_message_type<QueueReply>("cara::QueueReply")
+      .add_message_type<UserprioQuery>("cara::UserprioQuery")
+      .add_message_type<UserprioReply>("cara::UserprioReply")
+      .add_message_type<UserprioCommand>("cara::UserprioCommand")
+      .add_message_type<CommandReply>("cara::CommandReply")
+      .add_message_type<SlotCall>("cara::SlotCall")
+      .add_message_type<SlotCallReply>("cara::SlotCallReply")
+      .add_message_type<SlotOrder>("cara::SlotOrder")
+      .add_message_type<StarterExit>("cara::StarterExit")
+      .add_message_type<StarterSignal>("cara::StarterSignal")
+      .add_message_type<Timer>("cara::Timer")
+      .add_message_type<collector_actor>("cara::collector_actor")
+      .add_message_type<negotiator_actor>("cara::negotiator_actor")
+      .add_message_type<submitter_actor>("cara::submitter_actor")
+      .add_message_type<schedd_actor>("cara::schedd_actor")
+      .add_message_type<slot_actor>("cara::slot_actor")
+      .add_message_type<startd_actor>("cara::startd_actor");
+}
+
+}  // namespace cara::actors

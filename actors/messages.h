@@ -1,0 +1,289 @@
+// The messages daemons exchange (DESIGN.md, "Actors and the flow of one
+// job"). Plain structs with `inspect` overloads so they cross nodes; every
+// one is registered in message_types.cpp. They are coarse on purpose: a
+// batch of ads, one autocluster, one claim — never one message per job in
+// a negotiation. Replies carry ok/reason instead of a CAF error so that a
+// refusal reads the same in every process.
+#pragma once
+
+#include <caf/actor.hpp>
+#include <caf/meta/type_name.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "actors/wire_ad.h"
+
+namespace cara::actors {
+
+// ---- Collector ------------------------------------------------------------
+
+// Ads of one type (collector::AdType), each with the actor that speaks for
+// it (a slot, a submitter, a schedd; may be null), so the negotiator can
+// reach what it matches.
+struct AdUpdate {
+  std::int32_t type = 0;
+  std::vector<WireAd> ads;
+  std::vector<caf::actor> endpoints;  // empty, or one per ad
+};
+struct AdInvalidate {
+  std::int32_t type = 0;
+  std::vector<std::string> keys;
+};
+struct AdQueryRequest {
+  std::int32_t type = 0;
+  std::string constraint;  // a ClassAd expression; empty: every ad
+  std::vector<std::string> projection;
+  bool absent = false;
+};
+struct AdQueryReply {
+  bool ok = true;
+  std::string error;
+  std::vector<WireAd> ads;
+  std::vector<caf::actor> endpoints;  // one per ad
+};
+
+// ---- Negotiation ----------------------------------------------------------
+
+// The negotiator asks a submitter for its idle resource requests.
+struct RequestsQuery {
+  std::int64_t cycle = 0;
+  std::string submitter;
+  // The job attributes slot and negotiator expressions read (the
+  // negotiator knows the slots), for autoclustering.
+  std::vector<std::string> significant;
+};
+struct WireRequest {
+  WireAd job;  // the first job of the autocluster
+  std::int64_t count = 0;
+  std::vector<std::string> job_ids;  // "C.P", in offer order
+};
+struct RequestsReply {
+  std::string submitter;
+  std::vector<WireRequest> requests;
+};
+// To a slot: the negotiator matched it (MATCH_TIMEOUT starts).
+struct SlotMatched {
+  std::string claim_id;
+};
+// To a schedd: its matches of one cycle.
+struct MatchInfo {
+  std::string claim_id;  // the secret only this schedd and the slot know
+  std::string submitter;
+  std::string slot_name;
+  WireAd slot_ad;
+  caf::actor slot;
+  std::vector<std::string> job_ids;  // the jobs the match was made for
+  bool preempting = false;
+};
+struct MatchBatch {
+  std::vector<MatchInfo> matches;
+};
+// A schedd with idle jobs asks for a cycle soon (slots freed or jobs came).
+struct Reschedule {
+  std::string schedd;
+};
+
+// ---- Claiming (schedd <-> slot) --------------------------------------------
+
+struct ClaimSlot {
+  std::string claim_id;
+  WireAd job;
+  bool preempting = false;
+  caf::actor schedd;  // told when the claim ends or its job exits
+};
+struct ClaimReply {
+  bool ok = false;
+  std::string reason;
+  std::string slot_name;  // the slot that holds the claim (a dynamic one for a p-slot)
+  caf::actor slot;
+  WireAd slot_ad;
+};
+struct ActivateClaim {
+  std::string claim_id;
+  WireAd job;
+};
+struct ActivateReply {
+  bool ok = false;
+  std::string reason;
+};
+struct ReleaseSlot {
+  std::string claim_id;
+};
+// Slot -> schedd.
+struct ClaimEnded {
+  std::string claim_id;
+  std::string reason;
+};
+struct JobFinished {
+  std::string claim_id;
+  std::string job_id;
+  bool by_signal = false;
+  std::int32_t code = 0;  // exit code, or the signal
+  std::string error;      // the job could not be started: it goes on hold
+  bool evicted = false;   // killed because the slot vacated it: it runs again
+};
+struct JobSuspension {
+  std::string claim_id;
+  std::string job_id;
+  bool suspended = false;
+};
+
+// ---- Submitting and the queue ----------------------------------------------
+
+struct SubmitRequest {
+  std::string description;  // the submit description's text
+  std::string label;        // its file name, for messages
+  std::string owner, iwd;
+  std::vector<std::string> environment;  // NAME=value
+  std::vector<std::string> appends;      // -append lines
+};
+struct SubmitReply {
+  bool ok = false;
+  std::string error;
+  std::int64_t cluster = 0;
+  std::int64_t count = 0;
+  std::string warning;
+};
+struct QueueQuery {
+  std::string constraint;
+  std::vector<std::string> projection;
+};
+struct QueueReply {
+  bool ok = true;
+  std::string error;
+  std::vector<WireAd> jobs;
+};
+
+// ---- The accountant (condor_userprio) ---------------------------------------
+
+struct UserprioQuery {};
+struct UserprioReply {
+  std::vector<WireAd> records;  // Name, Priority, PriorityFactor, ResourcesUsed, ...
+};
+struct UserprioCommand {
+  std::string command;  // setfactor, setprio, setaccum, setfloor, setceil, resetusage, delete
+  std::string name;
+  double value = 0;
+  std::int64_t duration = 0;  // setfloor/setceil; 0: none
+};
+struct CommandReply {
+  bool ok = false;
+  std::string error;
+};
+
+// ---- inspect ----------------------------------------------------------------
+
+template <class I>
+typename I::result_type inspect(I& f, AdUpdate& x) {
+  return f(caf::meta::type_name("AdUpdate"), x.type, x.ads, x.endpoints);
+}
+template <class I>
+typename I::result_type inspect(I& f, AdInvalidate& x) {
+  return f(caf::meta::type_name("AdInvalidate"), x.type, x.keys);
+}
+template <class I>
+typename I::result_type inspect(I& f, AdQueryRequest& x) {
+  return f(caf::meta::type_name("AdQueryRequest"), x.type, x.constraint, x.projection, x.absent);
+}
+template <class I>
+typename I::result_type inspect(I& f, AdQueryReply& x) {
+  return f(caf::meta::type_name("AdQueryReply"), x.ok, x.error, x.ads, x.endpoints);
+}
+template <class I>
+typename I::result_type inspect(I& f, RequestsQuery& x) {
+  return f(caf::meta::type_name("RequestsQuery"), x.cycle, x.submitter, x.significant);
+}
+template <class I>
+typename I::result_type inspect(I& f, WireRequest& x) {
+  return f(caf::meta::type_name("WireRequest"), x.job, x.count, x.job_ids);
+}
+template <class I>
+typename I::result_type inspect(I& f, RequestsReply& x) {
+  return f(caf::meta::type_name("RequestsReply"), x.submitter, x.requests);
+}
+template <class I>
+typename I::result_type inspect(I& f, SlotMatched& x) {
+  return f(caf::meta::type_name("SlotMatched"), x.claim_id);
+}
+template <class I>
+typename I::result_type inspect(I& f, MatchInfo& x) {
+  return f(caf::meta::type_name("MatchInfo"), x.claim_id, x.submitter, x.slot_name, x.slot_ad, x.slot,
+           x.job_ids, x.preempting);
+}
+template <class I>
+typename I::result_type inspect(I& f, MatchBatch& x) {
+  return f(caf::meta::type_name("MatchBatch"), x.matches);
+}
+template <class I>
+typename I::result_type inspect(I& f, Reschedule& x) {
+  return f(caf::meta::type_name("Reschedule"), x.schedd);
+}
+template <class I>
+typename I::result_type inspect(I& f, ClaimSlot& x) {
+  return f(caf::meta::type_name("ClaimSlot"), x.claim_id, x.job, x.preempting, x.schedd);
+}
+template <class I>
+typename I::result_type inspect(I& f, ClaimReply& x) {
+  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad);
+}
+template <class I>
+typename I::result_type inspect(I& f, ActivateClaim& x) {
+  return f(caf::meta::type_name("ActivateClaim"), x.claim_id, x.job);
+}
+template <class I>
+typename I::result_type inspect(I& f, ActivateReply& x) {
+  return f(caf::meta::type_name("ActivateReply"), x.ok, x.reason);
+}
+template <class I>
+typename I::result_type inspect(I& f, ReleaseSlot& x) {
+  return f(caf::meta::type_name("ReleaseSlot"), x.claim_id);
+}
+template <class I>
+typename I::result_type inspect(I& f, ClaimEnded& x) {
+  return f(caf::meta::type_name("ClaimEnded"), x.claim_id, x.reason);
+}
+template <class I>
+typename I::result_type inspect(I& f, JobFinished& x) {
+  return f(caf::meta::type_name("JobFinished"), x.claim_id, x.job_id, x.by_signal, x.code, x.error,
+           x.evicted);
+}
+template <class I>
+typename I::result_type inspect(I& f, JobSuspension& x) {
+  return f(caf::meta::type_name("JobSuspension"), x.claim_id, x.job_id, x.suspended);
+}
+template <class I>
+typename I::result_type inspect(I& f, SubmitRequest& x) {
+  return f(caf::meta::type_name("SubmitRequest"), x.description, x.label, x.owner, x.iwd, x.environment,
+           x.appends);
+}
+template <class I>
+typename I::result_type inspect(I& f, SubmitReply& x) {
+  return f(caf::meta::type_name("SubmitReply"), x.ok, x.error, x.cluster, x.count, x.warning);
+}
+template <class I>
+typename I::result_type inspect(I& f, QueueQuery& x) {
+  return f(caf::meta::type_name("QueueQuery"), x.constraint, x.projection);
+}
+template <class I>
+typename I::result_type inspect(I& f, QueueReply& x) {
+  return f(caf::meta::type_name("QueueReply"), x.ok, x.error, x.jobs);
+}
+template <class I>
+typename I::result_type inspect(I& f, UserprioQuery&) {
+  return f(caf::meta::type_name("UserprioQuery"));
+}
+template <class I>
+typename I::result_type inspect(I& f, UserprioReply& x) {
+  return f(caf::meta::type_name("UserprioReply"), x.records);
+}
+template <class I>
+typename I::result_type inspect(I& f, UserprioCommand& x) {
+  return f(caf::meta::type_name("UserprioCommand"), x.command, x.name, x.value, x.duration);
+}
+template <class I>
+typename I::result_type inspect(I& f, CommandReply& x) {
+  return f(caf::meta::type_name("CommandReply"), x.ok, x.error);
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,380 @@
+#include "actors/negotiator.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+
+#include "model/accounting/accountant.h"
+#include "model/accounting/group_tree.h"
+#include "model/classad/eval.h"
+#include "model/collector/ad_store.h"
+#include "model/negotiation/negotiation_cycle.h"
+#include "model/negotiation/negotiator_policy.h"
+#include "model/schedd/autocluster.h"
+
+namespace cara::actors {
+namespace {
+
+enum TimerKind : std::int32_t { kCycleTimer = 1 };
+
+struct Gathered {
+  std::vector<classad::ClassAd> slots;
+  std::vector<caf::actor> slot_endpoints;
+  std::vector<classad::ClassAd> submitter_ads;
+  std::vector<caf::actor> submitter_endpoints;
+  std::map<std::string, caf::actor> schedds;  // by Name
+  std::vector<RequestsReply> replies;
+  std::size_t waiting = 0;
+};
+
+struct NegotiatorState {
+  negotiation::NegotiatorPolicy policy;
+  std::optional<accounting::Accountant> accountant;
+  std::optional<accounting::GroupTree> groups;
+  std::int64_t interval = 60, min_interval = 5, cycle_delay = 20;
+  std::int64_t last_start = -1, last_end = -1, cycles = 0;
+  bool running = false, requested = false;
+  std::optional<std::int64_t> timer_at;  // when the pending cycle timer fires
+  std::mt19937_64 random;
+  std::uint64_t claim_counter = 0;
+  negotiation::CycleStats last_stats;
+  std::map<std::string, std::string> submitter_schedd;  // submitter -> ScheddName
+  static inline const char* name = "negotiator";
+};
+
+using Self = negotiator_actor::stateful_pointer<NegotiatorState>;
+
+std::string string_attr(const classad::ClassAd& ad, const char* name) {
+  classad::Value v = classad::evaluate_attr(ad, name);
+  return v.is_string() ? std::string(v.as_string()) : std::string();
+}
+
+std::string fresh_claim_id(Self self) {
+  static const char* hex = "0123456789abcdef";
+  std::string id;
+  for (int i = 0; i < 4; ++i) {
+    std::uint64_t r = self->state.random();
+    for (int k = 0; k < 16; ++k, r >>= 4) id += hex[r & 15];
+  }
+  return id + "#" + std::to_string(++self->state.claim_counter);
+}
+
+void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at);
+
+// When the next cycle may start, given what was asked.
+void plan_next(Self self, const NegotiatorSetup& setup) {
+  auto& st = self->state;
+  const std::int64_t now = setup.clock.now(self);
+  std::int64_t at = st.last_start < 0 ? now : st.last_start + st.interval;
+  if (st.requested) at = now;
+  if (st.last_start >= 0) at = std::max(at, st.last_start + st.min_interval);
+  if (st.last_end >= 0) at = std::max(at, st.last_end + st.cycle_delay);
+  schedule(self, setup, at);
+}
+
+void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
+  auto& st = self->state;
+  if (st.timer_at && *st.timer_at <= at) return;  // an earlier timer is set
+  st.timer_at = at;
+  const std::int64_t delay = std::max<std::int64_t>(0, at - setup.clock.now(self));
+  self->delayed_send(self, std::chrono::seconds(delay), Timer{kCycleTimer});
+}
+
+// The accountant's claims follow the slot ads: a claimed slot is charged to
+// its user, a slot no longer claimed stops being charged.
+void reconcile_claims(Self self, const std::vector<classad::ClassAd>& slots, std::int64_t now) {
+  auto& acc = *self->state.accountant;
+  std::map<std::string, const classad::ClassAd*> claimed;
+  std::set<std::string> matched;  // matched last cycle, not claimed yet: still charged
+  for (const classad::ClassAd& s : slots) {
+    const std::string state = string_attr(s, "State");
+    if (state == "Matched") matched.insert(string_attr(s, "Name"));
+    if (state != "Claimed") continue;
+    claimed.emplace(string_attr(s, "Name"), &s);
+  }
+  std::vector<std::string> ended;
+  for (const auto& [slot, claim] : acc.claims())
+    if (!claimed.count(slot) && !matched.count(slot)) ended.push_back(slot);
+  for (const std::string& s : ended) (void)acc.end_claim(s, now);
+  for (const auto& [name, ad] : claimed) {
+    if (acc.claims().count(name)) continue;
+    std::string user = string_attr(*ad, "AccountingGroup");
+    if (user.empty()) user = string_attr(*ad, "RemoteUser");
+    if (user.empty()) continue;
+    // AccountingGroup holds group.user; the submitter adds the domain.
+    const std::string remote = string_attr(*ad, "RemoteUser");
+    if (user.find('@') == std::string::npos && remote.find('@') != std::string::npos)
+      user += remote.substr(remote.find('@'));
+    accounting::ClaimRecord c;
+    c.slot = name;
+    c.submitter = user;
+    double w = 1;
+    if (self->state.policy.use_slot_weights) {
+      classad::Value v = classad::evaluate_attr(*ad, "SlotWeight");
+      if (!v.number(w)) {
+        v = classad::evaluate_attr(*ad, "Cpus");
+        if (!v.number(w)) w = 1;
+      }
+    }
+    c.weight = w;
+    (void)acc.begin_claim(c, now);
+  }
+}
+
+void publish(Self self, const NegotiatorSetup& setup) {
+  auto& st = self->state;
+  classad::ClassAd ad;
+  ad.set("MyType", "Negotiator");
+  ad.set("Name",
+         setup.config->string("FULL_HOSTNAME").ok() ? *setup.config->string("FULL_HOSTNAME") : "negotiator");
+  ad.set("NegotiationCycles", st.cycles);
+  for (const auto& [name, value] : st.last_stats.attributes()) ad.set(name, value);
+  AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
+             {WireAd{std::move(ad)}},
+             {caf::actor_cast<caf::actor>(self)}};
+  AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
+  for (const auto& [key, r] : st.accountant->records()) {
+    classad::ClassAd a;
+    a.set("MyType", "Accounting");
+    a.set("Name", r.name);
+    a.set("IsAccountingGroup", r.is_group);
+    a.set("Priority", r.priority);
+    a.set("PriorityFactor", r.factor);
+    a.set("EffectivePriority", r.eup());
+    a.set("ResourcesUsed", r.resources_used);
+    a.set("WeightedResourcesUsed", r.weighted_resources_used);
+    a.set("WeightedAccumulatedUsage", r.weighted_accumulated_usage);
+    acc.ads.push_back(WireAd{std::move(a)});
+  }
+  for (const collector_actor& c : setup.collectors) {
+    self->send(c, u);
+    if (!acc.ads.empty()) self->send(c, acc);
+  }
+}
+
+void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g) {
+  auto& st = self->state;
+  const std::int64_t now = setup.clock.now(self);
+  st.accountant->update_priorities(now);
+  reconcile_claims(self, g->slots, now);
+
+  std::vector<negotiation::SubmitterRequests> submitters;
+  for (RequestsReply& r : g->replies) {
+    negotiation::SubmitterRequests s;
+    s.name = r.submitter;
+    for (WireRequest& w : r.requests)
+      s.requests.push_back(negotiation::Request{&w.job.ad, w.count, w.job_ids});
+    if (!s.requests.empty()) submitters.push_back(std::move(s));
+  }
+  classad::EvalEnv env;
+  env.now = now;
+  std::optional<accounting::GroupTree> groups = st.groups;
+  negotiation::NegotiationCycle cycle(st.policy, *st.accountant, std::move(groups), env);
+  negotiation::CycleResult result = cycle.run(g->slots, submitters);
+
+  std::map<std::string, MatchBatch> batches;  // by schedd name
+  for (const negotiation::Match& m : result.matches) {
+    const std::string claim_id = fresh_claim_id(self);
+    accounting::ClaimRecord c;
+    c.slot = m.slot_name;
+    // A partitionable slot takes several claims (each carves a dynamic
+    // slot, whose ad carries the claim from the next cycle on).
+    classad::Value pslot = classad::evaluate_attr(g->slots[m.slot], "PartitionableSlot");
+    if (pslot.is_bool() && pslot.as_bool()) c.slot += "/" + claim_id;
+    c.submitter = m.submitter;
+    c.weight = m.weight;
+    (void)st.accountant->end_claim(c.slot, now);  // a preempted user's claim ends
+    (void)st.accountant->begin_claim(c, now);
+    const caf::actor& slot = g->slot_endpoints[m.slot];
+    if (!slot) continue;
+    self->send(caf::actor_cast<slot_actor>(slot), SlotMatched{claim_id});
+    MatchInfo info;
+    info.claim_id = claim_id;
+    info.submitter = m.submitter;
+    info.slot_name = m.slot_name;
+    info.slot_ad = WireAd{g->slots[m.slot]};
+    info.slot = slot;
+    if (!m.job_id.empty()) info.job_ids.push_back(m.job_id);
+    info.preempting = m.reason != negotiation::MatchReason::NoPreemption;
+    batches[st.submitter_schedd[m.submitter]].matches.push_back(std::move(info));
+  }
+  for (auto& [schedd, batch] : batches) {
+    auto it = g->schedds.find(schedd);
+    if (it != g->schedds.end() && it->second)
+      self->send(caf::actor_cast<schedd_actor>(it->second), std::move(batch));
+  }
+  st.last_stats = result.stats;
+  st.running = false;
+  st.last_end = setup.clock.now(self);
+  ++st.cycles;
+  publish(self, setup);
+  plan_next(self, setup);
+}
+
+void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g) {
+  auto& st = self->state;
+  std::vector<const classad::ClassAd*> slot_ptrs;
+  for (const classad::ClassAd& s : g->slots) slot_ptrs.push_back(&s);
+  std::vector<const classad::ExprTree*> exprs;
+  for (const classad::ExprPtr* e : {&st.policy.pre_job_rank, &st.policy.post_job_rank,
+                                    &st.policy.preemption_requirements, &st.policy.preemption_rank})
+    if (*e) exprs.push_back(e->get());
+  const auto names = schedd::SignificantAttributes::from_slots(slot_ptrs, exprs).names();
+  const std::vector<std::string> significant(names.begin(), names.end());
+  for (std::size_t i = 0; i < g->submitter_ads.size(); ++i) {
+    const classad::ClassAd& ad = g->submitter_ads[i];
+    classad::Value idle = classad::evaluate_attr(ad, "IdleJobs");
+    if (!g->submitter_endpoints[i] || !idle.is_int() || idle.as_int() <= 0) continue;
+    const std::string name = string_attr(ad, "Name");
+    st.submitter_schedd[name] = string_attr(ad, "ScheddName");
+    ++g->waiting;
+    self->request(caf::actor_cast<submitter_actor>(g->submitter_endpoints[i]), setup.request_timeout,
+                  RequestsQuery{st.cycles, name, significant})
+        .then(
+            [self, setup, g](RequestsReply& r) {
+              g->replies.push_back(std::move(r));
+              if (--g->waiting == 0) finish_cycle(self, setup, g);
+            },
+            [self, setup, g](caf::error&) {  // a schedd that does not answer sits this cycle out
+              if (--g->waiting == 0) finish_cycle(self, setup, g);
+            });
+  }
+  if (g->waiting == 0) finish_cycle(self, setup, g);
+}
+
+void start_cycle(Self self, const NegotiatorSetup& setup) {
+  auto& st = self->state;
+  if (st.running || setup.collectors.empty()) return;
+  st.running = true;
+  st.requested = false;
+  st.last_start = setup.clock.now(self);
+  auto g = std::make_shared<Gathered>();
+  const collector_actor& collector = setup.collectors.front();
+  auto failed = [self, setup](caf::error&) {
+    self->state.running = false;
+    self->state.last_end = setup.clock.now(self);
+    plan_next(self, setup);
+  };
+  using collector::AdType;
+  self->request(collector, setup.request_timeout,
+                AdQueryRequest{static_cast<std::int32_t>(AdType::Machine), "", {}, false})
+      .then(
+          [self, setup, g, collector, failed](AdQueryReply& slots) {
+            for (WireAd& a : slots.ads) g->slots.push_back(std::move(a.ad));
+            g->slot_endpoints = std::move(slots.endpoints);
+            self->request(collector, setup.request_timeout,
+                          AdQueryRequest{static_cast<std::int32_t>(AdType::Scheduler), "", {"Name"}, false})
+                .then(
+                    [self, setup, g, collector, failed](AdQueryReply& schedds) {
+                      for (std::size_t i = 0; i < schedds.ads.size(); ++i)
+                        g->schedds[string_attr(schedds.ads[i].ad, "Name")] = schedds.endpoints[i];
+                      self->request(
+                              collector, setup.request_timeout,
+                              AdQueryRequest{static_cast<std::int32_t>(AdType::Submitter), "", {}, false})
+                          .then(
+                              [self, setup, g](AdQueryReply& subs) {
+                                for (WireAd& a : subs.ads) g->submitter_ads.push_back(std::move(a.ad));
+                                g->submitter_endpoints = std::move(subs.endpoints);
+                                ask_submitters(self, setup, g);
+                              },
+                              failed);
+                    },
+                    failed);
+          },
+          failed);
+}
+
+CommandReply run_command(Self self, const NegotiatorSetup& setup, const UserprioCommand& c) {
+  auto& acc = *self->state.accountant;
+  const std::int64_t now = setup.clock.now(self);
+  std::optional<std::int64_t> duration;
+  if (c.duration > 0) duration = c.duration;
+  Status s = Error{"unknown userprio command '" + c.command + "'"};
+  if (c.command == "setfactor")
+    s = acc.set_factor(c.name, c.value);
+  else if (c.command == "setprio")
+    s = acc.set_priority(c.name, c.value);
+  else if (c.command == "setaccum")
+    s = acc.set_accumulated_usage(c.name, c.value);
+  else if (c.command == "setfloor")
+    s = acc.set_floor(c.name, c.value, duration, now);
+  else if (c.command == "setceil")
+    s = acc.set_ceiling(c.name, c.value, duration, now);
+  else if (c.command == "resetusage")
+    s = acc.reset_usage(c.name, now);
+  else if (c.command == "delete")
+    s = acc.remove(c.name);
+  if (!s) return CommandReply{false, s.error()};
+  publish(self, setup);
+  return CommandReply{true, {}};
+}
+
+negotiator_actor::behavior_type negotiator_behavior(Self self,
+                                                    std::shared_ptr<negotiation::NegotiatorPolicy> policy,
+                                                    std::shared_ptr<accounting::AccountantConfig> acc,
+                                                    std::shared_ptr<accounting::GroupTree> groups,
+                                                    NegotiatorSetup setup) {
+  auto& st = self->state;
+  st.policy = *policy;
+  st.accountant.emplace(*acc, setup.clock.now(self));
+  if (groups && groups->nodes().size() > 1) st.groups = *groups;
+  for (auto [knob, into] : {std::pair{"NEGOTIATOR_INTERVAL", &st.interval},
+                            std::pair{"NEGOTIATOR_MIN_INTERVAL", &st.min_interval},
+                            std::pair{"NEGOTIATOR_CYCLE_DELAY", &st.cycle_delay}})
+    if (auto v = setup.config->integer(knob); v && *v >= 0) *into = *v;
+  if (st.interval < 1) st.interval = 1;
+  st.random.seed(setup.seed != 0 ? setup.seed : std::random_device{}());
+  publish(self, setup);
+  plan_next(self, setup);
+  return {
+      [self, setup](Reschedule&) {
+        self->state.requested = true;
+        if (!self->state.running) plan_next(self, setup);
+      },
+      [self](UserprioQuery&) {
+        UserprioReply reply;
+        for (const auto& [key, r] : self->state.accountant->records()) {
+          classad::ClassAd a;
+          a.set("Name", r.name);
+          a.set("IsAccountingGroup", r.is_group);
+          a.set("Priority", r.priority);
+          a.set("PriorityFactor", r.factor);
+          a.set("EffectivePriority", r.eup());
+          a.set("ResourcesUsed", r.resources_used);
+          a.set("AccumulatedUsage", r.accumulated_usage);
+          reply.records.push_back(WireAd{std::move(a)});
+        }
+        return reply;
+      },
+      [self, setup](UserprioCommand& c) { return run_command(self, setup, c); },
+      [self, setup](Timer t) {
+        if (t.what != kCycleTimer) return;
+        auto& st = self->state;
+        const std::int64_t now = setup.clock.now(self);
+        if (st.timer_at && *st.timer_at > now) return;  // a stale timer; a later one is set
+        st.timer_at.reset();
+        if (st.running) return;
+        start_cycle(self, setup);
+        if (!st.running) plan_next(self, setup);
+      },
+  };
+}
+
+}  // namespace
+
+Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup) {
+  auto policy = negotiation::NegotiatorPolicy::from_config(*setup.config);
+  if (!policy) return Error{policy.error()};
+  auto acc = accounting::AccountantConfig::from_config(*setup.config);
+  if (!acc) return Error{acc.error()};
+  auto groups = accounting::GroupTree::from_config(*setup.config);
+  if (!groups) return Error{groups.error()};
+  return sys.spawn(negotiator_behavior, std::make_shared<negotiation::NegotiatorPolicy>(std::move(*policy)),
+                   std::make_shared<accounting::AccountantConfig>(std::move(*acc)),
+                   std::make_shared<accounting::GroupTree>(std::move(*groups)), std::move(setup));
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,36 @@
+// The negotiator actor: a shell around accounting::Accountant, the group
+// tree and negotiation::NegotiationCycle. A cycle starts every
+// NEGOTIATOR_INTERVAL, or early when a schedd asks (Reschedule), but never
+// sooner than NEGOTIATOR_MIN_INTERVAL after the last one began nor
+// NEGOTIATOR_CYCLE_DELAY after it ended (central-manager-configuration,
+// "The Negotiation Cycle"). A cycle fetches the slots, submitters and
+// schedds from the collector and each submitter's requests from its
+// submitter actor (every remote request with a timeout), runs the model's
+// cycle, charges the matches to the accountant, and sends each match to its
+// slot and its schedd with a fresh claim id. Between cycles it answers
+// userprio queries and commands and publishes its ad with the cycle's
+// statistics.
+#pragma once
+
+#include <caf/fwd.hpp>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "actors/interfaces.h"
+#include "actors/pool_clock.h"
+#include "model/config/config.h"
+
+namespace cara::actors {
+
+struct NegotiatorSetup {
+  std::shared_ptr<const config::Config> config;
+  PoolClock clock;
+  std::vector<collector_actor> collectors;  // the first one is queried
+  std::chrono::milliseconds request_timeout{std::chrono::seconds(5)};
+  std::uint64_t seed = 0;  // claim ids: 0 draws from the system's entropy
+};
+
+Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup);
+
+}  // namespace cara::actors

@@ -1,0 +1,84 @@
+// Messages between the actors of one node: the startd and its slot
+// actors, a slot and its starter, and the timers actors send themselves.
+// They never leave the process, but have `inspect` overloads like every
+// other message so they print in logs and a misrouted one fails cleanly.
+#pragma once
+
+#include <caf/actor.hpp>
+#include <caf/meta/type_name.hpp>
+#include <cstdint>
+#include <string>
+
+#include "actors/wire_ad.h"
+
+namespace cara::actors {
+
+// A slot actor hands an event to the startd, which owns the machine's
+// state machines (model/startd/startd.h).
+enum class SlotCallKind : std::int32_t { Match, Claim, Activate, Release, JobExited, Vacate };
+
+struct SlotCall {
+  std::string slot;
+  std::int32_t kind = 0;  // SlotCallKind
+  std::string claim_id;
+  WireAd job;
+  bool preempting = false;
+  caf::actor schedd;  // Claim: who holds the claim
+};
+struct SlotCallReply {
+  bool ok = false;
+  std::string reason;
+  std::string slot_name;  // the slot that took the claim
+  caf::actor slot;
+  WireAd slot_ad;
+};
+// The startd tells a slot actor to carry out an action of its state
+// machine (startd::ActionKind).
+struct SlotOrder {
+  std::int32_t action = 0;
+  std::string claim_id;
+  std::string reason;
+  caf::actor schedd;  // AcceptClaim: the claim's holder
+};
+// A starter's job process ended.
+struct StarterExit {
+  bool by_signal = false;
+  std::int32_t code = 0;
+  std::string error;  // the process could not be started (then no exit code)
+};
+// The slot tells its starter to signal the job (startd::ActionKind:
+// SuspendJob, ContinueJob, SoftKill, HardKill).
+struct StarterSignal {
+  std::int32_t action = 0;
+};
+// A timer an actor set for itself; `what` is the actor's own code.
+struct Timer {
+  std::int32_t what = 0;
+};
+
+template <class I>
+typename I::result_type inspect(I& f, SlotCall& x) {
+  return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd);
+}
+template <class I>
+typename I::result_type inspect(I& f, SlotCallReply& x) {
+  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad);
+}
+template <class I>
+typename I::result_type inspect(I& f, SlotOrder& x) {
+  return f(caf::meta::type_name("SlotOrder"), x.action, x.claim_id, x.reason, x.schedd);
+}
+template <class I>
+typename I::result_type inspect(I& f, StarterExit& x) {
+  return f(caf::meta::type_name("StarterExit"), x.by_signal, x.code, x.error);
+}
+template <class I>
+typename I::result_type inspect(I& f, StarterSignal& x) {
+  return f(caf::meta::type_name("StarterSignal"), x.action);
+}
+template <class I>
+typename I::result_type inspect(I& f, Timer& x) {
+  return f(caf::meta::type_name("Timer"), x.what);
+}
+
+}  // namespace cara::actors

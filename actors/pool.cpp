@@ -1,0 +1,51 @@
+#include "actors/pool.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/send.hpp>
+
+#include "actors/collector.h"
+#include "actors/negotiator.h"
+#include "actors/schedd.h"
+#include "actors/startd.h"
+
+namespace cara::actors {
+
+Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
+  EmbeddedPool pool;
+  auto policy = collector::CollectorPolicy::from_config(*spec.central_manager);
+  if (!policy) return Error{"central manager: " + policy.error()};
+  pool.collector = spawn_collector(sys, CollectorSetup{std::move(*policy), spec.clock, {}});
+  const std::vector<collector_actor> collectors{pool.collector};
+
+  auto negotiator = spawn_negotiator(
+      sys, NegotiatorSetup{spec.central_manager, spec.clock, collectors, std::chrono::seconds(5), spec.seed});
+  if (!negotiator) return Error{"negotiator: " + negotiator.error()};
+  pool.negotiator = *negotiator;
+
+  ScheddSetup schedd;
+  schedd.config = spec.access_point;
+  schedd.clock = spec.clock;
+  schedd.collectors = collectors;
+  schedd.negotiator = pool.negotiator;
+  schedd.files = spec.files ? spec.files : std::make_shared<config::SystemHost>();
+  auto s = spawn_schedd(sys, std::move(schedd));
+  if (!s) return Error{"schedd: " + s.error()};
+  pool.schedd = *s;
+
+  for (std::size_t i = 0; i < spec.execution_points.size(); ++i) {
+    auto startd =
+        spawn_startd(sys, StartdSetup{spec.execution_points[i], spec.clock, collectors, spec.runner});
+    if (!startd) return Error{"execution point " + std::to_string(i + 1) + ": " + startd.error()};
+    pool.startds.push_back(*startd);
+  }
+  return pool;
+}
+
+void stop_pool(caf::actor_system&, const EmbeddedPool& pool) {
+  for (const startd_actor& s : pool.startds) caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(pool.schedd, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(pool.negotiator, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(pool.collector, caf::exit_reason::user_shutdown);
+}
+
+}  // namespace cara::actors

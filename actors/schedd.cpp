@@ -1,0 +1,471 @@
+#include "actors/schedd.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "actors/submitter.h"
+#include "model/classad/eval.h"
+#include "model/classad/match.h"
+#include "model/classad/parser.h"
+#include "model/collector/ad_store.h"
+#include "model/schedd/autocluster.h"
+#include "model/schedd/job_builder.h"
+#include "model/schedd/job_order.h"
+#include "model/schedd/job_queue.h"
+#include "model/schedd/submit_description.h"
+
+namespace cara::actors {
+namespace {
+
+using schedd::JobId;
+
+// A slot on another node may be gone: never wait for it forever.
+constexpr auto kSlotTimeout = std::chrono::seconds(20);
+// FailedToCreateProcess: the job could not be started (HTCondor's code 6).
+constexpr int kHoldStartFailed = 6;
+
+struct Claim {
+  std::string id;
+  slot_actor slot;
+  std::string slot_name;
+  classad::ClassAd slot_ad;
+  std::string submitter;
+  std::vector<std::string> job_ids;  // the jobs the match was made for
+  std::optional<JobId> job;          // the job activated on it
+  bool ending = false;               // its job was evicted: the slot ends the claim
+};
+
+struct ScheddState {
+  std::optional<schedd::JobQueue> queue;
+  std::string schedd_name;
+  std::string uid_domain;
+  std::map<std::string, submitter_actor> submitters;
+  std::map<std::string, Claim> claims;  // by claim id
+  std::set<JobId> busy;                 // jobs being claimed for, activated or running
+  std::vector<classad::ClassAd> history;
+  bool dirty = true;       // counts changed: advertise
+  bool reschedule = true;  // ask for a cycle at the next tick
+  negotiator_actor negotiator;
+  std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
+  static inline const char* name = "schedd";
+};
+
+using Self = schedd_actor::stateful_pointer<ScheddState>;
+
+std::optional<JobId> parse_job_id(const std::string& s) {
+  const auto dot = s.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  try {
+    return JobId{std::stoll(s.substr(0, dot)), std::stoll(s.substr(dot + 1))};
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+bool is_idle(const classad::ClassAd& job) {
+  return schedd::job_status(job) == schedd::JobStatus::Idle;
+}
+
+// The user log events of the last changes, appended to each job's log.
+void write_events(Self self) {
+  for (const schedd::LoggedEvent& e : self->state.queue->take_events()) {
+    if (e.log.empty()) continue;
+    std::ofstream out(e.log, std::ios::app);
+    if (out) out << schedd::format_user_log_event(e.event);
+  }
+}
+
+void changed(Self self) {
+  write_events(self);
+  for (classad::ClassAd& done : self->state.queue->take_finished())
+    self->state.history.push_back(std::move(done));
+  self->state.dirty = true;
+  self->state.reschedule = true;
+}
+
+// The next job a claim may run: one the match was made for, else any idle
+// job of the submitter the slot would take.
+std::optional<JobId> next_job(Self self, const Claim& c) {
+  auto& st = self->state;
+  for (const std::string& s : c.job_ids) {
+    auto id = parse_job_id(s);
+    if (!id || st.busy.count(*id)) continue;
+    const classad::ClassAd* job = st.queue->find(*id);
+    if (job && is_idle(*job)) return id;
+  }
+  for (const classad::ClassAd* job : st.queue->idle_jobs(c.submitter)) {
+    const JobId id = schedd::job_id(*job);
+    if (st.busy.count(id)) continue;
+    if (classad::symmetric_match(*job, c.slot_ad)) return id;
+  }
+  return std::nullopt;
+}
+
+void release(Self self, const std::string& claim_id) {
+  auto it = self->state.claims.find(claim_id);
+  if (it == self->state.claims.end()) return;
+  self->send(it->second.slot, ReleaseSlot{claim_id});
+  self->demonitor(caf::actor_cast<caf::actor_addr>(it->second.slot));
+  self->state.claims.erase(it);
+  self->state.dirty = true;
+}
+
+void activate(Self self, const std::string& claim_id, JobId job, const ScheddSetup& setup);
+
+// Reuse the claim for another job, or give it back.
+void reuse_or_release(Self self, const std::string& claim_id, const ScheddSetup& setup) {
+  auto it = self->state.claims.find(claim_id);
+  if (it == self->state.claims.end() || it->second.ending) return;
+  if (auto next = next_job(self, it->second))
+    activate(self, claim_id, *next, setup);
+  else
+    release(self, claim_id);
+}
+
+void activate(Self self, const std::string& claim_id, JobId job, const ScheddSetup& setup) {
+  auto it = self->state.claims.find(claim_id);
+  const classad::ClassAd* ad = self->state.queue->find(job);
+  if (it == self->state.claims.end() || !ad) return;
+  self->state.busy.insert(job);
+  it->second.job = job;
+  self->request(it->second.slot, kSlotTimeout, ActivateClaim{claim_id, WireAd{*ad}})
+      .then(
+          [self, claim_id, job, setup](ActivateReply& r) {
+            auto c = self->state.claims.find(claim_id);
+            if (r.ok && c != self->state.claims.end()) {
+              if (self->state.queue->start(job, c->second.slot_name, setup.clock.now(self))) changed(self);
+              return;
+            }
+            self->state.busy.erase(job);
+            if (c != self->state.claims.end()) {
+              c->second.job.reset();
+              release(self, claim_id);  // CLAIM_WORKLIFE over, or the slot will not run it
+            }
+            self->state.reschedule = true;
+          },
+          [self, claim_id, job](caf::error&) {
+            self->state.busy.erase(job);
+            auto c = self->state.claims.find(claim_id);
+            if (c != self->state.claims.end()) {
+              c->second.job.reset();
+              release(self, claim_id);
+            }
+            self->state.reschedule = true;
+          });
+}
+
+void claim(Self self, MatchInfo m, const ScheddSetup& setup) {
+  Claim c;
+  c.id = m.claim_id;
+  c.slot_ad = m.slot_ad.ad;
+  c.submitter = m.submitter;
+  c.job_ids = m.job_ids;
+  std::optional<JobId> job = next_job(self, c);
+  if (!job) return;  // nothing left to run: the match times out at the slot
+  self->state.busy.insert(*job);
+  const classad::ClassAd& ad = *self->state.queue->find(*job);
+  slot_actor slot = caf::actor_cast<slot_actor>(m.slot);
+  self->request(slot, kSlotTimeout,
+                ClaimSlot{m.claim_id, WireAd{ad}, m.preempting, caf::actor_cast<caf::actor>(self)})
+      .then(
+          [self, c = std::move(c), job, setup](ClaimReply& r) mutable {
+            self->state.busy.erase(*job);
+            if (!r.ok) {
+              self->state.reschedule = true;
+              return;
+            }
+            c.slot = caf::actor_cast<slot_actor>(r.slot);
+            c.slot_name = r.slot_name;
+            if (!r.slot_ad.ad.attributes().empty()) c.slot_ad = std::move(r.slot_ad.ad);
+            // RemoteHost names the slot as the pool does: slot1_1@host.
+            classad::Value full = classad::evaluate_attr(c.slot_ad, "Name");
+            if (full.is_string()) c.slot_name = std::string(full.as_string());
+            self->monitor(c.slot);
+            const std::string id = c.id;
+            self->state.claims.emplace(id, std::move(c));
+            const classad::ClassAd* ad = self->state.queue->find(*job);
+            if (ad && is_idle(*ad) && !self->state.busy.count(*job))
+              activate(self, id, *job, setup);
+            else
+              reuse_or_release(self, id, setup);
+          },
+          [self, job](caf::error&) {
+            self->state.busy.erase(*job);
+            self->state.reschedule = true;
+          });
+}
+
+// The job on a claim that ended without an exit: back to Idle.
+void lose_claim(Self self, const std::string& claim_id, const ScheddSetup& setup) {
+  auto it = self->state.claims.find(claim_id);
+  if (it == self->state.claims.end()) return;
+  if (it->second.job) {
+    const JobId job = *it->second.job;
+    self->state.busy.erase(job);
+    const classad::ClassAd* ad = self->state.queue->find(job);
+    if (ad && !is_idle(*ad)) self->state.queue->evict(job, setup.clock.now(self));
+  }
+  self->demonitor(caf::actor_cast<caf::actor_addr>(it->second.slot));
+  self->state.claims.erase(it);
+  changed(self);
+}
+
+RequestsReply requests_for(Self self, const RequestsQuery& q) {
+  auto& st = self->state;
+  RequestsReply reply;
+  reply.submitter = q.submitter;
+  schedd::AutoclusterIndex index(schedd::SignificantAttributes::from_list(q.significant));
+  std::map<int, std::size_t> position;  // autocluster -> index in reply.requests
+  for (const classad::ClassAd* job : st.queue->idle_jobs(q.submitter)) {
+    const JobId id = schedd::job_id(*job);
+    if (st.busy.count(id)) continue;
+    const int ac = index.assign(*job);
+    auto [it, fresh] = position.emplace(ac, reply.requests.size());
+    if (fresh) reply.requests.push_back(WireRequest{WireAd{*job}, 0, {}});
+    WireRequest& r = reply.requests[it->second];
+    ++r.count;
+    r.job_ids.push_back(id.str());
+  }
+  return reply;
+}
+
+void advertise(Self self, const ScheddSetup& setup) {
+  auto& st = self->state;
+  std::map<std::string, std::array<std::int64_t, 3>> counts;  // idle, running, held
+  for (const auto& [id, job] : st.queue->jobs()) {
+    const std::string s = schedd::submitter_name(job);
+    auto& c = counts[s];
+    switch (schedd::job_status(job).value_or(schedd::JobStatus::Idle)) {
+      case schedd::JobStatus::Idle: ++c[0]; break;
+      case schedd::JobStatus::Running:
+      case schedd::JobStatus::Suspended: ++c[1]; break;
+      case schedd::JobStatus::Held: ++c[2]; break;
+      default: break;
+    }
+  }
+  // Submitters that had jobs keep an ad (with zero counts) until they go.
+  for (const auto& [name, actor] : st.submitters)
+    counts.try_emplace(name, std::array<std::int64_t, 3>{0, 0, 0});
+  std::int64_t idle = 0, running = 0, held = 0;
+  for (const auto& [name, c] : counts) {
+    auto it = st.submitters.find(name);
+    if (it == st.submitters.end()) {
+      submitter_actor sub = spawn_submitter(self->system(), self, setup.collectors);
+      self->link_to(sub);  // submitters end with their schedd
+      it = st.submitters.emplace(name, std::move(sub)).first;
+    }
+    classad::ClassAd ad;
+    ad.set("MyType", "Submitter");
+    ad.set("Name", name);
+    ad.set("ScheddName", st.schedd_name);
+    ad.set("IdleJobs", c[0]);
+    ad.set("RunningJobs", c[1]);
+    ad.set("HeldJobs", c[2]);
+    self->send(it->second, WireAd{std::move(ad)});
+    idle += c[0];
+    running += c[1];
+    held += c[2];
+  }
+  classad::ClassAd ad;
+  ad.set("MyType", "Scheduler");
+  ad.set("Name", st.schedd_name);
+  ad.set("TotalIdleJobs", idle);
+  ad.set("TotalRunningJobs", running);
+  ad.set("TotalHeldJobs", held);
+  ad.set("TotalJobAds", static_cast<std::int64_t>(st.queue->size()));
+  ad.set("TotalCompletedJobs", static_cast<std::int64_t>(st.history.size()));
+  AdUpdate u{static_cast<std::int32_t>(collector::AdType::Scheduler),
+             {WireAd{std::move(ad)}},
+             {caf::actor_cast<caf::actor>(self)}};
+  for (const collector_actor& c : setup.collectors) self->send(c, u);
+  st.dirty = false;
+}
+
+bool has_idle(Self self) {
+  for (const auto& [id, job] : self->state.queue->jobs())
+    if (is_idle(job) && !self->state.busy.count(id)) return true;
+  return false;
+}
+
+void find_negotiator(Self self, const ScheddSetup& setup) {
+  if (self->state.negotiator || setup.collectors.empty()) return;
+  self->request(setup.collectors.front(), std::chrono::seconds(5),
+                AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Negotiator), "", {}, false})
+      .then(
+          [self](AdQueryReply& r) {
+            for (caf::actor& a : r.endpoints)
+              if (a) self->state.negotiator = caf::actor_cast<negotiator_actor>(a);
+          },
+          [](caf::error&) {});
+}
+
+void on_tick(Self self, const ScheddSetup& setup) {
+  auto& st = self->state;
+  const std::int64_t now = setup.clock.now(self);
+  if (now - st.last_periodic >= st.periodic_interval) {
+    st.last_periodic = now;
+    if (st.queue->evaluate_periodic(now) > 0) changed(self);
+  }
+  if (st.dirty || now - st.last_advertise >= st.update_interval) {
+    advertise(self, setup);
+    st.last_advertise = now;
+  }
+  if (st.reschedule) {
+    find_negotiator(self, setup);
+    if (st.negotiator && has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
+    st.reschedule = false;
+  }
+}
+
+SubmitReply submit(Self self, const ScheddSetup& setup, const SubmitRequest& r) {
+  auto& st = self->state;
+  SubmitReply reply;
+  auto description =
+      schedd::parse_submit(r.description, r.label.empty() ? "submit description" : r.label, r.appends);
+  if (!description) {
+    reply.error = description.error();
+    return reply;
+  }
+  schedd::SubmitContext ctx;
+  ctx.owner = r.owner;
+  ctx.uid_domain = st.uid_domain;
+  ctx.iwd = r.iwd;
+  ctx.now = setup.clock.now(self);
+  ctx.cluster_id = st.queue->next_cluster_id();
+  ctx.label = r.label.empty() ? "submit description" : r.label;
+  ctx.config = setup.config.get();
+  ctx.files = setup.files.get();
+  for (const std::string& e : r.environment) {
+    const auto eq = e.find('=');
+    if (eq != std::string::npos) ctx.environment.emplace_back(e.substr(0, eq), e.substr(eq + 1));
+  }
+  auto jobs = schedd::build_jobs(*description, ctx);
+  if (!jobs) {
+    reply.error = jobs.error();
+    return reply;
+  }
+  auto result = st.queue->submit(std::move(*jobs), ctx.now);
+  if (!result) {
+    reply.error = result.error();
+    return reply;
+  }
+  changed(self);
+  reply.ok = true;
+  reply.cluster = result->cluster;
+  reply.count = static_cast<std::int64_t>(result->count);
+  reply.warning = result->warning.value_or("");
+  return reply;
+}
+
+QueueReply query(Self self, const QueueQuery& q) {
+  QueueReply reply;
+  classad::ExprPtr constraint;
+  if (!q.constraint.empty()) {
+    auto e = classad::parse_expression(q.constraint);
+    if (!e) {
+      reply.ok = false;
+      reply.error = "constraint '" + q.constraint + "' does not parse: " + e.error();
+      return reply;
+    }
+    constraint = *e;
+  }
+  for (const auto& [id, job] : self->state.queue->jobs()) {
+    if (constraint) {
+      bool b = false;
+      if (!classad::evaluate(*constraint, &job).bool_equiv(b) || !b) continue;
+    }
+    if (q.projection.empty()) {
+      reply.jobs.push_back(WireAd{job});
+      continue;
+    }
+    classad::ClassAd p;
+    for (const std::string& n : q.projection)
+      if (const classad::Attribute* a = job.find(n)) p.insert(a->name, a->expr);
+    reply.jobs.push_back(WireAd{std::move(p)});
+  }
+  return reply;
+}
+
+schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::QueuePolicy> policy,
+                                            ScheddSetup setup) {
+  auto& st = self->state;
+  st.schedd_name = setup.config->string("SCHEDD_NAME").ok() ? *setup.config->string("SCHEDD_NAME") : "";
+  if (st.schedd_name.empty())
+    st.schedd_name =
+        setup.config->string("FULL_HOSTNAME").ok() ? *setup.config->string("FULL_HOSTNAME") : "schedd";
+  st.uid_domain =
+      setup.config->string("UID_DOMAIN").ok() ? *setup.config->string("UID_DOMAIN") : st.schedd_name;
+  if (auto u = setup.config->integer("SCHEDD_INTERVAL"); u && *u > 0) st.update_interval = *u;
+  if (auto p = setup.config->integer("PERIODIC_EXPR_INTERVAL"); p && *p > 0) st.periodic_interval = *p;
+  classad::EvalEnv env;
+  st.queue.emplace(std::move(*policy), "<" + st.schedd_name + ">", env);
+  st.negotiator = setup.negotiator;
+  st.last_periodic = setup.clock.now(self);
+  self->set_down_handler([self, setup](caf::down_msg& d) {
+    // A slot we hold a claim on is gone (its node died): its job runs again.
+    std::vector<std::string> lost;
+    for (const auto& [id, c] : self->state.claims)
+      if (caf::actor_cast<caf::actor_addr>(c.slot) == d.source) lost.push_back(id);
+    for (const std::string& id : lost) lose_claim(self, id, setup);
+  });
+  self->delayed_send(self, setup.tick_every, Timer{});
+  return {
+      [self, setup](SubmitRequest& r) { return submit(self, setup, r); },
+      [self](RequestsQuery& q) { return requests_for(self, q); },
+      [self](QueueQuery& q) { return query(self, q); },
+      [self, setup](MatchBatch& b) {
+        for (MatchInfo& m : b.matches) claim(self, std::move(m), setup);
+      },
+      [self, setup](JobFinished& f) {
+        auto it = self->state.claims.find(f.claim_id);
+        if (it == self->state.claims.end() || !it->second.job) return;
+        const JobId job = *it->second.job;
+        it->second.job.reset();
+        self->state.busy.erase(job);
+        const std::int64_t now = setup.clock.now(self);
+        if (!f.error.empty()) {
+          self->state.queue->hold(job, "Error from " + it->second.slot_name + ": " + f.error,
+                                  kHoldStartFailed, 0, now);
+        } else if (f.evicted) {
+          self->state.queue->evict(job, now);
+          it->second.ending = true;
+        } else {
+          self->state.queue->complete(job, schedd::JobExit{f.by_signal, f.code}, now);
+        }
+        changed(self);
+        reuse_or_release(self, f.claim_id, setup);
+      },
+      [self, setup](ClaimEnded& e) { lose_claim(self, e.claim_id, setup); },
+      [self, setup](JobSuspension& s) {
+        if (auto id = parse_job_id(s.job_id)) {
+          const std::int64_t now = setup.clock.now(self);
+          if (s.suspended ? self->state.queue->suspend(*id, now) : self->state.queue->unsuspend(*id, now))
+            changed(self);
+        }
+      },
+      [self, setup](Timer) {
+        on_tick(self, setup);
+        self->delayed_send(self, setup.tick_every, Timer{});
+      },
+  };
+}
+
+}  // namespace
+
+Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup) {
+  auto name = setup.config->string("SCHEDD_NAME");
+  std::string schedd_name = name ? *name : "";
+  if (schedd_name.empty())
+    schedd_name =
+        setup.config->string("FULL_HOSTNAME").ok() ? *setup.config->string("FULL_HOSTNAME") : "schedd";
+  auto policy = schedd::QueuePolicy::from_config(*setup.config, schedd_name);
+  if (!policy) return Error{policy.error()};
+  return sys.spawn(schedd_behavior, std::make_shared<schedd::QueuePolicy>(std::move(*policy)),
+                   std::move(setup));
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,38 @@
+// The schedd actor: owns the schedd::JobQueue model. It takes submissions
+// (built from the submit description with the pool's configuration),
+// answers the negotiator's request queries (one request per autocluster),
+// claims the slots it is matched with, activates each claim with a job,
+// reuses a claim for the next job the slot accepts until the slot ends it
+// (CLAIM_WORKLIFE is the slot's rule), and releases it when no job is left.
+// Job events go to the jobs' user logs. A claim whose slot dies or ends it
+// sends its job back to Idle, to run again; no job runs twice at once.
+//
+// When it has idle jobs and slots were freed or jobs arrived, it asks the
+// negotiator for a cycle (Reschedule), so a freed slot is rematched within
+// about a second (TARGETS.md, fair share).
+#pragma once
+
+#include <caf/fwd.hpp>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "actors/interfaces.h"
+#include "actors/pool_clock.h"
+#include "model/config/config.h"
+#include "model/config/config_host.h"
+
+namespace cara::actors {
+
+struct ScheddSetup {
+  std::shared_ptr<const config::Config> config;
+  PoolClock clock;
+  std::vector<collector_actor> collectors;
+  negotiator_actor negotiator;                // null: found through the collector's Negotiator ad
+  std::shared_ptr<config::ConfigHost> files;  // what submit files read (`queue from`)
+  std::chrono::milliseconds tick_every{std::chrono::milliseconds(250)};
+};
+
+Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup);
+
+}  // namespace cara::actors

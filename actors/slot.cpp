@@ -1,0 +1,184 @@
+#include "actors/slot.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "actors/starter.h"
+#include "model/classad/eval.h"
+#include "model/startd/slot_state.h"
+
+namespace cara::actors {
+namespace {
+
+using startd::ActionKind;
+
+// Every request to the startd is local; it answers at once.
+constexpr auto kStartdTimeout = std::chrono::seconds(30);
+
+struct SlotState {
+  std::string slot;  // its short name
+  std::string claim_id;
+  caf::actor schedd;
+  classad::ClassAd job;  // the activated job
+  std::string job_id;
+  starter_actor starter;
+  bool vacating = false;  // a kill was ordered: the job is being evicted
+  static inline const char* name = "slot";
+};
+
+using Self = slot_actor::stateful_pointer<SlotState>;
+
+std::string job_id_of(const classad::ClassAd& job) {
+  classad::Value c = classad::evaluate_attr(job, "ClusterId");
+  classad::Value p = classad::evaluate_attr(job, "ProcId");
+  if (!c.is_int() || !p.is_int()) return {};
+  return std::to_string(c.as_int()) + "." + std::to_string(p.as_int());
+}
+
+void call_startd(Self self, const startd_actor& startd, SlotCall call) {
+  self->request(startd, kStartdTimeout, std::move(call)).then([](const SlotCallReply&) {});
+}
+
+void forget_claim(Self self) {
+  if (self->state.schedd) self->demonitor(self->state.schedd);
+  self->state.claim_id.clear();
+  self->state.schedd = nullptr;
+}
+
+void carry_out(Self self, const SlotOrder& o, const startd_actor& startd,
+               const std::shared_ptr<JobRunner>& runner) {
+  auto& st = self->state;
+  switch (static_cast<ActionKind>(o.action)) {
+    case ActionKind::AcceptClaim:
+      if (st.schedd && st.schedd != o.schedd) self->demonitor(st.schedd);
+      st.claim_id = o.claim_id;
+      st.schedd = o.schedd;
+      if (st.schedd) self->monitor(st.schedd);
+      break;
+    case ActionKind::StartJob:
+      st.vacating = false;
+      st.starter = spawn_starter(self->system(), st.job, self, runner);
+      self->link_to(st.starter);  // a slot that ends takes its job with it
+      break;
+    case ActionKind::SuspendJob:
+    case ActionKind::ContinueJob:
+      if (st.starter) self->send(st.starter, StarterSignal{o.action});
+      if (st.schedd)
+        self->send(caf::actor_cast<schedd_actor>(st.schedd),
+                   JobSuspension{st.claim_id, st.job_id,
+                                 static_cast<ActionKind>(o.action) == ActionKind::SuspendJob});
+      break;
+    case ActionKind::SoftKill:
+    case ActionKind::HardKill:
+      st.vacating = true;
+      if (st.starter) self->send(st.starter, StarterSignal{o.action});
+      break;
+    case ActionKind::ClaimEnded:
+      if (st.schedd && (o.claim_id.empty() || o.claim_id == st.claim_id))
+        self->send(caf::actor_cast<schedd_actor>(st.schedd), ClaimEnded{st.claim_id, o.reason});
+      if (o.claim_id.empty() || o.claim_id == st.claim_id) forget_claim(self);
+      break;
+    default: break;  // RefuseClaim is answered by the reply; the rest is the startd's
+  }
+  (void)startd;
+}
+
+slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_actor startd,
+                                        std::shared_ptr<JobRunner> runner) {
+  self->state.slot = name;
+  self->set_down_handler([self, startd](caf::down_msg& d) {
+    // The claim's schedd is gone (crashed, or its node unreachable): the
+    // claim is released as if it had asked (policy-configuration, H).
+    if (d.source == self->state.schedd && !self->state.claim_id.empty()) {
+      call_startd(self, startd,
+                  SlotCall{self->state.slot,
+                           static_cast<std::int32_t>(SlotCallKind::Release),
+                           self->state.claim_id,
+                           {},
+                           false,
+                           nullptr});
+      self->state.schedd = nullptr;
+    }
+  });
+  return {
+      [self, startd](SlotMatched& m) {
+        call_startd(self, startd,
+                    SlotCall{self->state.slot,
+                             static_cast<std::int32_t>(SlotCallKind::Match),
+                             m.claim_id,
+                             {},
+                             false,
+                             nullptr});
+      },
+      [self, startd](ClaimSlot& c) -> caf::result<ClaimReply> {
+        auto rp = self->make_response_promise<ClaimReply>();
+        self->request(startd, kStartdTimeout,
+                      SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Claim), c.claim_id,
+                               std::move(c.job), c.preempting, c.schedd})
+            .then(
+                [rp](SlotCallReply& r) mutable {
+                  rp.deliver(ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad)});
+                },
+                [rp](caf::error& e) mutable {
+                  rp.deliver(
+                      ClaimReply{false, "the startd did not answer: " + caf::to_string(e), {}, nullptr, {}});
+                });
+        return rp;
+      },
+      [self, startd](ActivateClaim& a) -> caf::result<ActivateReply> {
+        if (self->state.claim_id.empty() || a.claim_id != self->state.claim_id)
+          return ActivateReply{false, "no claim with this id on " + self->state.slot};
+        self->state.job = a.job.ad;
+        self->state.job_id = job_id_of(a.job.ad);
+        auto rp = self->make_response_promise<ActivateReply>();
+        self->request(startd, kStartdTimeout,
+                      SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Activate),
+                               a.claim_id, std::move(a.job), false, nullptr})
+            .then(
+                [rp](SlotCallReply& r) mutable {
+                  rp.deliver(ActivateReply{r.ok, r.reason});
+                },
+                [rp](caf::error& e) mutable {
+                  rp.deliver(ActivateReply{false, "the startd did not answer: " + caf::to_string(e)});
+                });
+        return rp;
+      },
+      [self, startd](ReleaseSlot& r) {
+        if (self->state.claim_id.empty() || r.claim_id != self->state.claim_id) return;
+        call_startd(self, startd,
+                    SlotCall{self->state.slot,
+                             static_cast<std::int32_t>(SlotCallKind::Release),
+                             r.claim_id,
+                             {},
+                             false,
+                             nullptr});
+      },
+      [self, startd, runner](SlotOrder& o) { carry_out(self, o, startd, runner); },
+      [self, startd](StarterExit& e) {
+        auto& st = self->state;
+        st.starter = nullptr;
+        // The startd first, so that the schedd's next activation finds the
+        // claim idle (messages from one sender arrive in order).
+        call_startd(self, startd,
+                    SlotCall{st.slot,
+                             static_cast<std::int32_t>(SlotCallKind::JobExited),
+                             st.claim_id,
+                             {},
+                             false,
+                             nullptr});
+        if (st.schedd)
+          self->send(caf::actor_cast<schedd_actor>(st.schedd),
+                     JobFinished{st.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating});
+        st.vacating = false;
+      },
+  };
+}
+
+}  // namespace
+
+slot_actor spawn_slot(caf::actor_system& sys, std::string name, startd_actor startd,
+                      std::shared_ptr<JobRunner> runner) {
+  return sys.spawn(slot_behavior, std::move(name), std::move(startd), std::move(runner));
+}
+
+}  // namespace cara::actors

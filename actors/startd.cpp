@@ -1,0 +1,182 @@
+#include "actors/startd.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <map>
+#include <set>
+
+#include "actors/slot.h"
+#include "model/classad/eval.h"
+#include "model/collector/ad_store.h"
+#include "model/startd/startd.h"
+
+namespace cara::actors {
+namespace {
+
+using startd::ActionKind;
+
+struct StartdState {
+  std::shared_ptr<startd::Startd> model;
+  std::string machine;                      // the Machine attribute of its slot ads
+  std::map<std::string, slot_actor> slots;  // by short name
+  std::int64_t update_interval = 300;
+  std::int64_t last_full_update = 0;
+  static inline const char* name = "startd";
+};
+
+using Self = startd_actor::stateful_pointer<StartdState>;
+
+startd::SlotEvent to_event(SlotCall& c) {
+  switch (static_cast<SlotCallKind>(c.kind)) {
+    case SlotCallKind::Match: return startd::MatchNotified{c.claim_id};
+    case SlotCallKind::Claim: return startd::ClaimRequest{c.claim_id, std::move(c.job.ad), c.preempting};
+    case SlotCallKind::Activate: return startd::Activate{c.claim_id, std::move(c.job.ad)};
+    case SlotCallKind::Release: return startd::ReleaseClaim{c.claim_id};
+    case SlotCallKind::JobExited: return startd::JobExited{c.claim_id};
+    case SlotCallKind::Vacate: return startd::Vacate{};
+  }
+  return startd::Tick{};
+}
+
+void advertise(Self self, const StartdSetup& setup, const std::set<std::string>& names) {
+  if (names.empty() || setup.collectors.empty()) return;
+  AdUpdate u;
+  u.type = static_cast<std::int32_t>(collector::AdType::Machine);
+  for (const std::string& n : names) {
+    const startd::Slot* s = self->state.model->slot(n);
+    auto it = self->state.slots.find(n);
+    if (!s || it == self->state.slots.end()) continue;
+    u.ads.push_back(WireAd{s->ad()});
+    u.endpoints.push_back(caf::actor_cast<caf::actor>(it->second));
+  }
+  for (const collector_actor& c : setup.collectors) self->send(c, u);
+}
+
+// Slot actors follow the model's slots: new dynamic slots get one, gone
+// ones lose theirs and their ads are invalidated.
+void sync_slots(Self self, const StartdSetup& setup, std::set<std::string>& changed) {
+  auto& st = self->state;
+  const auto names = st.model->slot_names();
+  const std::set<std::string> now(names.begin(), names.end());
+  AdInvalidate inv;
+  inv.type = static_cast<std::int32_t>(collector::AdType::Machine);
+  for (auto it = st.slots.begin(); it != st.slots.end();) {
+    if (now.count(it->first)) {
+      ++it;
+      continue;
+    }
+    inv.keys.push_back(it->first + "@" + st.machine);  // the ad's Name
+    self->unlink_from(it->second);
+    self->send_exit(it->second, caf::exit_reason::normal);
+    changed.erase(it->first);
+    it = st.slots.erase(it);
+  }
+  for (const std::string& n : names) {
+    if (st.slots.count(n)) continue;
+    slot_actor slot = spawn_slot(self->system(), n, self, setup.runner);
+    self->link_to(slot);  // slots end with their startd
+    st.slots.emplace(n, std::move(slot));
+    changed.insert(n);
+  }
+  if (!inv.keys.empty())
+    for (const collector_actor& c : setup.collectors) self->send(c, inv);
+}
+
+// Sends each action to its slot and advertises the ads that changed;
+// the reply says what became of `call`'s claim or activation.
+SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult result,
+                       const SlotCall* call) {
+  auto& st = self->state;
+  SlotCallReply reply;
+  reply.ok = call == nullptr || (static_cast<SlotCallKind>(call->kind) != SlotCallKind::Claim &&
+                                 static_cast<SlotCallKind>(call->kind) != SlotCallKind::Activate);
+  std::set<std::string> changed;
+  sync_slots(self, setup, changed);  // a carved dynamic slot needs its actor before its orders
+  for (startd::StartdAction& a : result.actions) {
+    const bool for_call = call && (a.action.claim_id == call->claim_id);
+    if (a.action.kind == ActionKind::Advertise) {
+      changed.insert(a.slot);
+      continue;
+    }
+    if (a.action.kind == ActionKind::RefuseClaim) {
+      if (for_call) {
+        reply.ok = false;
+        reply.reason = a.action.reason;
+      }
+      continue;
+    }
+    auto it = st.slots.find(a.slot);
+    if (it == st.slots.end()) continue;
+    SlotOrder order{static_cast<std::int32_t>(a.action.kind), a.action.claim_id, a.action.reason, nullptr};
+    if (a.action.kind == ActionKind::AcceptClaim) {
+      if (call && for_call && static_cast<SlotCallKind>(call->kind) == SlotCallKind::Claim) {
+        order.schedd = call->schedd;
+        reply.ok = true;
+        reply.slot_name = a.slot;
+        reply.slot = caf::actor_cast<caf::actor>(it->second);
+        if (const startd::Slot* s = st.model->slot(a.slot)) reply.slot_ad = WireAd{s->ad()};
+      }
+    }
+    if (a.action.kind == ActionKind::StartJob && for_call) reply.ok = true;
+    self->send(it->second, std::move(order));
+    changed.insert(a.slot);
+  }
+  sync_slots(self, setup, changed);  // dynamic slots whose claim ended
+  // A partitionable slot's ad changes silently when a dynamic slot is
+  // carved from it or gives its resources back: advertise it with them.
+  if (!changed.empty())
+    for (const auto& [name, actor] : st.slots)
+      if (name.find('_') == std::string::npos) changed.insert(name);
+  advertise(self, setup, changed);
+  return reply;
+}
+
+startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::Startd> model,
+                                            StartdSetup setup) {
+  auto& st = self->state;
+  st.model = std::move(model);
+  for (const std::string& n : st.model->slot_names()) {
+    classad::Value m = classad::evaluate_attr(st.model->slot(n)->ad(), "Machine");
+    if (m.is_string()) st.machine = std::string(m.as_string());
+    break;
+  }
+  if (auto u = setup.config->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
+  std::set<std::string> all;
+  sync_slots(self, setup, all);
+  advertise(self, setup, all);
+  st.last_full_update = setup.clock.now(self);
+  self->delayed_send(self, setup.tick_every, Timer{});
+  return {
+      [self, setup](SlotCall& c) -> SlotCallReply {
+        const std::int64_t now = setup.clock.now(self);
+        startd::SlotEvent event = to_event(c);
+        auto result = self->state.model->deliver(c.slot, event, now);
+        return dispatch(self, setup, std::move(result), &c);
+      },
+      [self, setup](Timer) {
+        const std::int64_t now = setup.clock.now(self);
+        dispatch(self, setup, self->state.model->tick(now), nullptr);
+        if (now - self->state.last_full_update >= self->state.update_interval) {
+          std::set<std::string> all;
+          for (const auto& [n, a] : self->state.slots) all.insert(n);
+          advertise(self, setup, all);
+          self->state.last_full_update = now;
+        }
+        self->delayed_send(self, setup.tick_every, Timer{});
+      },
+  };
+}
+
+}  // namespace
+
+Result<startd_actor> spawn_startd(caf::actor_system& sys, StartdSetup setup) {
+  using namespace std::chrono;
+  const std::int64_t now =
+      setup.clock.offset + duration_cast<seconds>(sys.clock().now().time_since_epoch()).count();
+  auto model = startd::Startd::create(*setup.config, now);
+  if (!model) return Error{model.error()};
+  std::shared_ptr<startd::Startd> shared(std::move(*model));
+  return sys.spawn(startd_behavior, std::move(shared), std::move(setup));
+}
+
+}  // namespace cara::actors

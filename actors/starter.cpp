@@ -1,0 +1,75 @@
+#include "actors/starter.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/send.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <csignal>
+
+#include "model/startd/slot_state.h"
+
+namespace cara::actors {
+namespace {
+
+struct StarterState {
+  std::int64_t handle = -1;
+  int kill_sig = SIGTERM;
+  bool exited = false;
+  std::shared_ptr<std::int64_t> running;  // the handle while the job runs, else -1
+  static inline const char* name = "starter";
+};
+
+using Self = starter_actor::stateful_pointer<StarterState>;
+
+starter_actor::behavior_type starter_behavior(Self self, classad::ClassAd job, slot_actor slot,
+                                              std::shared_ptr<JobRunner> runner) {
+  if (auto launch = job_launch(job)) self->state.kill_sig = launch->kill_sig;
+  starter_actor me = self;
+  auto started = runner->start(job, [me](ProcessExit e) {
+    caf::anon_send(me, StarterExit{e.by_signal, e.code, {}});
+  });
+  // However the starter ends (its slot or startd stopped), the job's
+  // process group does not outlive it.
+  auto running = std::make_shared<std::int64_t>(started ? *started : -1);
+  self->attach_functor([running, runner](const caf::error&) {
+    if (*running >= 0) runner->signal(*running, SIGKILL);
+  });
+  self->state.running = running;
+  if (!started) {
+    // Reported like an exit, with the reason: the schedd holds the job.
+    self->send(self, StarterExit{false, 0, started.error()});
+  } else {
+    self->state.handle = *started;
+  }
+  return {
+      [self, runner](StarterSignal s) {
+        if (self->state.exited || self->state.handle < 0) return;
+        int sig = 0;
+        switch (static_cast<startd::ActionKind>(s.action)) {
+          case startd::ActionKind::SuspendJob: sig = SIGSTOP; break;
+          case startd::ActionKind::ContinueJob: sig = SIGCONT; break;
+          case startd::ActionKind::SoftKill: sig = self->state.kill_sig; break;
+          case startd::ActionKind::HardKill: sig = SIGKILL; break;
+          default: return;
+        }
+        runner->signal(self->state.handle, sig);
+        // A stopped job must run again to act on the soft kill.
+        if (sig != SIGSTOP && sig != SIGCONT) runner->signal(self->state.handle, SIGCONT);
+      },
+      [self, slot](StarterExit& e) {
+        if (self->state.exited) return;
+        self->state.exited = true;
+        if (self->state.running) *self->state.running = -1;
+        self->send(slot, std::move(e));
+        self->quit();
+      },
+  };
+}
+
+}  // namespace
+
+starter_actor spawn_starter(caf::actor_system& sys, classad::ClassAd job, slot_actor slot,
+                            std::shared_ptr<JobRunner> runner) {
+  return sys.spawn(starter_behavior, std::move(job), std::move(slot), std::move(runner));
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,38 @@
+#include "actors/submitter.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+#include "model/collector/ad_store.h"
+
+namespace cara::actors {
+namespace {
+
+struct SubmitterState {
+  static inline const char* name = "submitter";
+};
+
+using Self = submitter_actor::stateful_pointer<SubmitterState>;
+
+submitter_actor::behavior_type submitter_behavior(Self self, schedd_actor schedd,
+                                                  std::vector<collector_actor> collectors) {
+  return {
+      [self, schedd](RequestsQuery& q) { return self->delegate(schedd, std::move(q)); },
+      [self, collectors](WireAd& ad) {
+        AdUpdate u;
+        u.type = static_cast<std::int32_t>(collector::AdType::Submitter);
+        u.ads.push_back(std::move(ad));
+        u.endpoints.push_back(caf::actor_cast<caf::actor>(self));
+        for (const collector_actor& c : collectors) self->send(c, u);
+      },
+  };
+}
+
+}  // namespace
+
+submitter_actor spawn_submitter(caf::actor_system& sys, schedd_actor schedd,
+                                std::vector<collector_actor> collectors) {
+  return sys.spawn(submitter_behavior, std::move(schedd), std::move(collectors));
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,264 @@
+// The daemons as actors under CAF's test coordinator: virtual time, no
+// threads, no real processes (a stand-in JobRunner is driven by hand).
+// Covers the claim protocol, claim reuse, eviction and requeue when a slot
+// dies, the negotiator cycle over messages, and userprio commands.
+#include "actors/pool.h"
+
+#include <map>
+
+#include "actor/caf_catch.h"
+#include "actors/collector.h"
+#include "model/classad/eval.h"
+#include "model/collector/ad_store.h"
+#include "model/config/config_host.h"
+
+using namespace cara;
+using namespace cara::actors;
+
+namespace {
+
+// Jobs "run" until the test ends them.
+class FakeRunner : public JobRunner {
+ public:
+  struct Run {
+    classad::ClassAd job;
+    std::function<void(ProcessExit)> on_exit;
+    std::vector<int> signals;
+    bool ended = false;
+  };
+  Result<std::int64_t> start(const classad::ClassAd& job, std::function<void(ProcessExit)> on_exit) override {
+    runs.push_back(Run{job, std::move(on_exit), {}, false});
+    return static_cast<std::int64_t>(runs.size() - 1);
+  }
+  void signal(std::int64_t handle, int sig) override {
+    runs[static_cast<std::size_t>(handle)].signals.push_back(sig);
+  }
+  void finish(std::size_t i, int code) {
+    runs[i].ended = true;
+    runs[i].on_exit(ProcessExit{false, code});
+  }
+  std::size_t running() const {
+    std::size_t n = 0;
+    for (const Run& r : runs) n += r.ended ? 0 : 1;
+    return n;
+  }
+  std::vector<Run> runs;
+};
+
+std::shared_ptr<const config::Config> make_config(const std::string& text, const char* daemon) {
+  auto host = std::make_shared<config::MemoryHost>();
+  auto c = config::config_from_text(text, {daemon, ""}, host);
+  if (!c) FAIL(c.error());
+  return std::make_shared<config::Config>(std::move(*c));
+}
+
+constexpr const char* kCentralManager =
+    "FULL_HOSTNAME = cm.test\nUID_DOMAIN = test\nNEGOTIATOR_INTERVAL = 60\n"
+    "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n";
+constexpr const char* kAccessPoint = "FULL_HOSTNAME = ap.test\nUID_DOMAIN = test\n";
+
+std::string execution_point(const std::string& host, int cpus, const std::string& extra = "") {
+  return "FULL_HOSTNAME = " + host + "\nUID_DOMAIN = test\nNUM_CPUS = " + std::to_string(cpus) +
+         "\nMEMORY = " + std::to_string(cpus * 1000) + "\nSTART = true\nSUSPEND = false\nPREEMPT = false\n" +
+         extra;
+}
+
+std::string str(const classad::ClassAd& ad, const char* name) {
+  classad::Value v = classad::evaluate_attr(ad, name);
+  return v.is_string() ? std::string(v.as_string()) : std::string();
+}
+std::int64_t num(const classad::ClassAd& ad, const char* name) {
+  classad::Value v = classad::evaluate_attr(ad, name);
+  return v.is_int() ? v.as_int() : -1;
+}
+
+struct PoolFixture : test_coordinator_fixture<> {
+  std::shared_ptr<FakeRunner> runner = std::make_shared<FakeRunner>();
+  EmbeddedPool pool;
+
+  void start(const std::vector<std::string>& eps, const std::string& cm_extra = "") {
+    PoolSpec spec;
+    spec.central_manager = make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR");
+    spec.access_point = make_config(kAccessPoint, "SCHEDD");
+    for (const std::string& ep : eps) spec.execution_points.push_back(make_config(ep, "STARTD"));
+    spec.runner = runner;
+    spec.files = std::make_shared<config::MemoryHost>();
+    spec.clock = PoolClock{1700000000};
+    spec.seed = 42;
+    auto p = spawn_pool(sys, spec);
+    if (!p) FAIL(p.error());
+    pool = *p;
+    settle();
+  }
+  ~PoolFixture() override {
+    stop_pool(sys, pool);
+    settle();
+    trigger_timeouts();  // the stopped actors' timers fire into the void
+    settle();
+  }
+  // Delivers every message without moving time.
+  void settle() {
+    while (consume_message()) {
+    }
+  }
+  // Moves virtual time in steps of 250 ms, delivering what each step sends.
+  void advance(double seconds) {
+    for (double t = 0; t < seconds; t += 0.25) {
+      advance_time(std::chrono::milliseconds(250));
+      settle();
+    }
+  }
+  SubmitReply submit(const std::string& text, const std::string& owner = "alice") {
+    SubmitRequest r;
+    r.description = text;
+    r.label = "test.submit";
+    r.owner = owner;
+    r.iwd = "/tmp";
+    auto h = self->request(pool.schedd, caf::infinite, r);
+    settle();
+    SubmitReply out;
+    h.receive([&](SubmitReply& reply) { out = reply; }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
+    return out;
+  }
+  std::vector<classad::ClassAd> queue() {
+    auto h = self->request(pool.schedd, caf::infinite, QueueQuery{});
+    settle();
+    std::vector<classad::ClassAd> jobs;
+    h.receive(
+        [&](QueueReply& q) {
+          for (WireAd& a : q.jobs) jobs.push_back(std::move(a.ad));
+        },
+        [&](caf::error& e) { FAIL(caf::to_string(e)); });
+    return jobs;
+  }
+  AdQueryReply ads(collector::AdType type, const std::string& constraint = "") {
+    auto h = self->request(pool.collector, caf::infinite,
+                           AdQueryRequest{static_cast<std::int32_t>(type), constraint, {}, false});
+    settle();
+    AdQueryReply out;
+    h.receive([&](AdQueryReply& r) { out = std::move(r); }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
+    return out;
+  }
+};
+
+constexpr const char* kOneJob = "executable = /bin/true\nqueue\n";
+
+}  // namespace
+
+TEST_CASE_METHOD(PoolFixture, "a job is matched, claimed, activated and completes", "[actors]") {
+  start({execution_point("ep1.test", 1)});
+  CHECK(ads(collector::AdType::Machine).ads.size() == 1);
+  REQUIRE(submit(kOneJob).ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 1);
+  auto jobs = queue();
+  REQUIRE(jobs.size() == 1);
+  CHECK(num(jobs[0], "JobStatus") == 2);
+  CHECK(str(jobs[0], "RemoteHost") == "slot1_1@ep1.test");  // carved from the partitionable slot1
+  auto claimed = ads(collector::AdType::Machine, "State == \"Claimed\" && Activity == \"Busy\"");
+  REQUIRE(claimed.ads.size() == 1);
+  CHECK(str(claimed.ads[0].ad, "RemoteUser") == "alice@test");
+
+  runner->finish(0, 3);
+  settle();
+  CHECK(queue().empty());  // completed jobs leave the queue
+  // No job left: the claim was released.
+  CHECK(ads(collector::AdType::Machine, "State == \"Unclaimed\"").ads.size() == 1);
+}
+
+TEST_CASE_METHOD(PoolFixture, "a claim is reused for the next job without a new cycle", "[actors]") {
+  start({execution_point("ep1.test", 1)});
+  REQUIRE(submit("executable = /bin/true\nqueue 2\n").ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 1);
+  runner->finish(0, 0);
+  settle();  // no time passes: no cycle can run
+  REQUIRE(runner->runs.size() == 2);
+  CHECK(num(runner->runs[1].job, "ProcId") == 1);
+  runner->finish(1, 0);
+  settle();
+  CHECK(queue().empty());
+}
+
+TEST_CASE_METHOD(PoolFixture, "CLAIM_WORKLIFE = 0 ends the claim after one job; the next is matched again",
+                 "[actors]") {
+  start({execution_point("ep1.test", 1, "CLAIM_WORKLIFE = 0\n")});
+  REQUIRE(submit("executable = /bin/true\nqueue 2\n").ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 1);
+  runner->finish(0, 0);
+  settle();
+  CHECK(runner->runs.size() == 1);  // the slot refused to reuse the claim
+  advance(1);                       // the schedd asks for a cycle; the slot is matched again
+  CHECK(runner->runs.size() == 2);
+}
+
+TEST_CASE_METHOD(PoolFixture, "a job whose execution point dies goes back to Idle and runs elsewhere",
+                 "[actors]") {
+  start({execution_point("ep1.test", 1), execution_point("ep2.test", 1)});
+  REQUIRE(submit(kOneJob).ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 1);
+  const std::string host = str(queue()[0], "RemoteHost");
+  // Which startd runs it: kill that one.
+  auto busy = ads(collector::AdType::Machine, "State == \"Claimed\"");
+  REQUIRE(busy.ads.size() == 1);
+  const std::string machine = str(busy.ads[0].ad, "Machine");
+  const std::size_t victim = machine == "ep1.test" ? 0 : 1;
+  anon_send_exit(pool.startds[victim], caf::exit_reason::kill);
+  settle();
+  auto jobs = queue();
+  REQUIRE(jobs.size() == 1);
+  CHECK(num(jobs[0], "JobStatus") == 1);  // evicted back to Idle
+  CHECK(num(jobs[0], "NumJobStarts") >= 1);
+  // The dead node's ad is still in the collector until it expires; the
+  // other node takes the job at the next cycle (a claim on the dead one
+  // fails at once: a request to a dead local actor errors).
+  advance(3);
+  REQUIRE(runner->runs.size() == 2);
+  jobs = queue();
+  REQUIRE(jobs.size() == 1);
+  CHECK(num(jobs[0], "JobStatus") == 2);
+}
+
+TEST_CASE_METHOD(PoolFixture, "an unclaimed match returns to Unclaimed after MATCH_TIMEOUT", "[actors]") {
+  // A static slot (a partitionable one is never Matched).
+  start({execution_point("ep1.test", 1,
+                         "MATCH_TIMEOUT = 30\nNUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_1 = 100%\n"
+                         "SLOT_TYPE_1_PARTITIONABLE = false\n")});
+  auto slots = ads(collector::AdType::Machine);
+  REQUIRE(slots.endpoints.size() == 1);
+  REQUIRE(slots.endpoints[0]);
+  self->send(caf::actor_cast<slot_actor>(slots.endpoints[0]), SlotMatched{"secret#1"});
+  settle();
+  CHECK(ads(collector::AdType::Machine, "State == \"Matched\"").ads.size() == 1);
+  // A claim with another id is refused: the claim id is a secret.
+  auto h = self->request(caf::actor_cast<slot_actor>(slots.endpoints[0]), caf::infinite,
+                         ActivateClaim{"guess#1", {}});
+  settle();
+  h.receive([](ActivateReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+  advance(31);
+  CHECK(ads(collector::AdType::Machine, "State == \"Unclaimed\"").ads.size() == 1);
+}
+
+TEST_CASE_METHOD(PoolFixture, "userprio commands change the accountant between cycles", "[actors]") {
+  start({execution_point("ep1.test", 1)});
+  auto h = self->request(pool.negotiator, caf::infinite, UserprioCommand{"setfactor", "alice@test", 10, 0});
+  settle();
+  h.receive([](CommandReply& r) { CHECK(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+  auto bad =
+      self->request(pool.negotiator, caf::infinite, UserprioCommand{"setfactor", "alice@test", 0.5, 0});
+  settle();
+  bad.receive([](CommandReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+  auto q = self->request(pool.negotiator, caf::infinite, UserprioQuery{});
+  settle();
+  q.receive(
+      [](UserprioReply& r) {
+        REQUIRE(r.records.size() == 1);
+        CHECK(str(r.records[0].ad, "Name") == "alice@test");
+        classad::Value f = classad::evaluate_attr(r.records[0].ad, "PriorityFactor");
+        double d = 0;
+        CHECK((f.number(d) && d == 10));
+      },
+      [](caf::error& e) { FAIL(caf::to_string(e)); });
+}

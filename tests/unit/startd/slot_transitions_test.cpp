@@ -517,3 +517,15 @@ TEST_CASE("ClockMin and ClockDay follow the time and zone", "[startd][slot]") {
   CHECK(h.attr("ClockMin") == "0");
   CHECK(h.attr("ClockDay") == "3");
 }
+
+TEST_CASE("a claimed slot advertises its user's accounting principal with the domain", "[startd][slot]") {
+  // HTCondor's startd publishes AccountingGroup as group.user@uid_domain,
+  // the name the negotiator charges; the job's own attribute has no domain.
+  SlotHarness h("");
+  h.claim(
+      "[ Owner = \"cms001\"; User = \"cms001@physik.rwth-aachen.de\"; "
+      "AccountingGroup = \"group_cms.cms.cms001\"; JobUniverse = 5 ]");
+  CHECK(h.state() == "Claimed/Idle");
+  CHECK(h.attr("AccountingGroup") == "\"group_cms.cms.cms001@physik.rwth-aachen.de\"");
+  CHECK(h.attr("RemoteUser") == "\"cms001@physik.rwth-aachen.de\"");
+}

@@ -10,18 +10,15 @@
 #include <cstring>
 #include <thread>
 
-#include "model/classad/eval.h"
 #include "model/schedd/job_builder.h"
+#include "model/schedd/job_status.h"
 
 extern char** environ;
 
 namespace cara::actors {
 namespace {
 
-std::string string_attr(const classad::ClassAd& ad, const char* name) {
-  classad::Value v = classad::evaluate_attr(ad, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
-}
+using schedd::string_attr;
 
 std::string under(const std::string& iwd, const std::string& path) {
   if (path.empty() || path[0] == '/' || iwd.empty()) return path;

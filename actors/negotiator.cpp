@@ -14,6 +14,7 @@
 #include "model/negotiation/negotiation_cycle.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/schedd/autocluster.h"
+#include "model/schedd/job_status.h"
 
 namespace cara::actors {
 namespace {
@@ -47,9 +48,23 @@ struct NegotiatorState {
 
 using Self = negotiator_actor::stateful_pointer<NegotiatorState>;
 
-std::string string_attr(const classad::ClassAd& ad, const char* name) {
-  classad::Value v = classad::evaluate_attr(ad, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
+using schedd::string_attr;
+
+// A customer record as an Accounting ad (the collector's copy and the
+// userprio reply alike).
+classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {
+  classad::ClassAd a;
+  a.set("MyType", "Accounting");
+  a.set("Name", r.name);
+  a.set("IsAccountingGroup", r.is_group);
+  a.set("Priority", r.priority);
+  a.set("PriorityFactor", r.factor);
+  a.set("EffectivePriority", r.eup());
+  a.set("ResourcesUsed", r.resources_used);
+  a.set("WeightedResourcesUsed", r.weighted_resources_used);
+  a.set("AccumulatedUsage", r.accumulated_usage);
+  a.set("WeightedAccumulatedUsage", r.weighted_accumulated_usage);
+  return a;
 }
 
 std::string fresh_claim_id(Self self) {
@@ -136,19 +151,7 @@ void publish(Self self, const NegotiatorSetup& setup) {
              {WireAd{std::move(ad)}},
              {caf::actor_cast<caf::actor>(self)}};
   AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
-  for (const auto& [key, r] : st.accountant->records()) {
-    classad::ClassAd a;
-    a.set("MyType", "Accounting");
-    a.set("Name", r.name);
-    a.set("IsAccountingGroup", r.is_group);
-    a.set("Priority", r.priority);
-    a.set("PriorityFactor", r.factor);
-    a.set("EffectivePriority", r.eup());
-    a.set("ResourcesUsed", r.resources_used);
-    a.set("WeightedResourcesUsed", r.weighted_resources_used);
-    a.set("WeightedAccumulatedUsage", r.weighted_accumulated_usage);
-    acc.ads.push_back(WireAd{std::move(a)});
-  }
+  for (const auto& [key, r] : st.accountant->records()) acc.ads.push_back(WireAd{accounting_ad(r)});
   for (const collector_actor& c : setup.collectors) {
     self->send(c, u);
     if (!acc.ads.empty()) self->send(c, acc);
@@ -336,17 +339,8 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
       },
       [self](UserprioQuery&) {
         UserprioReply reply;
-        for (const auto& [key, r] : self->state.accountant->records()) {
-          classad::ClassAd a;
-          a.set("Name", r.name);
-          a.set("IsAccountingGroup", r.is_group);
-          a.set("Priority", r.priority);
-          a.set("PriorityFactor", r.factor);
-          a.set("EffectivePriority", r.eup());
-          a.set("ResourcesUsed", r.resources_used);
-          a.set("AccumulatedUsage", r.accumulated_usage);
-          reply.records.push_back(WireAd{std::move(a)});
-        }
+        for (const auto& [key, r] : self->state.accountant->records())
+          reply.records.push_back(WireAd{accounting_ad(r)});
         return reply;
       },
       [self, setup](UserprioCommand& c) { return run_command(self, setup, c); },

@@ -46,9 +46,9 @@ struct ScheddState {
   std::map<std::string, submitter_actor> submitters;
   std::map<std::string, Claim> claims;  // by claim id
   std::set<JobId> busy;                 // jobs being claimed for, activated or running
-  std::vector<classad::ClassAd> history;
-  bool dirty = true;       // counts changed: advertise
-  bool reschedule = true;  // ask for a cycle at the next tick
+  std::int64_t finished = 0;            // jobs that left the queue (completed or removed)
+  bool dirty = true;                    // counts changed: advertise
+  bool reschedule = true;               // ask for a cycle at the next tick
   negotiator_actor negotiator;
   std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
   static inline const char* name = "schedd";
@@ -81,8 +81,7 @@ void write_events(Self self) {
 
 void changed(Self self) {
   write_events(self);
-  for (classad::ClassAd& done : self->state.queue->take_finished())
-    self->state.history.push_back(std::move(done));
+  self->state.finished += static_cast<std::int64_t>(self->state.queue->take_finished().size());
   self->state.dirty = true;
   self->state.reschedule = true;
 }
@@ -277,7 +276,7 @@ void advertise(Self self, const ScheddSetup& setup) {
   ad.set("TotalRunningJobs", running);
   ad.set("TotalHeldJobs", held);
   ad.set("TotalJobAds", static_cast<std::int64_t>(st.queue->size()));
-  ad.set("TotalCompletedJobs", static_cast<std::int64_t>(st.history.size()));
+  ad.set("TotalCompletedJobs", st.finished);
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Scheduler),
              {WireAd{std::move(ad)}},
              {caf::actor_cast<caf::actor>(self)}};
@@ -390,15 +389,17 @@ QueueReply query(Self self, const QueueQuery& q) {
   return reply;
 }
 
-schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::QueuePolicy> policy,
-                                            ScheddSetup setup) {
+// A string knob, or `fallback` when it is empty or does not expand.
+std::string knob(const config::Config& config, const char* name, const std::string& fallback) {
+  auto v = config.string(name);
+  return v && !v->empty() ? *v : fallback;
+}
+
+schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
+                                            std::shared_ptr<schedd::QueuePolicy> policy, ScheddSetup setup) {
   auto& st = self->state;
-  st.schedd_name = setup.config->string("SCHEDD_NAME").ok() ? *setup.config->string("SCHEDD_NAME") : "";
-  if (st.schedd_name.empty())
-    st.schedd_name =
-        setup.config->string("FULL_HOSTNAME").ok() ? *setup.config->string("FULL_HOSTNAME") : "schedd";
-  st.uid_domain =
-      setup.config->string("UID_DOMAIN").ok() ? *setup.config->string("UID_DOMAIN") : st.schedd_name;
+  st.schedd_name = std::move(schedd_name);
+  st.uid_domain = knob(*setup.config, "UID_DOMAIN", st.schedd_name);
   if (auto u = setup.config->integer("SCHEDD_INTERVAL"); u && *u > 0) st.update_interval = *u;
   if (auto p = setup.config->integer("PERIODIC_EXPR_INTERVAL"); p && *p > 0) st.periodic_interval = *p;
   classad::EvalEnv env;
@@ -457,15 +458,12 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
 }  // namespace
 
 Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup) {
-  auto name = setup.config->string("SCHEDD_NAME");
-  std::string schedd_name = name ? *name : "";
-  if (schedd_name.empty())
-    schedd_name =
-        setup.config->string("FULL_HOSTNAME").ok() ? *setup.config->string("FULL_HOSTNAME") : "schedd";
+  std::string schedd_name =
+      knob(*setup.config, "SCHEDD_NAME", knob(*setup.config, "FULL_HOSTNAME", "schedd"));
   auto policy = schedd::QueuePolicy::from_config(*setup.config, schedd_name);
   if (!policy) return Error{policy.error()};
-  return sys.spawn(schedd_behavior, std::make_shared<schedd::QueuePolicy>(std::move(*policy)),
-                   std::move(setup));
+  return sys.spawn(schedd_behavior, std::move(schedd_name),
+                   std::make_shared<schedd::QueuePolicy>(std::move(*policy)), std::move(setup));
 }
 
 }  // namespace cara::actors

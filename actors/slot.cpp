@@ -45,8 +45,7 @@ void forget_claim(Self self) {
   self->state.schedd = nullptr;
 }
 
-void carry_out(Self self, const SlotOrder& o, const startd_actor& startd,
-               const std::shared_ptr<JobRunner>& runner) {
+void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& runner) {
   auto& st = self->state;
   switch (static_cast<ActionKind>(o.action)) {
     case ActionKind::AcceptClaim:
@@ -80,7 +79,6 @@ void carry_out(Self self, const SlotOrder& o, const startd_actor& startd,
       break;
     default: break;  // RefuseClaim is answered by the reply; the rest is the startd's
   }
-  (void)startd;
 }
 
 slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_actor startd,
@@ -153,7 +151,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
                              false,
                              nullptr});
       },
-      [self, startd, runner](SlotOrder& o) { carry_out(self, o, startd, runner); },
+      [self, runner](SlotOrder& o) { carry_out(self, o, runner); },
       [self, startd](StarterExit& e) {
         auto& st = self->state;
         st.starter = nullptr;

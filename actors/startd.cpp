@@ -135,10 +135,11 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
                                             StartdSetup setup) {
   auto& st = self->state;
   st.model = std::move(model);
-  for (const std::string& n : st.model->slot_names()) {
-    classad::Value m = classad::evaluate_attr(st.model->slot(n)->ad(), "Machine");
+  // Every slot of the machine has the same Machine attribute.
+  const auto names = st.model->slot_names();
+  if (!names.empty()) {
+    classad::Value m = classad::evaluate_attr(st.model->slot(names.front())->ad(), "Machine");
     if (m.is_string()) st.machine = std::string(m.as_string());
-    break;
   }
   if (auto u = setup.config->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
   std::set<std::string> all;

@@ -17,6 +17,7 @@
 #include "apps/commands/arguments.h"
 #include "apps/demo/demo_pool.h"
 #include "model/classad/eval.h"
+#include "model/schedd/job_status.h"
 
 namespace cara::apps {
 namespace {
@@ -76,11 +77,6 @@ Result<std::shared_ptr<const config::Config>> load(const std::string& text, cons
   auto c = config::config_from_text(text, {daemon, ""}, host);
   if (!c) return Error{std::string(daemon) + " configuration: " + c.error()};
   return std::shared_ptr<const config::Config>(std::make_shared<config::Config>(std::move(*c)));
-}
-
-std::string str(const classad::ClassAd& ad, const char* name) {
-  classad::Value v = classad::evaluate_attr(ad, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
 }
 
 struct Row {
@@ -182,7 +178,7 @@ int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostre
             [&](actors::QueueReply& q) {
               answered = true;
               for (const actors::WireAd& j : q.jobs) {
-                Row& r = live[{str(j.ad, "AcctGroup"), str(j.ad, "Owner")}];
+                Row& r = live[{schedd::string_attr(j.ad, "AcctGroup"), schedd::string_attr(j.ad, "Owner")}];
                 classad::Value st = classad::evaluate_attr(j.ad, "JobStatus");
                 const std::int64_t s = st.is_int() ? st.as_int() : 1;
                 if (s == 1)

@@ -65,17 +65,23 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
   self->delayed_send(self, setup.expire_every, Timer{});
   return {
       [self, setup](AdUpdate& u) {
+        // Advertising is DAEMON work (HTCondor's ALLOW_ADVERTISE_* default).
+        if (net::refused(self, setup.context.guard, net::Permission::Daemon, "collector")) return;
         if (!valid_type(u.type)) return;
         const auto type = static_cast<collector::AdType>(u.type);
         const std::int64_t now = setup.clock.now(self);
         for (std::size_t i = 0; i < u.ads.size(); ++i) {
           const std::string key = collector::AdStore::key_of(type, u.ads[i].ad);
+          const bool known = setup.context.log && self->state.store->find(type, key);
           if (!self->state.store->update(type, u.ads[i].ad, now)) continue;  // no Name: ignored
+          if (setup.context.log && !known)
+            setup.context.info("new " + std::string(collector::ad_type_name(type)) + " ad " + key);
           if (i < u.endpoints.size() && u.endpoints[i]) self->state.endpoints[u.type][key] = u.endpoints[i];
         }
         for (const collector_actor& view : setup.view_hosts) self->send(view, u);
       },
       [self, setup](AdInvalidate& inv) {
+        if (net::refused(self, setup.context.guard, net::Permission::Daemon, "collector")) return;
         if (!valid_type(inv.type)) return;
         const std::int64_t now = setup.clock.now(self);
         for (const std::string& k : inv.keys)
@@ -83,9 +89,14 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         forget_missing(self->state, inv.type, inv.keys);
         for (const collector_actor& view : setup.view_hosts) self->send(view, inv);
       },
-      [self, setup](const AdQueryRequest& q) { return run_query(self, setup, q); },
+      [self, setup](const AdQueryRequest& q) {
+        if (auto no = net::refused(self, setup.context.guard, net::Permission::Read, "collector"))
+          return AdQueryReply{false, *no, {}, {}};
+        return run_query(self, setup, q);
+      },
       [self, setup](Timer) {
         const auto gone = self->state.store->expire(setup.clock.now(self));
+        if (!gone.empty()) setup.context.info("expired " + std::to_string(gone.size()) + " ads");
         for (int t = 0; t < collector::kAdTypes; ++t) forget_missing(self->state, t, gone);
         self->delayed_send(self, setup.expire_every, Timer{});
       },

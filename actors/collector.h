@@ -9,6 +9,7 @@
 #include <chrono>
 #include <vector>
 
+#include "actors/daemon_context.h"
 #include "actors/interfaces.h"
 #include "actors/pool_clock.h"
 #include "model/collector/ad_store.h"
@@ -20,6 +21,7 @@ struct CollectorSetup {
   PoolClock clock;
   std::vector<collector_actor> view_hosts;                          // CONDOR_VIEW_HOST
   std::chrono::milliseconds expire_every{std::chrono::seconds(5)};  // how often expiry runs
+  DaemonContext context;
 };
 
 collector_actor spawn_collector(caf::actor_system& sys, CollectorSetup setup);

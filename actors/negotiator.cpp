@@ -210,6 +210,10 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
       self->send(caf::actor_cast<schedd_actor>(it->second), std::move(batch));
   }
   st.last_stats = result.stats;
+  if (setup.context.log)
+    setup.context.info("cycle " + std::to_string(st.cycles + 1) + ": " + std::to_string(g->slots.size()) +
+                       " slots, " + std::to_string(submitters.size()) + " submitters with requests, " +
+                       std::to_string(result.matches.size()) + " matches");
   st.running = false;
   st.last_end = setup.clock.now(self);
   ++st.cycles;
@@ -334,16 +338,25 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   plan_next(self, setup);
   return {
       [self, setup](Reschedule&) {
+        if (net::refused(self, setup.context.guard, net::Permission::Write, "negotiator")) return;
         self->state.requested = true;
         if (!self->state.running) plan_next(self, setup);
       },
-      [self](UserprioQuery&) {
+      [self, setup](UserprioQuery&) {
         UserprioReply reply;
+        if (net::refused(self, setup.context.guard, net::Permission::Read, "negotiator")) return reply;
         for (const auto& [key, r] : self->state.accountant->records())
           reply.records.push_back(WireAd{accounting_ad(r)});
         return reply;
       },
-      [self, setup](UserprioCommand& c) { return run_command(self, setup, c); },
+      [self, setup](UserprioCommand& c) {
+        // setfactor and the other priority changes are ADMINISTRATOR work.
+        if (auto no = net::refused(self, setup.context.guard, net::Permission::Administrator, "negotiator"))
+          return CommandReply{false, *no};
+        auto reply = run_command(self, setup, c);
+        setup.context.info("userprio " + c.command + " " + c.name + ": " + (reply.ok ? "done" : reply.error));
+        return reply;
+      },
       [self, setup](Timer t) {
         if (t.what != kCycleTimer) return;
         auto& st = self->state;

@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "actors/daemon_context.h"
 #include "actors/interfaces.h"
 #include "actors/pool_clock.h"
 #include "model/config/config.h"
@@ -29,6 +30,7 @@ struct NegotiatorSetup {
   std::vector<collector_actor> collectors;  // the first one is queried
   std::chrono::milliseconds request_timeout{std::chrono::seconds(5)};
   std::uint64_t seed = 0;  // claim ids: 0 draws from the system's entropy
+  DaemonContext context;
 };
 
 Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup);

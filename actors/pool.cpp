@@ -14,11 +14,18 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   EmbeddedPool pool;
   auto policy = collector::CollectorPolicy::from_config(*spec.central_manager);
   if (!policy) return Error{"central manager: " + policy.error()};
-  pool.collector = spawn_collector(sys, CollectorSetup{std::move(*policy), spec.clock, {}});
+  CollectorSetup collector;
+  collector.policy = std::move(*policy);
+  collector.clock = spec.clock;
+  pool.collector = spawn_collector(sys, std::move(collector));
   const std::vector<collector_actor> collectors{pool.collector};
 
-  auto negotiator = spawn_negotiator(
-      sys, NegotiatorSetup{spec.central_manager, spec.clock, collectors, std::chrono::seconds(5), spec.seed});
+  NegotiatorSetup n;
+  n.config = spec.central_manager;
+  n.clock = spec.clock;
+  n.collectors = collectors;
+  n.seed = spec.seed;
+  auto negotiator = spawn_negotiator(sys, std::move(n));
   if (!negotiator) return Error{"negotiator: " + negotiator.error()};
   pool.negotiator = *negotiator;
 
@@ -33,8 +40,12 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   pool.schedd = *s;
 
   for (std::size_t i = 0; i < spec.execution_points.size(); ++i) {
-    auto startd =
-        spawn_startd(sys, StartdSetup{spec.execution_points[i], spec.clock, collectors, spec.runner});
+    StartdSetup ep;
+    ep.config = spec.execution_points[i];
+    ep.clock = spec.clock;
+    ep.collectors = collectors;
+    ep.runner = spec.runner;
+    auto startd = spawn_startd(sys, std::move(ep));
     if (!startd) return Error{"execution point " + std::to_string(i + 1) + ": " + startd.error()};
     pool.startds.push_back(*startd);
   }

@@ -1,6 +1,7 @@
 #include "actors/schedd.h"
 
 #include <caf/actor_system.hpp>
+#include <caf/io/middleman_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 #include <fstream>
 #include <map>
@@ -50,6 +51,7 @@ struct ScheddState {
   bool dirty = true;                    // counts changed: advertise
   bool reschedule = true;               // ask for a cycle at the next tick
   negotiator_actor negotiator;
+  std::set<caf::node_id> direct;  // nodes this schedd has its own connection to
   std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
   static inline const char* name = "schedd";
 };
@@ -157,7 +159,7 @@ void activate(Self self, const std::string& claim_id, JobId job, const ScheddSet
           });
 }
 
-void claim(Self self, MatchInfo m, const ScheddSetup& setup) {
+void claim_now(Self self, MatchInfo m, const ScheddSetup& setup) {
   Claim c;
   c.id = m.claim_id;
   c.slot_ad = m.slot_ad.ad;
@@ -204,6 +206,7 @@ void lose_claim(Self self, const std::string& claim_id, const ScheddSetup& setup
   if (it == self->state.claims.end()) return;
   if (it->second.job) {
     const JobId job = *it->second.job;
+    setup.context.warning("claim on " + it->second.slot_name + " lost; job " + job.str() + " runs again");
     self->state.busy.erase(job);
     const classad::ClassAd* ad = self->state.queue->find(job);
     if (ad && !is_idle(*ad)) self->state.queue->evict(job, setup.clock.now(self));
@@ -395,6 +398,48 @@ std::string knob(const config::Config& config, const char* name, const std::stri
   return v && !v->empty() ? *v : fallback;
 }
 
+// "<host:port>" -> host and port.
+std::optional<std::pair<std::string, std::uint16_t>> parse_address(const classad::ClassAd& ad) {
+  classad::Value v = classad::evaluate_attr(ad, "MyAddress");
+  if (!v.is_string()) return std::nullopt;
+  std::string a(v.as_string());
+  if (a.size() > 2 && a.front() == '<' && a.back() == '>') a = a.substr(1, a.size() - 2);
+  const auto colon = a.rfind(':');
+  if (colon == std::string::npos) return std::nullopt;
+  try {
+    const int port = std::stoi(a.substr(colon + 1));
+    if (port <= 0 || port > 65535) return std::nullopt;
+    return std::pair{a.substr(0, colon), static_cast<std::uint16_t>(port)};
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+// Claims over a connection of our own to the slot's node: a message
+// through the central manager would arrive too, but the slot's death
+// would not (CAF reports a node's loss only to nodes connected to it).
+void claim(Self self, MatchInfo m, const ScheddSetup& setup) {
+  const caf::node_id node = m.slot ? m.slot.node() : caf::node_id{};
+  auto address = parse_address(m.slot_ad.ad);
+  if (!setup.middleman || !m.slot || node == self->system().node() || self->state.direct.count(node) ||
+      !address)
+    return claim_now(self, std::move(m), setup);
+  auto mm = caf::actor_cast<caf::io::middleman_actor>(setup.middleman);
+  self->request(mm, kSlotTimeout, caf::connect_atom::value, address->first, address->second)
+      .then(
+          [self, m, setup, node](const caf::node_id&, caf::strong_actor_ptr&,
+                                 std::set<std::string>&) mutable {
+            self->state.direct.insert(node);
+            claim_now(self, std::move(m), setup);
+          },
+          [self, m, setup, address](caf::error& e) mutable {
+            setup.context.warning("cannot connect to " + address->first + ":" +
+                                  std::to_string(address->second) + " (" + caf::to_string(e) +
+                                  "); claiming through the central manager");
+            claim_now(self, std::move(m), setup);
+          });
+}
+
 schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
                                             std::shared_ptr<schedd::QueuePolicy> policy, ScheddSetup setup) {
   auto& st = self->state;
@@ -408,6 +453,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
   st.last_periodic = setup.clock.now(self);
   self->set_down_handler([self, setup](caf::down_msg& d) {
     // A slot we hold a claim on is gone (its node died): its job runs again.
+    if (d.source && d.source.node() != self->system().node()) self->state.direct.erase(d.source.node());
     std::vector<std::string> lost;
     for (const auto& [id, c] : self->state.claims)
       if (caf::actor_cast<caf::actor_addr>(c.slot) == d.source) lost.push_back(id);
@@ -415,10 +461,37 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
   });
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
-      [self, setup](SubmitRequest& r) { return submit(self, setup, r); },
-      [self](RequestsQuery& q) { return requests_for(self, q); },
-      [self](QueueQuery& q) { return query(self, q); },
+      [self, setup](SubmitRequest& r) {
+        if (auto no = net::refused(self, setup.context.guard, net::Permission::Write, "schedd"))
+          return SubmitReply{false, *no, 0, 0, ""};
+        // A remote submitter is the user its certificate proves, whatever
+        // the request says (a local one was checked by its front end).
+        if (setup.context.guard) {
+          auto sender = self->current_sender();
+          if (sender && sender->node() != self->system().node())
+            if (auto who = setup.context.guard->identity(sender->node()))
+              r.owner = who->user.substr(0, who->user.find('@'));
+        }
+        auto reply = submit(self, setup, r);
+        if (reply.ok)
+          setup.context.info("cluster " + std::to_string(reply.cluster) + ": " + std::to_string(reply.count) +
+                             " jobs submitted by " + r.owner);
+        else
+          setup.context.warning("submission by " + r.owner + " refused: " + reply.error);
+        return reply;
+      },
+      [self, setup](RequestsQuery& q) {
+        if (net::refused(self, setup.context.guard, net::Permission::Negotiator, "schedd"))
+          return RequestsReply{};
+        return requests_for(self, q);
+      },
+      [self, setup](QueueQuery& q) {
+        if (auto no = net::refused(self, setup.context.guard, net::Permission::Read, "schedd"))
+          return QueueReply{false, *no, {}};
+        return query(self, q);
+      },
       [self, setup](MatchBatch& b) {
+        if (net::refused(self, setup.context.guard, net::Permission::Negotiator, "schedd")) return;
         for (MatchInfo& m : b.matches) claim(self, std::move(m), setup);
       },
       [self, setup](JobFinished& f) {
@@ -428,6 +501,10 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
         it->second.job.reset();
         self->state.busy.erase(job);
         const std::int64_t now = setup.clock.now(self);
+        // A quick job's exit can overtake the reply to its activation: it
+        // ran, so it is started first (its events stay in order).
+        if (const classad::ClassAd* ad = self->state.queue->find(job); ad && is_idle(*ad) && f.error.empty())
+          self->state.queue->start(job, it->second.slot_name, now);
         if (!f.error.empty()) {
           self->state.queue->hold(job, "Error from " + it->second.slot_name + ": " + f.error,
                                   kHoldStartFailed, 0, now);
@@ -437,6 +514,11 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
         } else {
           self->state.queue->complete(job, schedd::JobExit{f.by_signal, f.code}, now);
         }
+        setup.context.info("job " + job.str() + " on " + it->second.slot_name + ": " +
+                           (!f.error.empty() ? "held: " + f.error
+                            : f.evicted      ? std::string("evicted")
+                            : f.by_signal    ? "killed by signal " + std::to_string(f.code)
+                                             : "exited with code " + std::to_string(f.code)));
         changed(self);
         reuse_or_release(self, f.claim_id, setup);
       },

@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "actors/daemon_context.h"
 #include "actors/interfaces.h"
 #include "actors/pool_clock.h"
 #include "model/config/config.h"
@@ -31,6 +32,12 @@ struct ScheddSetup {
   negotiator_actor negotiator;                // null: found through the collector's Negotiator ad
   std::shared_ptr<config::ConfigHost> files;  // what submit files read (`queue from`)
   std::chrono::milliseconds tick_every{std::chrono::milliseconds(250)};
+  DaemonContext context;
+  // A networked node's TLS middleman: before claiming a slot on another
+  // node the schedd connects to that node directly (the slot ad's
+  // MyAddress), so the claim does not travel through the central manager
+  // and the slot's death is seen at once. Null in an embedded pool.
+  caf::actor middleman;
 };
 
 Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup);

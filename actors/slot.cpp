@@ -82,7 +82,8 @@ void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& 
 }
 
 slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_actor startd,
-                                        std::shared_ptr<JobRunner> runner) {
+                                        std::shared_ptr<JobRunner> runner,
+                                        std::shared_ptr<const net::Guard> guard) {
   self->state.slot = name;
   self->set_down_handler([self, startd](caf::down_msg& d) {
     // The claim's schedd is gone (crashed, or its node unreachable): the
@@ -99,7 +100,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
     }
   });
   return {
-      [self, startd](SlotMatched& m) {
+      [self, startd, guard](SlotMatched& m) {
+        if (net::refused(self, guard, net::Permission::Negotiator, "slot " + self->state.slot)) return;
         call_startd(self, startd,
                     SlotCall{self->state.slot,
                              static_cast<std::int32_t>(SlotCallKind::Match),
@@ -175,8 +177,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
 }  // namespace
 
 slot_actor spawn_slot(caf::actor_system& sys, std::string name, startd_actor startd,
-                      std::shared_ptr<JobRunner> runner) {
-  return sys.spawn(slot_behavior, std::move(name), std::move(startd), std::move(runner));
+                      std::shared_ptr<JobRunner> runner, std::shared_ptr<const net::Guard> guard) {
+  return sys.spawn(slot_behavior, std::move(name), std::move(startd), std::move(runner), std::move(guard));
 }
 
 }  // namespace cara::actors

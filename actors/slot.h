@@ -14,10 +14,12 @@
 
 #include "actors/interfaces.h"
 #include "actors/job_runner.h"
+#include "net/guard.h"
 
 namespace cara::actors {
 
+// `guard` (null: everyone) decides who may announce a match (NEGOTIATOR).
 slot_actor spawn_slot(caf::actor_system& sys, std::string name, startd_actor startd,
-                      std::shared_ptr<JobRunner> runner);
+                      std::shared_ptr<JobRunner> runner, std::shared_ptr<const net::Guard> guard);
 
 }  // namespace cara::actors

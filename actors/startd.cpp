@@ -47,6 +47,8 @@ void advertise(Self self, const StartdSetup& setup, const std::set<std::string>&
     auto it = self->state.slots.find(n);
     if (!s || it == self->state.slots.end()) continue;
     u.ads.push_back(WireAd{s->ad()});
+    // Where the slot's node takes connections (HTCondor's MyAddress).
+    if (!setup.address.empty()) u.ads.back().ad.set("MyAddress", std::string_view(setup.address));
     u.endpoints.push_back(caf::actor_cast<caf::actor>(it->second));
   }
   for (const collector_actor& c : setup.collectors) self->send(c, u);
@@ -73,7 +75,7 @@ void sync_slots(Self self, const StartdSetup& setup, std::set<std::string>& chan
   }
   for (const std::string& n : names) {
     if (st.slots.count(n)) continue;
-    slot_actor slot = spawn_slot(self->system(), n, self, setup.runner);
+    slot_actor slot = spawn_slot(self->system(), n, self, setup.runner, setup.context.guard);
     self->link_to(slot);  // slots end with their startd
     st.slots.emplace(n, std::move(slot));
     changed.insert(n);
@@ -152,7 +154,15 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);
         auto result = self->state.model->deliver(c.slot, event, now);
-        return dispatch(self, setup, std::move(result), &c);
+        SlotCallReply reply = dispatch(self, setup, std::move(result), &c);
+        if (setup.context.log) {
+          static constexpr const char* kKinds[] = {"match",   "claim",    "activation",
+                                                   "release", "job exit", "vacate"};
+          const auto k = static_cast<std::size_t>(c.kind);
+          const std::string what = k < std::size(kKinds) ? kKinds[k] : "call";
+          setup.context.info(c.slot + ": " + what + (reply.ok ? "" : " refused: " + reply.reason));
+        }
+        return reply;
       },
       [self, setup](Timer) {
         const std::int64_t now = setup.clock.now(self);

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "actors/daemon_context.h"
 #include "actors/interfaces.h"
 #include "actors/job_runner.h"
 #include "actors/pool_clock.h"
@@ -24,6 +25,8 @@ struct StartdSetup {
   std::vector<collector_actor> collectors;
   std::shared_ptr<JobRunner> runner;
   std::chrono::milliseconds tick_every{std::chrono::seconds(1)};
+  DaemonContext context;
+  std::string address;  // "<host:port>" of this node, published as MyAddress; empty: none
 };
 
 // Fails (with the model's message) when the configuration does not make a

@@ -9,6 +9,7 @@
 #include "apps/commands/demo_command.h"
 #include "apps/commands/eval_command.h"
 #include "apps/commands/negotiate_command.h"
+#include "apps/commands/node_commands.h"
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
 
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
   config_val->set_help_flag();
   config_val->allow_extras();
 
-  auto* submit = app.add_subcommand("submit", "Submit jobs (for now: -dry-run, like condor_submit -dry-run)");
+  auto* submit = app.add_subcommand("submit", "Submit jobs to this node's schedd (or -dry-run)");
   submit->prefix_command();
   submit->set_help_flag();
   submit->allow_extras();
@@ -61,6 +62,19 @@ int main(int argc, char** argv) {
   demo->set_help_flag();
   demo->allow_extras();
 
+  // Commands that parse their own arguments (HTCondor's single-dash options).
+  auto raw = [&app](const char* name, const char* help) {
+    auto* c = app.add_subcommand(name, help);
+    c->prefix_command();
+    c->set_help_flag();
+    c->allow_extras();
+    return c;
+  };
+  auto* master = raw("master", "Run a node: the daemons of DAEMON_LIST, over TLS");
+  auto* keygen = raw("keygen", "Create the pool CA and certificates signed by it");
+  auto* q = raw("q", "List the jobs of this node's schedd (like condor_q)");
+  auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -70,6 +84,10 @@ int main(int argc, char** argv) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
   }
+  if (master->parsed()) return cara::apps::run_master(master->remaining(), std::cout, std::cerr);
+  if (keygen->parsed()) return cara::apps::run_keygen(keygen->remaining(), std::cout, std::cerr);
+  if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
+  if (userprio->parsed()) return cara::apps::run_userprio(userprio->remaining(), std::cout, std::cerr);
   if (demo->parsed()) return cara::apps::run_demo(demo->remaining(), std::cout, std::cerr);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;

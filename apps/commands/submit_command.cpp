@@ -1,6 +1,8 @@
 #include "apps/commands/submit_command.h"
 
+#include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "apps/commands/arguments.h"
@@ -11,12 +13,47 @@
 #include "model/schedd/job_builder.h"
 #include "model/schedd/queue_policy.h"
 #include "model/schedd/submit_description.h"
+#include "net/local_socket.h"
 
 namespace cara::apps {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: cara submit -dry-run OUT FILE [-append LINE]... [-queue ARGS] [--config FILE] [--owner NAME]\n";
+    "usage: cara submit FILE [-append LINE]... [--config FILE]\n"
+    "       cara submit -dry-run OUT FILE [-append LINE]... [-queue ARGS] [--config FILE] [--owner NAME]\n";
+
+// To the schedd on this node, over its local socket (SCHEDD_SOCKET): the
+// schedd learns who we are from the kernel, so no certificate is needed.
+int submit_to_schedd(const config::Config& cfg, const std::string& text, const std::string& file,
+                     const std::vector<std::string>& appends, const SubmitEnvironment& env, std::ostream& out,
+                     std::ostream& err) {
+  auto socket = cfg.string("SCHEDD_SOCKET");
+  if (!socket) {
+    err << "cara submit: " << socket.error() << "\n";
+    return 2;
+  }
+  std::vector<std::string> environment;
+  for (const auto& [k, v] : env.environment) environment.push_back(k + "=" + v);
+  nlohmann::json request = {{"command", "submit"}, {"description", text},        {"label", file},
+                            {"iwd", env.cwd},      {"environment", environment}, {"appends", appends}};
+  auto reply = net::local_call(*socket, request, std::chrono::seconds(60));
+  if (!reply) {
+    err << "cara submit: " << reply.error() << "\n";
+    return 2;
+  }
+  if (!reply->value("ok", false)) {
+    err << "ERROR: Failed to commit job submission into the queue.\nERROR: " << reply->value("error", "")
+        << "\n";
+    return 1;
+  }
+  if (const std::string w = reply->value("warning", ""); !w.empty())
+    err << "WARNING: Committed job submission into the queue with the following warning:\nWARNING: " << w
+        << "\n";
+  const std::int64_t count = reply->value("count", std::int64_t{0});
+  out << "Submitting job(s).\n"
+      << count << " job(s) submitted to cluster " << reply->value("cluster", std::int64_t{0}) << ".\n";
+  return 0;
+}
 
 }  // namespace
 
@@ -61,10 +98,6 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
       return 2;
     }
   }
-  if (!dry_run_out) {
-    err << "cara submit: only -dry-run is available until the pool exists (issue 6)\n" << kUsage;
-    return 2;
-  }
   if (!file) {
     err << "cara submit: expected a submit file\n" << kUsage;
     return 2;
@@ -85,6 +118,13 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
   if (!text) {
     err << "cara submit: cannot read submit file " << text.error() << "\n";
     return 2;
+  }
+  if (!dry_run_out) {
+    if (queue) {
+      err << "cara submit: -queue works with -dry-run only; put the queue statement in " << *file << "\n";
+      return 2;
+    }
+    return submit_to_schedd(*cfg, *text, *file, appends, env, out, err);
   }
   auto description = schedd::parse_submit(*text, *file, appends, queue.value_or(""));
   if (!description) {

@@ -100,6 +100,7 @@ constexpr KnobDefault kDefaults[] = {
     {"SCHEDD_INTERVAL", "300"},
     {"SLOT_WEIGHT", "Cpus"},
     {"SPOOL", "$(LOCAL_DIR)/spool"},
+    {"SCHEDD_SOCKET", "$(SPOOL)/schedd.sock"},
     {"START", "True"},
     {"STARTD_ATTRS", ""},
     {"STARTD_SLOT_ATTRS", ""},

@@ -1,0 +1,348 @@
+#include "apps/commands/node_commands.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/openssl/manager.hpp>
+#include <caf/scoped_actor.hpp>
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+
+#include "actors/interfaces.h"
+#include "actors/message_types.h"
+#include "apps/commands/arguments.h"
+#include "apps/node/node.h"
+#include "apps/node/node_plan.h"
+#include "model/classad/eval.h"
+#include "model/classad/parser.h"
+#include "model/classad/unparse.h"
+#include "model/config/config.h"
+#include "net/gate.h"
+#include "net/local_socket.h"
+#include "net/pki.h"
+
+namespace cara::apps {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Reads the configuration the way every tool does; `--config FILE` wins.
+Result<config::Config> tool_config(const std::optional<std::string>& file, const char* who) {
+  config::LoadOptions load;
+  load.config_file = file;
+  load.who = {who, ""};
+  auto host = std::make_shared<config::SystemHost>();
+  auto cfg = config::load_config(load, host);
+  if (!cfg && !file) return config::config_from_text("", load.who, host);
+  return cfg;
+}
+
+// "--name VALUE" pairs and positionals, with a message naming a bad option.
+struct Parsed {
+  std::map<std::string, std::string> options;
+  std::vector<std::string> positional;
+};
+std::optional<Parsed> parse(const std::vector<std::string>& args, const std::vector<std::string>& with_value,
+                            const char* command, const char* usage, std::ostream& err) {
+  Parsed p;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() > 1 && a[0] == '-') {
+      bool known = false;
+      for (const std::string& name : with_value) {
+        if (!is_flag(a, name.c_str())) continue;
+        if (i + 1 >= args.size()) {
+          err << "cara " << command << ": " << a << " expects a value\n" << usage;
+          return std::nullopt;
+        }
+        p.options[name] = args[++i];
+        known = true;
+      }
+      if (!known) {
+        err << "cara " << command << ": unknown option " << a << "\n" << usage;
+        return std::nullopt;
+      }
+    } else {
+      p.positional.push_back(a);
+    }
+  }
+  return p;
+}
+
+std::optional<std::string> option(const Parsed& p, const std::string& name) {
+  auto it = p.options.find(name);
+  if (it == p.options.end()) return std::nullopt;
+  return it->second;
+}
+
+constexpr const char* kMasterUsage = "usage: cara master [--config FILE]\n";
+constexpr const char* kKeygenUsage =
+    "usage: cara keygen ca DIR [--name NAME] [--days N]\n"
+    "       cara keygen cert CA_DIR OUT --host HOST [--user NAME@DOMAIN] [--days N]\n";
+constexpr const char* kQUsage = "usage: cara q [--config FILE] [-constraint EXPR] [-af ATTR,ATTR...]\n";
+constexpr const char* kUserprioUsage = "usage: cara userprio [--config FILE] [-setfactor NAME FACTOR]\n";
+
+const char* status_letter(std::int64_t s) {
+  switch (s) {
+    case 1: return "I";
+    case 2: return "R";
+    case 3: return "X";
+    case 4: return "C";
+    case 5: return "H";
+    case 7: return "S";
+    default: return "?";
+  }
+}
+
+}  // namespace
+
+int run_master(const std::vector<std::string>& args, std::ostream&, std::ostream& err) {
+  auto p = parse(args, {"config"}, "master", kMasterUsage, err);
+  if (!p) return 2;
+  if (!p->positional.empty()) {
+    err << "cara master: unexpected argument " << p->positional.front() << "\n" << kMasterUsage;
+    return 2;
+  }
+  auto cfg = tool_config(option(*p, "config"), "MASTER");
+  if (!cfg) {
+    err << "cara master: " << cfg.error() << "\n";
+    return 2;
+  }
+  return run_node(std::make_shared<const config::Config>(std::move(*cfg)), err);
+}
+
+int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto p = parse(args, {"name", "days", "host", "user"}, "keygen", kKeygenUsage, err);
+  if (!p) return 2;
+  int days = 825;
+  if (auto d = option(*p, "days")) {
+    try {
+      days = std::stoi(*d);
+    } catch (...) {
+      days = 0;
+    }
+    if (days <= 0) {
+      err << "cara keygen: --days expects a positive number of days, not '" << *d << "'\n";
+      return 2;
+    }
+  }
+  const auto& pos = p->positional;
+  if (pos.size() == 2 && pos[0] == "ca") {
+    auto s = net::create_ca(pos[1], option(*p, "name").value_or("caracara pool CA"), days);
+    if (!s) {
+      err << "cara keygen: " << s.error() << "\n";
+      return 1;
+    }
+    out << "pool CA written to " << pos[1] << "/ca.pem (key: " << pos[1] << "/ca.key)\n";
+    return 0;
+  }
+  if (pos.size() == 3 && pos[0] == "cert") {
+    auto host = option(*p, "host");
+    if (!host) {
+      err << "cara keygen: cert expects --host HOST\n" << kKeygenUsage;
+      return 2;
+    }
+    net::CertificateSpec spec{*host, option(*p, "user").value_or("condor@" + *host), days};
+    auto s = net::issue_certificate(pos[1], pos[2], spec);
+    if (!s) {
+      err << "cara keygen: " << s.error() << "\n";
+      return 1;
+    }
+    out << "certificate for " << spec.user << "/" << spec.host << " written to " << pos[2]
+        << ".pem (key: " << pos[2] << ".key)\n";
+    return 0;
+  }
+  err << kKeygenUsage;
+  return 2;
+}
+
+int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto p = parse(args, {"config", "constraint", "af"}, "q", kQUsage, err);
+  if (!p) return 2;
+  if (!p->positional.empty()) {
+    err << "cara q: unexpected argument " << p->positional.front() << "\n" << kQUsage;
+    return 2;
+  }
+  auto cfg = tool_config(option(*p, "config"), "TOOL");
+  if (!cfg) {
+    err << "cara q: " << cfg.error() << "\n";
+    return 2;
+  }
+  const std::string constraint = option(*p, "constraint").value_or("");
+  if (!constraint.empty()) {
+    if (auto e = classad::parse_expression(constraint); !e) {
+      err << "cara q: -constraint: " << e.error() << "\n";
+      return 2;
+    }
+  }
+  std::vector<std::string> af;
+  if (auto a = option(*p, "af")) {
+    std::string item;
+    for (char c : *a + ",") {
+      if (c == ',' || c == ' ') {
+        if (!item.empty()) af.push_back(item);
+        item.clear();
+      } else {
+        item += c;
+      }
+    }
+  }
+  auto socket = cfg->string("SCHEDD_SOCKET");
+  if (!socket) {
+    err << "cara q: " << socket.error() << "\n";
+    return 2;
+  }
+  auto reply = net::local_call(*socket, {{"command", "q"}, {"constraint", constraint}}, 30s);
+  if (!reply) {
+    err << "cara q: " << reply.error() << "\n";
+    return 2;
+  }
+  if (!reply->value("ok", false)) {
+    err << "cara q: " << reply->value("error", "") << "\n";
+    return 1;
+  }
+  if (af.empty())
+    out << std::left << std::setw(10) << "ID" << std::setw(14) << "OWNER" << std::setw(4) << "ST"
+        << "CMD\n";
+  std::size_t n = 0;
+  for (const std::string& text : reply->value("jobs", std::vector<std::string>{})) {
+    auto ad = classad::parse_classad(text);
+    if (!ad) continue;
+    ++n;
+    auto get = [&](const char* a) { return classad::evaluate_attr(*ad, a); };
+    if (!af.empty()) {
+      for (std::size_t i = 0; i < af.size(); ++i) {
+        classad::Value v = get(af[i].c_str());
+        out << (i ? " " : "") << (v.is_string() ? std::string(v.as_string()) : classad::unparse(v));
+      }
+      out << "\n";
+      continue;
+    }
+    classad::Value c = get("ClusterId"), pr = get("ProcId"), o = get("Owner"), s = get("JobStatus"),
+                   cmd = get("Cmd");
+    const std::string id = (c.is_int() ? std::to_string(c.as_int()) : "?") + "." +
+                           (pr.is_int() ? std::to_string(pr.as_int()) : "?");
+    out << std::left << std::setw(10) << id << std::setw(14)
+        << (o.is_string() ? std::string(o.as_string()) : "?") << std::setw(4)
+        << (s.is_int() ? status_letter(s.as_int()) : "?")
+        << (cmd.is_string() ? std::string(cmd.as_string()) : "") << "\n";
+  }
+  if (af.empty()) out << n << " jobs\n";
+  return 0;
+}
+
+int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> rest;
+  std::optional<std::pair<std::string, std::string>> setfactor;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (is_flag(args[i], "setfactor")) {
+      if (i + 2 >= args.size()) {
+        err << "cara userprio: -setfactor expects a submitter name and a factor\n" << kUserprioUsage;
+        return 2;
+      }
+      setfactor = std::pair{args[i + 1], args[i + 2]};
+      i += 2;
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  auto p = parse(rest, {"config"}, "userprio", kUserprioUsage, err);
+  if (!p) return 2;
+  auto cfg = tool_config(option(*p, "config"), "TOOL");
+  if (!cfg) {
+    err << "cara userprio: " << cfg.error() << "\n";
+    return 2;
+  }
+  double factor = 0;
+  if (setfactor) {
+    try {
+      std::size_t used = 0;
+      factor = std::stod(setfactor->second, &used);
+      if (used != setfactor->second.size()) throw std::invalid_argument("trailing");
+    } catch (...) {
+      err << "cara userprio: -setfactor expects a number, not '" << setfactor->second << "'\n";
+      return 2;
+    }
+  }
+  std::string cert, key, ca, cm;
+  for (auto [knob, into] :
+       {std::pair{"AUTH_SSL_CLIENT_CERTFILE", &cert}, std::pair{"AUTH_SSL_CLIENT_KEYFILE", &key},
+        std::pair{"AUTH_SSL_CLIENT_CAFILE", &ca}, std::pair{"COLLECTOR_HOST", &cm}}) {
+    auto v = cfg->string(knob);
+    if (!v || v->empty()) {
+      err << "cara userprio: " << knob << " is not set\n";
+      return 2;
+    }
+    *into = *v;
+  }
+  auto where = parse_host_port(cm.substr(0, cm.find_first_of(", ")), "COLLECTOR_HOST");
+  auto creds = net::Credentials::load(cert, key);
+  auto anchor = net::TrustAnchor::load(ca);
+  if (!where || !creds || !anchor) {
+    err << "cara userprio: " << (!where ? where.error() : !creds ? creds.error() : anchor.error()) << "\n";
+    return 2;
+  }
+  caf::actor_system_config sc;
+  sc.load<caf::io::middleman>();
+  sc.load<caf::openssl::manager>();
+  sc.set("scheduler.policy", caf::atom("sharing"));
+  sc.set("logger.verbosity", caf::atom("quiet"));
+  sc.set("openssl.certificate", cert);
+  sc.set("openssl.key", key);
+  sc.set("openssl.cafile", ca);
+  actors::add_message_types(sc);
+  net::add_gate_message_types(sc);
+  caf::actor_system sys{sc};
+  auto joined = net::join(sys, where->host, where->port, *creds, *anchor, nullptr, 10s);
+  if (!joined) {
+    err << "cara userprio: " << joined.error() << "\n";
+    return 1;
+  }
+  auto it = joined->daemons.find("NEGOTIATOR");
+  if (it == joined->daemons.end()) {
+    err << "cara userprio: " << where->host << ":" << where->port << " runs no negotiator\n";
+    return 1;
+  }
+  auto negotiator = caf::actor_cast<actors::negotiator_actor>(it->second);
+  caf::scoped_actor self{sys};
+  int rc = 0;
+  if (setfactor) {
+    self->request(negotiator, 10s, actors::UserprioCommand{"setfactor", setfactor->first, factor, 0})
+        .receive(
+            [&](actors::CommandReply& r) {
+              if (r.ok) {
+                out << "The priority factor of " << setfactor->first << " was set to " << factor << "\n";
+              } else {
+                err << "cara userprio: " << r.error << "\n";
+                rc = 1;
+              }
+            },
+            [&](caf::error& e) {
+              err << "cara userprio: the negotiator did not answer: " << sys.render(e) << "\n";
+              rc = 1;
+            });
+    return rc;
+  }
+  self->request(negotiator, 10s, actors::UserprioQuery{})
+      .receive(
+          [&](actors::UserprioReply& r) {
+            out << std::left << std::setw(40) << "Name" << std::setw(16) << "Priority"
+                << "Factor\n";
+            for (const actors::WireAd& a : r.records) {
+              classad::Value n = classad::evaluate_attr(a.ad, "Name"),
+                             pr = classad::evaluate_attr(a.ad, "Priority"),
+                             f = classad::evaluate_attr(a.ad, "PriorityFactor");
+              out << std::setw(40) << (n.is_string() ? std::string(n.as_string()) : "?") << std::setw(16)
+                  << classad::unparse(pr) << classad::unparse(f) << "\n";
+            }
+          },
+          [&](caf::error& e) {
+            err << "cara userprio: the negotiator did not answer: " << sys.render(e) << "\n";
+            rc = 1;
+          });
+  return rc;
+}
+
+}  // namespace cara::apps

@@ -1,0 +1,17 @@
+// The commands of a running pool: `cara master` (a node), `cara keygen`
+// (the pool CA and certificates), `cara q` (the local schedd's queue) and
+// `cara userprio` (the negotiator's accountant, over TLS).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace cara::apps {
+
+int run_master(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace cara::apps

@@ -1,0 +1,311 @@
+#include "apps/node/node.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/io/middleman.hpp>
+#include <caf/openssl/manager.hpp>
+#include <caf/openssl/publish.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
+#include <csignal>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "actors/collector.h"
+#include "actors/master.h"
+#include "actors/message_types.h"
+#include "actors/negotiator.h"
+#include "actors/schedd.h"
+#include "actors/startd.h"
+#include "apps/node/node_plan.h"
+#include "model/classad/unparse.h"
+#include "net/gate.h"
+#include "net/local_socket.h"
+
+namespace cara::apps {
+namespace {
+
+using namespace std::chrono_literals;
+using actors::collector_actor;
+
+std::shared_ptr<net::DaemonLog> open_log(const NodePlan& plan, const std::string& daemon) {
+  return std::make_shared<net::DaemonLog>(daemon, plan.log_dir + "/" + net::log_file_name(daemon), true);
+}
+
+caf::timespan seconds(double s) {
+  return caf::timespan{static_cast<std::int64_t>(s * 1e9)};
+}
+
+// Joins each central manager, retrying until it answers (it may start
+// after us) or the node is asked to stop.
+std::vector<collector_actor> join_collectors(caf::actor_system& sys, const NodePlan& plan,
+                                             const net::Credentials& creds, const net::TrustAnchor& anchor,
+                                             net::Guard& guard, net::DaemonLog& log,
+                                             const sigset_t& stop_signals) {
+  std::vector<collector_actor> out;
+  for (const HostPort& cm : plan.collectors) {
+    for (double wait = 0.5;; wait = std::min(wait * 2, 10.0)) {
+      auto joined = net::join(sys, cm.host, cm.port, creds, anchor, &guard, 10s);
+      if (joined) {
+        auto it = joined->daemons.find("COLLECTOR");
+        if (it != joined->daemons.end()) {
+          log.info("joined the central manager " + cm.host + ":" + std::to_string(cm.port) + " (" +
+                   joined->peer.text() + ")");
+          out.push_back(caf::actor_cast<collector_actor>(it->second));
+          break;
+        }
+        log.warning(cm.host + ":" + std::to_string(cm.port) + " runs no collector; retrying");
+      } else {
+        log.warning(joined.error() + "; retrying in " + std::to_string(wait) + " s");
+      }
+      timespec ts{static_cast<time_t>(wait), static_cast<long>((wait - static_cast<time_t>(wait)) * 1e9)};
+      if (sigtimedwait(&stop_signals, nullptr, &ts) > 0) return {};
+    }
+  }
+  return out;
+}
+
+nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
+                            const net::Guard& guard, const std::string& domain, const std::string& host,
+                            const nlohmann::json& request, const net::LocalPeer& peer) {
+  const std::string command = request.value("command", "");
+  const net::Identity who{peer.user + "@" + domain, host};
+  caf::scoped_actor self{sys};
+  if (command == "submit") {
+    if (auto no = guard.refuse(net::Permission::Write, who, "schedd (local)"))
+      return {{"ok", false}, {"error", *no}};
+    actors::SubmitRequest r;
+    r.description = request.value("description", "");
+    r.label = request.value("label", "");
+    r.owner = peer.user;  // the kernel's word, not the request's
+    r.iwd = request.value("iwd", "");
+    r.environment = request.value("environment", std::vector<std::string>{});
+    r.appends = request.value("appends", std::vector<std::string>{});
+    nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
+    self->request(schedd, 30s, std::move(r))
+        .receive(
+            [&](actors::SubmitReply& s) {
+              reply = {{"ok", s.ok},
+                       {"error", s.error},
+                       {"cluster", s.cluster},
+                       {"count", s.count},
+                       {"warning", s.warning}};
+            },
+            [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
+    return reply;
+  }
+  if (command == "q") {
+    if (auto no = guard.refuse(net::Permission::Read, who, "schedd (local)"))
+      return {{"ok", false}, {"error", *no}};
+    actors::QueueQuery q;
+    q.constraint = request.value("constraint", "");
+    q.projection = request.value("projection", std::vector<std::string>{});
+    nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
+    self->request(schedd, 30s, std::move(q))
+        .receive(
+            [&](actors::QueueReply& r) {
+              std::vector<std::string> jobs;
+              for (const actors::WireAd& j : r.jobs) jobs.push_back(classad::unparse(j.ad));
+              reply = {{"ok", r.ok}, {"error", r.error}, {"jobs", jobs}};
+            },
+            [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
+    return reply;
+  }
+  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit or q"}};
+}
+
+}  // namespace
+
+int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
+  auto plan = plan_node(*config);
+  if (!plan) {
+    err << "cara master: " << plan.error() << "\n";
+    return 2;
+  }
+  std::error_code ec;
+  for (const std::string& dir : {plan->log_dir, plan->spool}) {
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      err << "cara master: cannot create " << dir << " (" << ec.message() << ")\n";
+      return 2;
+    }
+  }
+  auto creds = net::Credentials::load(plan->certificate, plan->key);
+  auto anchor = net::TrustAnchor::load(plan->ca);
+  auto authz = net::Authorization::from_config(*config);
+  if (!creds || !anchor || !authz) {
+    err << "cara master: " << (!creds ? creds.error() : !anchor ? anchor.error() : authz.error()) << "\n";
+    return 2;
+  }
+  // SIGTERM/SIGINT are taken by sigwait below; every thread inherits the mask.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto master_log = open_log(*plan, "MASTER");
+  auto guard = std::make_shared<net::Guard>(std::move(*authz), master_log);
+
+  caf::actor_system_config cfg;
+  cfg.load<caf::io::middleman>();
+  cfg.load<caf::openssl::manager>();
+  cfg.set("scheduler.policy", caf::atom("sharing"));
+  cfg.set("logger.verbosity", caf::atom("quiet"));
+  cfg.set("openssl.certificate", plan->certificate);
+  cfg.set("openssl.key", plan->key);
+  cfg.set("openssl.cafile", plan->ca);
+  // Remote failures are detected, never waited out (STACK-NOTES.md).
+  cfg.set("middleman.heartbeat-interval", seconds(plan->heartbeat_interval));
+  cfg.set("middleman.connection-timeout", seconds(plan->connection_timeout));
+  actors::add_message_types(cfg);
+  net::add_gate_message_types(cfg);
+  caf::actor_system sys{cfg};
+
+  auto gate = net::spawn_gate(sys, net::GateSetup{*creds, *anchor, guard, master_log});
+  auto published = caf::openssl::publish(gate, plan->port, plan->bind.c_str(), true);
+  if (!published) {
+    err << "cara master: cannot listen on " << plan->bind << ":" << plan->port << " ("
+        << sys.render(published.error()) << ")\n";
+    caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
+    return 2;
+  }
+  const std::string address = "<" + plan->advertise + ":" + std::to_string(plan->port) + ">";
+  master_log->info("listening on " + plan->bind + ":" + std::to_string(plan->port) + " as " + address);
+
+  const actors::PoolClock clock = actors::PoolClock::wall();
+  actors::MasterSetup master;
+  master.gate = gate;
+  master.backoff = actors::MasterBackoff::from_config(*config);
+  master.clock = clock;
+  master.context = actors::DaemonContext{guard, master_log};
+
+  // The collector comes first: every other daemon reports to it. A daemon
+  // (re)spawned later reads the current collectors; one already running
+  // keeps those it was given (a restarted local collector is not seen by
+  // them until they restart too).
+  auto collectors = std::make_shared<std::vector<collector_actor>>();
+  if (plan->runs("COLLECTOR")) {
+    auto policy = collector::CollectorPolicy::from_config(*config);
+    if (!policy) {
+      err << "cara master: COLLECTOR: " << policy.error() << "\n";
+      return 2;
+    }
+    actors::CollectorSetup setup;
+    setup.policy = *policy;
+    setup.clock = clock;
+    setup.context = actors::DaemonContext{guard, open_log(*plan, "COLLECTOR")};
+    master.daemons.push_back({"COLLECTOR", [setup, collectors](caf::actor_system& s) -> Result<caf::actor> {
+                                auto c = actors::spawn_collector(s, setup);
+                                collectors->assign(1, c);
+                                return caf::actor_cast<caf::actor>(c);
+                              }});
+  } else {
+    *collectors = join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log, stop_signals);
+    if (collectors->empty()) {
+      master_log->info("stopped before joining the central manager");
+      caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
+      return 0;
+    }
+  }
+  auto middleman = caf::actor_cast<caf::actor>(sys.openssl_manager().actor_handle());
+  if (plan->runs("NEGOTIATOR")) {
+    auto log = open_log(*plan, "NEGOTIATOR");
+    master.daemons.push_back({"NEGOTIATOR", [=](caf::actor_system& s) -> Result<caf::actor> {
+                                actors::NegotiatorSetup n;
+                                n.config = config;
+                                n.clock = clock;
+                                n.collectors = *collectors;
+                                n.context = actors::DaemonContext{guard, log};
+                                auto a = actors::spawn_negotiator(s, n);
+                                if (!a) return Error{a.error()};
+                                return caf::actor_cast<caf::actor>(*a);
+                              }});
+  }
+  if (plan->runs("SCHEDD")) {
+    auto log = open_log(*plan, "SCHEDD");
+    master.daemons.push_back({"SCHEDD", [=](caf::actor_system& s) -> Result<caf::actor> {
+                                actors::ScheddSetup sd;
+                                sd.config = config;
+                                sd.clock = clock;
+                                sd.collectors = *collectors;
+                                sd.files = std::make_shared<config::SystemHost>();
+                                sd.context = actors::DaemonContext{guard, log};
+                                sd.middleman = middleman;
+                                auto a = actors::spawn_schedd(s, sd);
+                                if (!a) return Error{a.error()};
+                                return caf::actor_cast<caf::actor>(*a);
+                              }});
+  }
+  if (plan->runs("STARTD")) {
+    auto log = open_log(*plan, "STARTD");
+    auto runner = std::make_shared<actors::ProcessRunner>();
+    master.daemons.push_back({"STARTD", [=](caf::actor_system& s) -> Result<caf::actor> {
+                                actors::StartdSetup st;
+                                st.config = config;
+                                st.clock = clock;
+                                st.collectors = *collectors;
+                                st.runner = runner;
+                                st.context = actors::DaemonContext{guard, log};
+                                st.address = address;
+                                auto a = actors::spawn_startd(s, st);
+                                if (!a) return Error{a.error()};
+                                return caf::actor_cast<caf::actor>(*a);
+                              }});
+  }
+  auto master_actor = actors::spawn_master(sys, master);
+  if (!master_actor) {
+    err << "cara master: " << master_actor.error() << "\n";
+    caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
+    return 2;
+  }
+
+  net::LocalServer local;
+  if (plan->runs("SCHEDD")) {
+    actors::schedd_actor schedd;
+    caf::scoped_actor self{sys};
+    self->request(*master_actor, 10s, actors::MasterStatusQuery{})
+        .receive(
+            [&](actors::MasterStatus& s) {
+              for (std::size_t i = 0; i < s.names.size(); ++i)
+                if (s.names[i] == "SCHEDD") schedd = caf::actor_cast<actors::schedd_actor>(s.daemons[i]);
+            },
+            [&](caf::error&) {});
+    const std::string domain = config->string("UID_DOMAIN").ok() ? *config->string("UID_DOMAIN") : "";
+    const std::string host = plan->advertise;
+    auto started = local.start(plan->schedd_socket, [&sys, schedd, guard, domain, host](
+                                                        const nlohmann::json& r, const net::LocalPeer& p) {
+      return handle_local(sys, schedd, *guard, domain, host, r, p);
+    });
+    if (!started)
+      master_log->warning("no local submit path: " + started.error());
+    else
+      master_log->info("local commands on " + plan->schedd_socket);
+  }
+  master_log->info("node ready: " + [&] {
+    std::string s;
+    for (const std::string& d : plan->daemons) s += (s.empty() ? "" : " ") + d;
+    return s;
+  }());
+
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  master_log->info(std::string("stopping (") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + ")");
+  local.stop();
+  {
+    caf::scoped_actor self{sys};
+    self->request(*master_actor, 5s, actors::MasterStatusQuery{})
+        .receive(
+            [&](actors::MasterStatus& s) {
+              for (const caf::actor& d : s.daemons)
+                if (d) caf::anon_send_exit(d, caf::exit_reason::user_shutdown);
+            },
+            [&](caf::error&) {});
+  }
+  caf::anon_send_exit(*master_actor, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
+  return 0;
+}
+
+}  // namespace cara::apps

@@ -1,0 +1,94 @@
+#include "apps/node/node_plan.h"
+
+#include <algorithm>
+
+namespace cara::apps {
+namespace {
+
+Result<std::string> required_file(const config::Config& c, const std::string& knob) {
+  auto v = c.string(knob);
+  if (!v) return Error{v.error()};
+  if (v->empty())
+    return Error{knob + " is not set: a node needs a certificate of the pool CA (see `cara keygen`)"};
+  return *v;
+}
+
+}  // namespace
+
+Result<HostPort> parse_host_port(const std::string& text, const std::string& knob) {
+  HostPort hp;
+  std::string t = text;
+  if (t.size() > 2 && t.front() == '<' && t.back() == '>') t = t.substr(1, t.size() - 2);
+  const auto colon = t.rfind(':');
+  hp.host = t.substr(0, colon);
+  if (colon != std::string::npos) {
+    const std::string port = t.substr(colon + 1);
+    if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(port) == 0 || std::stoi(port) > 65535)
+      return Error{knob + ": '" + text + "' has a bad port; expected host[:port] with a port of 1-65535"};
+    hp.port = static_cast<std::uint16_t>(std::stoi(port));
+  }
+  if (hp.host.empty()) return Error{knob + ": '" + text + "' names no host; expected host[:port]"};
+  return hp;
+}
+
+bool NodePlan::runs(const std::string& daemon) const {
+  return std::find(daemons.begin(), daemons.end(), daemon) != daemons.end();
+}
+
+Result<NodePlan> plan_node(const config::Config& c) {
+  NodePlan p;
+  auto list = c.list("DAEMON_LIST");
+  if (!list) return Error{list.error()};
+  for (std::string d : *list) {
+    std::transform(d.begin(), d.end(), d.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    if (d == "MASTER") continue;
+    if (d != "COLLECTOR" && d != "NEGOTIATOR" && d != "SCHEDD" && d != "STARTD")
+      return Error{"DAEMON_LIST: unknown daemon '" + d +
+                   "'; expected MASTER, COLLECTOR, NEGOTIATOR, SCHEDD, STARTD"};
+    if (!p.runs(d)) p.daemons.push_back(d);
+  }
+  if (p.daemons.empty()) return Error{"DAEMON_LIST names no daemon to run besides MASTER"};
+  auto hosts = c.list("COLLECTOR_HOST");
+  if (!hosts) return Error{hosts.error()};
+  for (const std::string& h : *hosts) {
+    auto hp = parse_host_port(h, "COLLECTOR_HOST");
+    if (!hp) return Error{hp.error()};
+    p.collectors.push_back(*hp);
+  }
+  if (p.collectors.empty() && !p.runs("COLLECTOR"))
+    return Error{"COLLECTOR_HOST (or CONDOR_HOST) is not set: where is the central manager?"};
+  if (p.runs("COLLECTOR") && !p.collectors.empty()) p.port = p.collectors.front().port;
+  if (c.defined("SHARED_PORT_PORT")) {
+    auto port = c.integer("SHARED_PORT_PORT");
+    if (!port || *port <= 0 || *port > 65535) return Error{"SHARED_PORT_PORT: a port of 1-65535 expected"};
+    p.port = static_cast<std::uint16_t>(*port);
+  }
+  if (auto nic = c.string("NETWORK_INTERFACE"); nic && !nic->empty() && *nic != "*") p.bind = *nic;
+  p.advertise = p.bind != "0.0.0.0"              ? p.bind
+                : c.string("FULL_HOSTNAME").ok() ? *c.string("FULL_HOSTNAME")
+                                                 : "";
+  for (auto [knob, into] :
+       {std::pair{"AUTH_SSL_SERVER_CERTFILE", &p.certificate}, std::pair{"AUTH_SSL_SERVER_KEYFILE", &p.key},
+        std::pair{"AUTH_SSL_SERVER_CAFILE", &p.ca}}) {
+    auto v = required_file(c, knob);
+    if (!v) return Error{v.error()};
+    *into = *v;
+  }
+  for (auto [knob, into] : {std::pair{"LOG", &p.log_dir}, std::pair{"SPOOL", &p.spool},
+                            std::pair{"SCHEDD_SOCKET", &p.schedd_socket}}) {
+    auto v = c.string(knob);
+    if (!v) return Error{v.error()};
+    *into = *v;
+  }
+  for (auto [knob, into] : {std::pair{"NODE_HEARTBEAT_INTERVAL", &p.heartbeat_interval},
+                            std::pair{"NODE_CONNECTION_TIMEOUT", &p.connection_timeout}}) {
+    if (!c.defined(knob)) continue;
+    auto v = c.real(knob);
+    if (!v || *v <= 0) return Error{std::string(knob) + ": a positive number of seconds expected"};
+    *into = *v;
+  }
+  return p;
+}
+
+}  // namespace cara::apps

@@ -1,0 +1,43 @@
+// What one `cara master` node runs and where, read from its configuration
+// (pure: no CAF). DAEMON_LIST names the daemons (MASTER is the node
+// itself); COLLECTOR_HOST (default CONDOR_HOST) the central managers as
+// host[:port] (port 9618 by default); the node listens on SHARED_PORT_PORT,
+// or on its collector's port when it runs one; NETWORK_INTERFACE is the
+// address it binds and advertises. TLS files are HTCondor's
+// AUTH_SSL_SERVER_CERTFILE / _KEYFILE / _CAFILE.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/common/result.h"
+#include "model/config/config.h"
+
+namespace cara::apps {
+
+struct HostPort {
+  std::string host;
+  std::uint16_t port = 9618;
+};
+
+// "host[:port]" -> HostPort; names `knob` in the error.
+Result<HostPort> parse_host_port(const std::string& text, const std::string& knob);
+
+struct NodePlan {
+  std::vector<std::string> daemons;  // COLLECTOR, NEGOTIATOR, SCHEDD, STARTD, in DAEMON_LIST order
+  std::vector<HostPort> collectors;
+  std::string bind = "0.0.0.0";
+  std::string advertise;  // host part of MyAddress
+  std::uint16_t port = 9618;
+  std::string certificate, key, ca;
+  std::string log_dir, spool, schedd_socket;
+  double heartbeat_interval = 0.25;  // seconds; NODE_HEARTBEAT_INTERVAL
+  double connection_timeout = 5;     // seconds; NODE_CONNECTION_TIMEOUT
+
+  bool runs(const std::string& daemon) const;
+};
+
+Result<NodePlan> plan_node(const config::Config& config);
+
+}  // namespace cara::apps

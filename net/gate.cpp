@@ -1,0 +1,138 @@
+#include "net/gate.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/openssl/remote_actor.hpp>
+#include <caf/scoped_actor.hpp>
+#include <caf/stateful_actor.hpp>
+#include <caf/typed_event_based_actor.hpp>
+
+namespace cara::net {
+namespace {
+
+constexpr std::size_t kNonceBytes = 32;
+
+// A hello whose proof has not come yet.
+struct Pending {
+  std::string nonce;        // what the client must sign
+  std::string certificate;  // the client's, checked with its proof
+};
+
+struct GateState {
+  GateSetup setup;
+  std::map<caf::node_id, Pending> pending;
+  std::map<std::string, caf::actor> daemons;
+};
+
+using gate_pointer = gate_actor::stateful_pointer<GateState>;
+
+void log(gate_pointer self, LogLevel level, const std::string& text) {
+  if (self->state.setup.log) self->state.setup.log->write(level, "gate: " + text);
+}
+
+gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
+  self->state.setup = std::move(setup);
+  return {
+      [=](GateHello& hello) -> GateChallenge {
+        auto& st = self->state;
+        auto sender = self->current_sender();
+        if (!sender) return GateChallenge{false, "anonymous hello", "", "", ""};
+        const std::string peer = to_string(sender->node()), me = to_string(self->system().node());
+        // The certificate alone proves nothing; it is checked with the proof.
+        auto sig = st.setup.credentials.sign(gate_proof_text("server", hello.nonce, me, peer));
+        if (!sig) return GateChallenge{false, sig.error(), "", "", ""};
+        Pending p{random_bytes(kNonceBytes), std::move(hello.certificate)};
+        GateChallenge c{true, "", st.setup.credentials.certificate_pem(), p.nonce, *sig};
+        st.pending[sender->node()] = std::move(p);
+        return c;
+      },
+      [=](GateProof& proof) -> GateWelcome {
+        auto& st = self->state;
+        auto sender = self->current_sender();
+        if (!sender) return GateWelcome{false, "anonymous proof", {}, {}};
+        auto it = st.pending.find(sender->node());
+        const std::string peer = to_string(sender->node()), me = to_string(self->system().node());
+        if (it == st.pending.end()) {
+          log(self, LogLevel::Warning, "refused node " + peer + ": a proof without a hello");
+          return GateWelcome{false, "a proof without a hello", {}, {}};
+        }
+        const Pending pending = std::move(it->second);
+        st.pending.erase(it);
+        auto who = st.setup.anchor.verify(
+            pending.certificate, gate_proof_text("client", pending.nonce, peer, me), proof.signature);
+        if (!who) {
+          log(self, LogLevel::Warning, "refused node " + peer + ": " + who.error());
+          return GateWelcome{false, who.error(), {}, {}};
+        }
+        if (st.setup.guard) st.setup.guard->admit(sender->node(), *who);
+        log(self, LogLevel::Info, "node " + peer + " proved " + who->text());
+        GateWelcome w{true, "", {}, {}};
+        for (const auto& [name, daemon] : st.daemons) {
+          w.names.push_back(name);
+          w.daemons.push_back(daemon);
+        }
+        return w;
+      },
+      [=](GateRegister& r) {
+        // Only this node's master may change the directory.
+        auto sender = self->current_sender();
+        if (!sender || sender->node() != self->system().node()) return;
+        self->state.daemons[r.name] = std::move(r.daemon);
+      },
+  };
+}
+
+}  // namespace
+
+gate_actor spawn_gate(caf::actor_system& sys, GateSetup setup) {
+  return sys.spawn(gate, std::move(setup));
+}
+
+Result<Joined> join(caf::actor_system& sys, const std::string& host, std::uint16_t port,
+                    const Credentials& credentials, const TrustAnchor& anchor, Guard* guard,
+                    std::chrono::milliseconds timeout) {
+  const std::string where = host + ":" + std::to_string(port);
+  auto remote = caf::openssl::remote_actor<gate_actor>(sys, host, port);
+  if (!remote)
+    return Error{where + ": cannot connect over TLS (" + sys.render(remote.error()) +
+                 "; is it up, and does it trust the same pool CA?)"};
+  gate_actor g = *remote;
+  const std::string me = to_string(sys.node()), peer = to_string(g.node());
+  caf::scoped_actor self{sys};
+  const std::string nonce = random_bytes(kNonceBytes);
+  std::optional<Error> failure;
+  GateChallenge challenge;
+  self->request(g, timeout, GateHello{credentials.certificate_pem(), nonce})
+      .receive(
+          [&](GateChallenge& c) { challenge = std::move(c); },
+          [&](caf::error& e) { failure = Error{where + ": no answer to hello (" + sys.render(e) + ")"}; });
+  if (failure) return *failure;
+  if (!challenge.ok) return Error{where + ": hello refused: " + challenge.reason};
+  auto who =
+      anchor.verify(challenge.certificate, gate_proof_text("server", nonce, peer, me), challenge.signature);
+  if (!who) return Error{where + ": the node did not prove its identity: " + who.error()};
+  auto sig = credentials.sign(gate_proof_text("client", challenge.nonce, me, peer));
+  if (!sig) return Error{sig.error()};
+  GateWelcome welcome;
+  self->request(g, timeout, GateProof{*sig})
+      .receive(
+          [&](GateWelcome& w) { welcome = std::move(w); },
+          [&](caf::error& e) { failure = Error{where + ": no answer to proof (" + sys.render(e) + ")"}; });
+  if (failure) return *failure;
+  if (!welcome.ok) return Error{where + ": refused our identity: " + welcome.reason};
+  if (guard) guard->admit(g.node(), *who);
+  Joined j{*who, g.node(), {}};
+  for (std::size_t i = 0; i < welcome.names.size() && i < welcome.daemons.size(); ++i)
+    j.daemons[welcome.names[i]] = welcome.daemons[i];
+  return j;
+}
+
+void add_gate_message_types(caf::actor_system_config& cfg) {
+  cfg.add_message_type<GateHello>("cara::GateHello")
+      .add_message_type<GateChallenge>("cara::GateChallenge")
+      .add_message_type<GateProof>("cara::GateProof")
+      .add_message_type<GateWelcome>("cara::GateWelcome")
+      .add_message_type<GateRegister>("cara::GateRegister");
+}
+
+}  // namespace cara::net

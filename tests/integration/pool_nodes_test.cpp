@@ -1,0 +1,239 @@
+// A pool of separate `cara master` processes over TLS on 127.0.0.1 (issue
+// 6, "Tests"): a central manager, two execution points and an access point,
+// each with its own certificate of a pool CA made by `cara keygen`. Real
+// /bin/sh jobs; processes ended by PID; every wait bounded.
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "integration/process.h"
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+using cara::test::run_process;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Polls `done` until it holds or `seconds` pass (the events are in other
+// processes' files).
+bool await(const std::function<bool()>& done, int seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return done();
+}
+
+// A free TCP port below the ephemeral range (STACK-NOTES.md).
+int free_port() {
+  static std::mt19937 rng(std::random_device{}());
+  for (;;) {
+    const int port = std::uniform_int_distribution<int>(20000, 32000)(rng);
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    ::close(fd);
+    if (ok) return port;
+  }
+}
+
+struct Node {
+  pid_t pid = -1;
+  fs::path conf, err;
+};
+
+struct Pool {
+  fs::path dir;
+  int cm_port = free_port();
+  std::vector<Node> nodes;
+
+  Pool() {
+    char tmpl[] = "/tmp/cara-pool-XXXXXX";
+    dir = ::mkdtemp(tmpl);
+    REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "ca").string()}).exit_code == 0);
+    REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "evil").string(), "--name", "another pool"})
+                .exit_code == 0);
+  }
+  ~Pool() {
+    for (Node& n : nodes) stop(n);
+    fs::remove_all(dir);
+  }
+
+  std::string cert(const std::string& name, const std::string& user, const std::string& ca = "ca") {
+    auto r = run_process({CARA_BINARY, "keygen", "cert", (dir / ca).string(), (dir / name).string(), "--host",
+                          "127.0.0.1", "--user", user});
+    REQUIRE(r.exit_code == 0);
+    return (dir / name).string();
+  }
+
+  fs::path config(const std::string& name, const std::string& extra, const std::string& ca = "ca") {
+    const std::string c = cert(name, "condor@pool", ca);
+    fs::path conf = dir / (name + ".conf");
+    std::ofstream(conf) << "CONDOR_HOST = 127.0.0.1:" << cm_port << "\n"
+                        << "NETWORK_INTERFACE = 127.0.0.1\nUID_DOMAIN = pool\nFULL_HOSTNAME = " << name
+                        << ".pool\nLOCAL_DIR = " << (dir / name).string()
+                        << "\nAUTH_SSL_SERVER_CERTFILE = " << c << ".pem\nAUTH_SSL_SERVER_KEYFILE = " << c
+                        << ".key\nAUTH_SSL_SERVER_CAFILE = " << (dir / "ca/ca.pem").string()
+                        << "\nAUTH_SSL_CLIENT_CAFILE = " << (dir / "ca/ca.pem").string()
+                        << "\nALLOW_ADMINISTRATOR = admin@pool\nNEGOTIATOR_INTERVAL = 20\n"
+                           "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n"
+                           "NODE_CONNECTION_TIMEOUT = 2\n"
+                        << extra;
+    return conf;
+  }
+
+  Node& start(const fs::path& conf) {
+    Node n{-1, conf, fs::path(conf).replace_extension(".err")};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, n.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const std::string c = conf.string();
+    char* argv[] = {const_cast<char*>(CARA_BINARY), const_cast<char*>("master"),
+                    const_cast<char*>("--config"), const_cast<char*>(c.c_str()), nullptr};
+    REQUIRE(posix_spawn(&n.pid, CARA_BINARY, &fa, nullptr, argv, environ) == 0);
+    posix_spawn_file_actions_destroy(&fa);
+    nodes.push_back(n);
+    return nodes.back();
+  }
+
+  static void stop(Node& n, int sig = SIGTERM) {
+    if (n.pid <= 0) return;
+    ::kill(n.pid, sig);
+    int status = 0;
+    for (int i = 0; i < 100 && ::waitpid(n.pid, &status, WNOHANG) == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (::waitpid(n.pid, &status, WNOHANG) == 0) {
+      ::kill(n.pid, SIGKILL);
+      ::waitpid(n.pid, &status, 0);
+    }
+    n.pid = -1;
+  }
+
+  std::string collector_log() { return read(dir / "cm/log/CollectorLog"); }
+};
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integration][pool]") {
+  Pool pool;
+  const auto cm = pool.config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
+  const auto ep = [&](const std::string& name) {
+    return pool.config(name,
+                       "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
+                           "\nNUM_CPUS = 4\nSTART = true\nCLAIM_WORKLIFE = 0\n");
+  };
+  const auto ap = pool.config(
+      "ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
+  pool.start(cm);
+  pool.start(ep("ep1"));
+  pool.start(ep("ep2"));
+  pool.start(ap);
+  REQUIRE(await(
+      [&] {
+        const std::string log = pool.collector_log();
+        return log.find("slot1@ep1.pool") != std::string::npos &&
+               log.find("slot1@ep2.pool") != std::string::npos &&
+               log.find("Scheduler ad ap.pool") != std::string::npos;
+      },
+      60));
+  const std::string ap_env = "CARA_CONFIG=" + ap.string();
+  auto tool = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv{"/usr/bin/env", ap_env, CARA_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, "", 60000);
+  };
+
+  SECTION("200 jobs complete with their exit codes and output files") {
+    fs::create_directories(pool.dir / "out");
+    const fs::path sub = pool.dir / "many.sub";
+    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'echo out $(Process); exit $(Process)'\"\n"
+                       << "output = " << (pool.dir / "out").string() << "/$(Process).out\n"
+                       << "error = " << (pool.dir / "out").string() << "/$(Process).err\n"
+                       << "log = " << (pool.dir / "out").string()
+                       << "/jobs.log\nrequest_cpus = 1\nqueue 200\n";
+    auto submitted = tool({"submit", sub.string()});
+    REQUIRE(submitted.exit_code == 0);
+    CHECK_THAT(submitted.out, Catch::Contains("200 job(s) submitted to cluster 1"));
+    const fs::path log = pool.dir / "out/jobs.log";
+    REQUIRE(await([&] { return count(read(log), "Job terminated.") == 200; }, 180));
+    const std::string events = read(log);
+    for (int i = 0; i < 200; ++i) {
+      CHECK(read(pool.dir / "out" / (std::to_string(i) + ".out")) == "out " + std::to_string(i) + "\n");
+      char id[32];
+      std::snprintf(id, sizeof id, "005 (001.%03d.000)", i);
+      const auto at = events.find(id);
+      REQUIRE(at != std::string::npos);
+      CHECK(events.substr(at, 200).find("(return value " + std::to_string(i) + ")") != std::string::npos);
+    }
+    // Both execution points ran some.
+    CHECK(events.find("@ep1.pool") != std::string::npos);
+    CHECK(events.find("@ep2.pool") != std::string::npos);
+    auto q = tool({"q"});
+    REQUIRE(q.exit_code == 0);
+    CHECK_THAT(q.out, Catch::Contains("0 jobs"));
+  }
+
+  SECTION("a node with a certificate of another CA is refused") {
+    const auto evil = pool.config(
+        "evil",
+        "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\nSTART = true\n",
+        "evil");
+    Node& n = pool.start(evil);
+    REQUIRE(await([&] { return read(n.err).find("cannot connect over TLS") != std::string::npos; }, 30));
+    CHECK(pool.collector_log().find("evil.pool") == std::string::npos);
+  }
+
+  SECTION("setfactor needs ADMINISTRATOR") {
+    auto client = [&](const std::string& user) {
+      const std::string c = pool.cert(user, user + "@pool");
+      fs::path conf = pool.dir / (user + ".conf");
+      std::ofstream(conf) << read(ap) << "AUTH_SSL_CLIENT_CERTFILE = " << c
+                          << ".pem\nAUTH_SSL_CLIENT_KEYFILE = " << c << ".key\n";
+      return conf.string();
+    };
+    auto refused =
+        run_process({CARA_BINARY, "userprio", "--config", client("alice"), "-setfactor", "alice@pool", "10"});
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
+    CHECK_THAT(read(pool.dir / "cm/log/MasterLog"), Catch::Contains("refused to alice@pool"));
+    auto allowed =
+        run_process({CARA_BINARY, "userprio", "--config", client("admin"), "-setfactor", "alice@pool", "10"});
+    CHECK(allowed.exit_code == 0);
+    auto listed = run_process({CARA_BINARY, "userprio", "--config", client("bob")});
+    REQUIRE(listed.exit_code == 0);
+    CHECK_THAT(listed.out, Catch::Contains("alice@pool") && Catch::Contains("10.0"));
+  }
+}

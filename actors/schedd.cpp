@@ -18,6 +18,7 @@
 #include "model/schedd/job_order.h"
 #include "model/schedd/job_queue.h"
 #include "model/schedd/submit_description.h"
+#include "net/address.h"
 
 namespace cara::actors {
 namespace {
@@ -398,44 +399,29 @@ std::string knob(const config::Config& config, const char* name, const std::stri
   return v && !v->empty() ? *v : fallback;
 }
 
-// "<host:port>" -> host and port.
-std::optional<std::pair<std::string, std::uint16_t>> parse_address(const classad::ClassAd& ad) {
-  classad::Value v = classad::evaluate_attr(ad, "MyAddress");
-  if (!v.is_string()) return std::nullopt;
-  std::string a(v.as_string());
-  if (a.size() > 2 && a.front() == '<' && a.back() == '>') a = a.substr(1, a.size() - 2);
-  const auto colon = a.rfind(':');
-  if (colon == std::string::npos) return std::nullopt;
-  try {
-    const int port = std::stoi(a.substr(colon + 1));
-    if (port <= 0 || port > 65535) return std::nullopt;
-    return std::pair{a.substr(0, colon), static_cast<std::uint16_t>(port)};
-  } catch (...) {
-    return std::nullopt;
-  }
-}
-
 // Claims over a connection of our own to the slot's node: a message
 // through the central manager would arrive too, but the slot's death
 // would not (CAF reports a node's loss only to nodes connected to it).
 void claim(Self self, MatchInfo m, const ScheddSetup& setup) {
   const caf::node_id node = m.slot ? m.slot.node() : caf::node_id{};
-  auto address = parse_address(m.slot_ad.ad);
+  classad::Value my_address = classad::evaluate_attr(m.slot_ad.ad, "MyAddress");
+  auto address = my_address.is_string()
+                     ? net::parse_host_port(std::string(my_address.as_string()), "MyAddress")
+                     : Result<net::HostPort>(Error{"no MyAddress"});
   if (!setup.middleman || !m.slot || node == self->system().node() || self->state.direct.count(node) ||
       !address)
     return claim_now(self, std::move(m), setup);
   auto mm = caf::actor_cast<caf::io::middleman_actor>(setup.middleman);
-  self->request(mm, kSlotTimeout, caf::connect_atom::value, address->first, address->second)
+  self->request(mm, kSlotTimeout, caf::connect_atom::value, address->host, address->port)
       .then(
           [self, m, setup, node](const caf::node_id&, caf::strong_actor_ptr&,
                                  std::set<std::string>&) mutable {
             self->state.direct.insert(node);
             claim_now(self, std::move(m), setup);
           },
-          [self, m, setup, address](caf::error& e) mutable {
-            setup.context.warning("cannot connect to " + address->first + ":" +
-                                  std::to_string(address->second) + " (" + caf::to_string(e) +
-                                  "); claiming through the central manager");
+          [self, m, setup, where = *address](caf::error& e) mutable {
+            setup.context.warning("cannot connect to " + where.host + ":" + std::to_string(where.port) +
+                                  " (" + caf::to_string(e) + "); claiming through the central manager");
             claim_now(self, std::move(m), setup);
           });
 }

@@ -2,8 +2,6 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
-#include <caf/io/middleman.hpp>
-#include <caf/openssl/manager.hpp>
 #include <caf/scoped_actor.hpp>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -11,10 +9,10 @@
 #include <ostream>
 
 #include "actors/interfaces.h"
-#include "actors/message_types.h"
 #include "apps/commands/arguments.h"
 #include "apps/node/node.h"
 #include "apps/node/node_plan.h"
+#include "apps/node/tls_system.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
@@ -285,15 +283,7 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
     return 2;
   }
   caf::actor_system_config sc;
-  sc.load<caf::io::middleman>();
-  sc.load<caf::openssl::manager>();
-  sc.set("scheduler.policy", caf::atom("sharing"));
-  sc.set("logger.verbosity", caf::atom("quiet"));
-  sc.set("openssl.certificate", cert);
-  sc.set("openssl.key", key);
-  sc.set("openssl.cafile", ca);
-  actors::add_message_types(sc);
-  net::add_gate_message_types(sc);
+  configure_tls_system(sc, TlsFiles{cert, key, ca});
   caf::actor_system sys{sc};
   auto joined = net::join(sys, where->host, where->port, *creds, *anchor, nullptr, 10s);
   if (!joined) {

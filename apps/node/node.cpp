@@ -2,7 +2,6 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
-#include <caf/io/middleman.hpp>
 #include <caf/openssl/manager.hpp>
 #include <caf/openssl/publish.hpp>
 #include <caf/scoped_actor.hpp>
@@ -14,11 +13,11 @@
 
 #include "actors/collector.h"
 #include "actors/master.h"
-#include "actors/message_types.h"
 #include "actors/negotiator.h"
 #include "actors/schedd.h"
 #include "actors/startd.h"
 #include "apps/node/node_plan.h"
+#include "apps/node/tls_system.h"
 #include "model/classad/unparse.h"
 #include "net/gate.h"
 #include "net/local_socket.h"
@@ -149,18 +148,10 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   auto guard = std::make_shared<net::Guard>(std::move(*authz), master_log);
 
   caf::actor_system_config cfg;
-  cfg.load<caf::io::middleman>();
-  cfg.load<caf::openssl::manager>();
-  cfg.set("scheduler.policy", caf::atom("sharing"));
-  cfg.set("logger.verbosity", caf::atom("quiet"));
-  cfg.set("openssl.certificate", plan->certificate);
-  cfg.set("openssl.key", plan->key);
-  cfg.set("openssl.cafile", plan->ca);
+  configure_tls_system(cfg, TlsFiles{plan->certificate, plan->key, plan->ca});
   // Remote failures are detected, never waited out (STACK-NOTES.md).
   cfg.set("middleman.heartbeat-interval", seconds(plan->heartbeat_interval));
   cfg.set("middleman.connection-timeout", seconds(plan->connection_timeout));
-  actors::add_message_types(cfg);
-  net::add_gate_message_types(cfg);
   caf::actor_system sys{cfg};
 
   auto gate = net::spawn_gate(sys, net::GateSetup{*creds, *anchor, guard, master_log});

@@ -13,16 +13,12 @@
 
 #include "model/common/result.h"
 #include "model/config/config.h"
+#include "net/address.h"
 
 namespace cara::apps {
 
-struct HostPort {
-  std::string host;
-  std::uint16_t port = 9618;
-};
-
-// "host[:port]" -> HostPort; names `knob` in the error.
-Result<HostPort> parse_host_port(const std::string& text, const std::string& knob);
+using net::HostPort;
+using net::parse_host_port;
 
 struct NodePlan {
   std::vector<std::string> daemons;  // COLLECTOR, NEGOTIATOR, SCHEDD, STARTD, in DAEMON_LIST order

@@ -107,6 +107,9 @@ Result<pid_t> launch_job(const JobLaunch& l, std::function<void(ProcessExit)> on
   else
     posix_spawn_file_actions_addopen(&files, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (!l.iwd.empty()) posix_spawn_file_actions_addchdir_np(&files, l.iwd.c_str());
+  // Nothing else of the daemon's: a job holding a node's TCP connection would
+  // keep it half-open after the node dies, hiding the death from its peers.
+  posix_spawn_file_actions_addclosefrom_np(&files, 3);
   // Its own process group (pgid = pid), and default signal handling.
   sigset_t defaults, none;
   sigemptyset(&none);

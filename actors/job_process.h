@@ -4,9 +4,8 @@
 // The process is started with posix_spawn in its own process group, so a
 // signal reaches the job and everything it started; stdin/stdout/stderr
 // go to the job's In/Out/Err files (relative to Iwd), the working
-// directory is Iwd. Its exit is awaited by a thread of its own that calls
-// `on_exit` once: waiting on one pid never reaps another part of the
-// program's children.
+// directory is Iwd; no other descriptor of the daemon is inherited. Its exit is awaited by a thread of its
+// own that calls `on_exit` once: waiting on one pid never reaps another part of the program's children.
 #pragma once
 
 #include <sys/types.h>

@@ -202,12 +202,13 @@ void claim_now(Self self, MatchInfo m, const ScheddSetup& setup) {
 }
 
 // The job on a claim that ended without an exit: back to Idle.
-void lose_claim(Self self, const std::string& claim_id, const ScheddSetup& setup) {
+void lose_claim(Self self, const std::string& claim_id, const std::string& why, const ScheddSetup& setup) {
   auto it = self->state.claims.find(claim_id);
   if (it == self->state.claims.end()) return;
   if (it->second.job) {
     const JobId job = *it->second.job;
-    setup.context.warning("claim on " + it->second.slot_name + " lost; job " + job.str() + " runs again");
+    setup.context.warning("claim on " + it->second.slot_name + " lost (" + why + "); job " + job.str() +
+                          " runs again");
     self->state.busy.erase(job);
     const classad::ClassAd* ad = self->state.queue->find(job);
     if (ad && !is_idle(*ad)) self->state.queue->evict(job, setup.clock.now(self));
@@ -443,7 +444,8 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
     std::vector<std::string> lost;
     for (const auto& [id, c] : self->state.claims)
       if (caf::actor_cast<caf::actor_addr>(c.slot) == d.source) lost.push_back(id);
-    for (const std::string& id : lost) lose_claim(self, id, setup);
+    for (const std::string& id : lost)
+      lose_claim(self, id, "the slot is gone: " + caf::to_string(d.reason), setup);
   });
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
@@ -508,7 +510,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
         changed(self);
         reuse_or_release(self, f.claim_id, setup);
       },
-      [self, setup](ClaimEnded& e) { lose_claim(self, e.claim_id, setup); },
+      [self, setup](ClaimEnded& e) { lose_claim(self, e.claim_id, "the slot ended it: " + e.reason, setup); },
       [self, setup](JobSuspension& s) {
         if (auto id = parse_job_id(s.job_id)) {
           const std::int64_t now = setup.clock.now(self);

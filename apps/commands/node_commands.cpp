@@ -283,7 +283,10 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
     return 2;
   }
   caf::actor_system_config sc;
-  configure_tls_system(sc, TlsFiles{cert, key, ca});
+  if (auto tls = configure_tls_system(sc, TlsFiles{cert, key, ca}); !tls) {
+    err << "cara userprio: " << tls.error() << "\n";
+    return 2;
+  }
   caf::actor_system sys{sc};
   auto joined = net::join(sys, where->host, where->port, *creds, *anchor, nullptr, 10s);
   if (!joined) {

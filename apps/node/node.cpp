@@ -148,7 +148,10 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   auto guard = std::make_shared<net::Guard>(std::move(*authz), master_log);
 
   caf::actor_system_config cfg;
-  configure_tls_system(cfg, TlsFiles{plan->certificate, plan->key, plan->ca});
+  if (auto tls = configure_tls_system(cfg, TlsFiles{plan->certificate, plan->key, plan->ca}); !tls) {
+    err << "cara master: " << tls.error() << "\n";
+    return 2;
+  }
   // Remote failures are detected, never waited out (STACK-NOTES.md).
   cfg.set("middleman.heartbeat-interval", seconds(plan->heartbeat_interval));
   cfg.set("middleman.connection-timeout", seconds(plan->connection_timeout));

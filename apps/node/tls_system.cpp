@@ -6,10 +6,11 @@
 
 #include "actors/message_types.h"
 #include "net/gate.h"
+#include "net/tls_error_queue.h"
 
 namespace cara::apps {
 
-void configure_tls_system(caf::actor_system_config& cfg, const TlsFiles& files) {
+Status configure_tls_system(caf::actor_system_config& cfg, const TlsFiles& files) {
   cfg.load<caf::io::middleman>();
   cfg.load<caf::openssl::manager>();
   cfg.set("scheduler.policy", caf::atom("sharing"));
@@ -19,6 +20,9 @@ void configure_tls_system(caf::actor_system_config& cfg, const TlsFiles& files) 
   cfg.set("openssl.cafile", files.ca);
   actors::add_message_types(cfg);
   net::add_gate_message_types(cfg);
+  if (!net::tls_error_queue_guarded())
+    return Error{"this build does not interpose OpenSSL's I/O calls (net/tls_error_queue.cpp)"};
+  return Ok{};
 }
 
 }  // namespace cara::apps

@@ -8,12 +8,14 @@
 #include <caf/fwd.hpp>
 #include <string>
 
+#include "model/common/result.h"
+
 namespace cara::apps {
 
 struct TlsFiles {
   std::string certificate, key, ca;
 };
 
-void configure_tls_system(caf::actor_system_config& cfg, const TlsFiles& files);
+Status configure_tls_system(caf::actor_system_config& cfg, const TlsFiles& files);
 
 }  // namespace cara::apps

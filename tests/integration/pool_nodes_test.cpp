@@ -82,7 +82,7 @@ struct Pool {
   }
   ~Pool() {
     for (Node& n : nodes) stop(n);
-    fs::remove_all(dir);
+    if (!std::getenv("CARA_KEEP_TEST_DIR")) fs::remove_all(dir);
   }
 
   std::string cert(const std::string& name, const std::string& user, const std::string& ca = "ca") {
@@ -204,6 +204,27 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     auto q = tool({"q"});
     REQUIRE(q.exit_code == 0);
     CHECK_THAT(q.out, Catch::Contains("0 jobs"));
+  }
+
+  SECTION("kill -9 of an execution point mid-job: the job runs again elsewhere") {
+    const fs::path sub = pool.dir / "long.sub";
+    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'sleep 3; echo done $(Process)'\"\n"
+                       << "output = " << pool.dir.string() << "/long.$(Process).out\n"
+                       << "log = " << pool.dir.string() << "/long.log\nrequest_cpus = 4\nqueue 2\n";
+    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+    const fs::path log = pool.dir / "long.log";
+    // Each job needs a whole EP (4 cpus), so one runs on each.
+    REQUIRE(await([&] { return count(read(log), "Job executing") == 2; }, 60));
+    const std::string events = read(log);
+    const auto first = events.find("Job executing on host: ");
+    REQUIRE(first != std::string::npos);
+    const bool on_ep1 = events.substr(first, 200).find("@ep1.pool") != std::string::npos;
+    Pool::stop(pool.nodes[on_ep1 ? 1 : 2], SIGKILL);
+    REQUIRE(await([&] { return count(read(log), "Job terminated.") == 2; }, 90));
+    CHECK(count(read(log), "Job executing") >= 3);
+    CHECK_THAT(read(pool.dir / "ap/log/SchedLog"), Catch::Contains("runs again"));
+    CHECK(read(pool.dir / "long.0.out") == "done 0\n");
+    CHECK(read(pool.dir / "long.1.out") == "done 1\n");
   }
 
   SECTION("a node with a certificate of another CA is refused") {

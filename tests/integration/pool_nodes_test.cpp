@@ -10,11 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -137,6 +139,39 @@ struct Pool {
   }
 
   std::string collector_log() { return read(dir / "cm/log/CollectorLog"); }
+
+  // A central manager, two execution points (`ep_extra` added to their
+  // configuration) and an access point; returns the access point's
+  // configuration once the collector has all their ads.
+  fs::path start_all(const std::string& ep_extra) {
+    const auto cm = config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
+    const auto ep = [&](const std::string& name) {
+      return config(name, "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
+                              "\nSTART = true\nCLAIM_WORKLIFE = 0\n" + ep_extra);
+    };
+    const auto ap =
+        config("ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
+    start(cm);
+    start(ep("ep1"));
+    start(ep("ep2"));
+    start(ap);
+    REQUIRE(await(
+        [&] {
+          const std::string log = collector_log();
+          return log.find("slot1@ep1.pool") != std::string::npos &&
+                 log.find("slot1@ep2.pool") != std::string::npos &&
+                 log.find("Scheduler ad ap.pool") != std::string::npos;
+        },
+        60));
+    return ap;
+  }
+
+  // A `cara` command run against the access point's local socket.
+  cara::test::ProcessResult tool(const fs::path& ap, std::vector<std::string> args) {
+    std::vector<std::string> argv{"/usr/bin/env", "CARA_CONFIG=" + ap.string(), CARA_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, "", 60000);
+  }
 };
 
 int count(const std::string& text, const std::string& what) {
@@ -149,32 +184,8 @@ int count(const std::string& text, const std::string& what) {
 
 TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integration][pool]") {
   Pool pool;
-  const auto cm = pool.config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
-  const auto ep = [&](const std::string& name) {
-    return pool.config(name,
-                       "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
-                           "\nNUM_CPUS = 4\nSTART = true\nCLAIM_WORKLIFE = 0\n");
-  };
-  const auto ap = pool.config(
-      "ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
-  pool.start(cm);
-  pool.start(ep("ep1"));
-  pool.start(ep("ep2"));
-  pool.start(ap);
-  REQUIRE(await(
-      [&] {
-        const std::string log = pool.collector_log();
-        return log.find("slot1@ep1.pool") != std::string::npos &&
-               log.find("slot1@ep2.pool") != std::string::npos &&
-               log.find("Scheduler ad ap.pool") != std::string::npos;
-      },
-      60));
-  const std::string ap_env = "CARA_CONFIG=" + ap.string();
-  auto tool = [&](std::vector<std::string> args) {
-    std::vector<std::string> argv{"/usr/bin/env", ap_env, CARA_BINARY};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return run_process(argv, "", 60000);
-  };
+  const fs::path ap = pool.start_all("NUM_CPUS = 4\n");
+  auto tool = [&](std::vector<std::string> args) { return pool.tool(ap, std::move(args)); };
 
   SECTION("200 jobs complete with their exit codes and output files") {
     fs::create_directories(pool.dir / "out");
@@ -257,4 +268,67 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     REQUIRE(listed.exit_code == 0);
     CHECK_THAT(listed.out, Catch::Contains("alice@pool") && Catch::Contains("10.0"));
   }
+}
+
+// Two users with equal priority factors share the pool equally (pie slices of
+// user-priorities, "Negotiation"): B arrives while A holds every slot and
+// gets half of them as A's jobs end (CLAIM_WORKLIFE = 0: each freed slot is
+// negotiated again). Small and tolerant: 8 slots, 2 s jobs, a Debug build
+// on 2 shared cores. The full-size figures are bench/ work (TARGETS.md).
+TEST_CASE("two users' fair share converges to equal halves across processes",
+          "[integration][pool][fairshare]") {
+  Pool pool;
+  const fs::path ap = pool.start_all("NUM_CPUS = 4\nNUM_SLOTS = 4\n");
+  auto submit = [&](const std::string& user, int jobs) {
+    const fs::path sub = pool.dir / (user + ".sub");
+    std::ofstream(sub) << "executable = /bin/sleep\narguments = 2\naccounting_group = physics\n"
+                       << "accounting_group_user = " << user << "\nqueue " << jobs << "\n";
+    REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
+  };
+  // Running and idle jobs per user, from the queue.
+  struct Counts {
+    std::map<std::string, int> running, idle;
+  };
+  auto counts = [&] {
+    Counts c;
+    auto q = pool.tool(ap, {"q", "-af", "AcctGroupUser,JobStatus"});
+    REQUIRE(q.exit_code == 0);
+    std::istringstream lines(q.out);
+    std::string user;
+    int status = 0;
+    while (lines >> user >> status) {
+      if (status == 2) ++c.running[user];
+      if (status == 1) ++c.idle[user];
+    }
+    return c;
+  };
+  submit("alice", 40);
+  REQUIRE(await([&] { return counts().running["alice"] == 8; }, 60));
+  submit("bob", 40);
+  const auto arrived = std::chrono::steady_clock::now();
+  // Samples while both users still have idle jobs, after B's first two job
+  // lengths (the slots A held free up as A's jobs end).
+  std::vector<double> bob_share, busy;
+  for (;;) {
+    const Counts c = counts();
+    if (c.idle.count("alice") == 0 || c.idle.count("bob") == 0) break;
+    REQUIRE(std::chrono::steady_clock::now() - arrived < std::chrono::seconds(120));
+    if (std::chrono::steady_clock::now() - arrived < std::chrono::seconds(5)) continue;
+    const int running = c.running.count("alice") ? c.running.at("alice") : 0;
+    const int bob = c.running.count("bob") ? c.running.at("bob") : 0;
+    busy.push_back((running + bob) / 8.0);
+    if (running + bob > 0) bob_share.push_back(bob / double(running + bob));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  REQUIRE(bob_share.size() >= 5);
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  INFO("bob's share, median of " << bob_share.size() << " samples: " << median(bob_share));
+  CHECK(median(bob_share) >= 0.35);
+  CHECK(median(bob_share) <= 0.65);
+  // A freed slot is negotiated again promptly (reschedule on a freed slot).
+  INFO("pool busy, median: " << median(busy));
+  CHECK(median(busy) >= 0.6);
 }

@@ -105,11 +105,17 @@ class ExprPrinter {
         }
         append_attribute_name(out_, t_.name(n));
         return;
-      case NodeKind::Select:
+      case NodeKind::Select: {
         node(n.a);
-        out_ += '.';
+        // "3.'x'" would read back as the real 3. and a stray name: a number
+        // literal keeps a space before the dot (found by the fuzzer).
+        const Node& base = t_.node(n.a);
+        const bool number =
+            base.parens == 0 && (base.kind == NodeKind::Integer || base.kind == NodeKind::Real);
+        out_ += number ? " ." : ".";
         append_attribute_name(out_, t_.name(n));
         return;
+      }
       case NodeKind::Unary:
         out_ += op_text(n.op);
         node(n.a);

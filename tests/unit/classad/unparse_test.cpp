@@ -63,13 +63,35 @@ TEST_CASE("values print as HTCondor prints them", "[unparse]") {
 
 TEST_CASE("round trips of hand-written expressions", "[unparse]") {
   for (const char* text : {
-           "a + b * c - d / e % f", "(a + b) * (c - d)", "!a || ~b && -c", "a << 2 >> 3 >>> 4",
-           "a < b && b <= c || c > d && d >= e", "a == b != c =?= d =!= e", "a & b | c ^ d",
-           "x ? y : z ? w : v", "x ?: y", "f(g(1, 2), {3, [a = 4; b = \"s\"]})", "MY.a + TARGET.b + .c",
-           "a.b.c[1][\"d\"]", "-(-(3))", "- -3", "2 - -3", "1.5G + 3K", "'odd name' + 'x\\'y'",
-           "\"quote \\\" backslash \\\\ newline \\n\"", "undefined =?= error", "true || false",
-           "-9223372036854775808", "0.30000000000000004", "1E-300", "((((x))))",
+           "a + b * c - d / e % f",
+           "(a + b) * (c - d)",
+           "!a || ~b && -c",
+           "a << 2 >> 3 >>> 4",
+           "a < b && b <= c || c > d && d >= e",
+           "a == b != c =?= d =!= e",
+           "a & b | c ^ d",
+           "x ? y : z ? w : v",
+           "x ?: y",
+           "f(g(1, 2), {3, [a = 4; b = \"s\"]})",
+           "MY.a + TARGET.b + .c",
+           "a.b.c[1][\"d\"]",
+           "-(-(3))",
+           "- -3",
+           "2 - -3",
+           "1.5G + 3K",
+           "'odd name' + 'x\\'y'",
+           "\"quote \\\" backslash \\\\ newline \\n\"",
+           "undefined =?= error",
+           "true || false",
+           "-9223372036854775808",
+           "0.30000000000000004",
+           "1E-300",
+           "((((x))))",
            "ifThenElse(isUndefined(Mips), 1000, Mips) - SlotID - 1.0e10*(Offline!=True)",
+           "3 .'odd name'",
+           "2.5 .'~+' + 1",
+           "3K .x",
+           "(3).'y'",
        }) {
     round_trips(text);
   }
@@ -77,10 +99,10 @@ TEST_CASE("round trips of hand-written expressions", "[unparse]") {
 
 TEST_CASE("round trips of random expressions", "[unparse]") {
   std::mt19937 rng(12345);
-  const char* atoms[] = {"1", "-2", "3.5", "\"s\"", "x", "MY.y", "TARGET.z", "true", "undefined", "error",
-                         "{1,2}", "[a=1]", "f(x)", "-0.0", "2K"};
-  const char* binops[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "=?=", "=!=",
-                          "&&", "||", "&", "|", "^", "<<", ">>", ">>>"};
+  const char* atoms[] = {"1",         "-2",    "3.5",   "\"s\"", "x",    "MY.y", "TARGET.z", "true",
+                         "undefined", "error", "{1,2}", "[a=1]", "f(x)", "-0.0", "2K"};
+  const char* binops[] = {"+",   "-",   "*",  "/",  "%", "<", "<=", ">",  ">=", "==", "!=",
+                          "=?=", "=!=", "&&", "||", "&", "|", "^",  "<<", ">>", ">>>"};
   std::function<std::string(int)> gen = [&](int depth) -> std::string {
     int k = static_cast<int>(rng() % 8);
     if (depth == 0 || k < 3) return atoms[rng() % std::size(atoms)];

@@ -66,7 +66,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
   return {
       [self, setup](AdUpdate& u) {
         // Advertising is DAEMON work (HTCondor's ALLOW_ADVERTISE_* default).
-        if (net::refused(self, setup.context.guard, net::Permission::Daemon, "collector")) return;
+        if (setup.context.refused(self, net::Permission::Daemon, "collector")) return;
         if (!valid_type(u.type)) return;
         const auto type = static_cast<collector::AdType>(u.type);
         const std::int64_t now = setup.clock.now(self);
@@ -81,7 +81,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         for (const collector_actor& view : setup.view_hosts) self->send(view, u);
       },
       [self, setup](AdInvalidate& inv) {
-        if (net::refused(self, setup.context.guard, net::Permission::Daemon, "collector")) return;
+        if (setup.context.refused(self, net::Permission::Daemon, "collector")) return;
         if (!valid_type(inv.type)) return;
         const std::int64_t now = setup.clock.now(self);
         for (const std::string& k : inv.keys)
@@ -90,7 +90,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         for (const collector_actor& view : setup.view_hosts) self->send(view, inv);
       },
       [self, setup](const AdQueryRequest& q) {
-        if (auto no = net::refused(self, setup.context.guard, net::Permission::Read, "collector"))
+        if (auto no = setup.context.refused(self, net::Permission::Read, "collector"))
           return AdQueryReply{false, *no, {}, {}};
         return run_query(self, setup, q);
       },

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "net/daemon_log.h"
 #include "net/guard.h"
@@ -21,6 +23,11 @@ struct DaemonContext {
   }
   void warning(const std::string& text) const {
     if (log) log->warning(text);
+  }
+  // The refusal of the message `self` handles, logged in this daemon's log.
+  template <class Self>
+  std::optional<std::string> refused(Self* self, net::Permission p, std::string_view daemon) const {
+    return net::refused(self, guard, p, daemon, log.get());
   }
 };
 

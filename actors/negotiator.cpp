@@ -338,20 +338,20 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   plan_next(self, setup);
   return {
       [self, setup](Reschedule&) {
-        if (net::refused(self, setup.context.guard, net::Permission::Write, "negotiator")) return;
+        if (setup.context.refused(self, net::Permission::Write, "negotiator")) return;
         self->state.requested = true;
         if (!self->state.running) plan_next(self, setup);
       },
       [self, setup](UserprioQuery&) {
         UserprioReply reply;
-        if (net::refused(self, setup.context.guard, net::Permission::Read, "negotiator")) return reply;
+        if (setup.context.refused(self, net::Permission::Read, "negotiator")) return reply;
         for (const auto& [key, r] : self->state.accountant->records())
           reply.records.push_back(WireAd{accounting_ad(r)});
         return reply;
       },
       [self, setup](UserprioCommand& c) {
         // setfactor and the other priority changes are ADMINISTRATOR work.
-        if (auto no = net::refused(self, setup.context.guard, net::Permission::Administrator, "negotiator"))
+        if (auto no = setup.context.refused(self, net::Permission::Administrator, "negotiator"))
           return CommandReply{false, *no};
         auto reply = run_command(self, setup, c);
         setup.context.info("userprio " + c.command + " " + c.name + ": " + (reply.ok ? "done" : reply.error));

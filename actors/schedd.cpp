@@ -450,7 +450,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
       [self, setup](SubmitRequest& r) {
-        if (auto no = net::refused(self, setup.context.guard, net::Permission::Write, "schedd"))
+        if (auto no = setup.context.refused(self, net::Permission::Write, "schedd"))
           return SubmitReply{false, *no, 0, 0, ""};
         // A remote submitter is the user its certificate proves, whatever
         // the request says (a local one was checked by its front end).
@@ -469,17 +469,16 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
         return reply;
       },
       [self, setup](RequestsQuery& q) {
-        if (net::refused(self, setup.context.guard, net::Permission::Negotiator, "schedd"))
-          return RequestsReply{};
+        if (setup.context.refused(self, net::Permission::Negotiator, "schedd")) return RequestsReply{};
         return requests_for(self, q);
       },
       [self, setup](QueueQuery& q) {
-        if (auto no = net::refused(self, setup.context.guard, net::Permission::Read, "schedd"))
+        if (auto no = setup.context.refused(self, net::Permission::Read, "schedd"))
           return QueueReply{false, *no, {}};
         return query(self, q);
       },
       [self, setup](MatchBatch& b) {
-        if (net::refused(self, setup.context.guard, net::Permission::Negotiator, "schedd")) return;
+        if (setup.context.refused(self, net::Permission::Negotiator, "schedd")) return;
         for (MatchInfo& m : b.matches) claim(self, std::move(m), setup);
       },
       [self, setup](JobFinished& f) {

@@ -82,8 +82,7 @@ void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& 
 }
 
 slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_actor startd,
-                                        std::shared_ptr<JobRunner> runner,
-                                        std::shared_ptr<const net::Guard> guard) {
+                                        std::shared_ptr<JobRunner> runner, DaemonContext context) {
   self->state.slot = name;
   self->set_down_handler([self, startd](caf::down_msg& d) {
     // The claim's schedd is gone (crashed, or its node unreachable): the
@@ -100,8 +99,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
     }
   });
   return {
-      [self, startd, guard](SlotMatched& m) {
-        if (net::refused(self, guard, net::Permission::Negotiator, "slot " + self->state.slot)) return;
+      [self, startd, context](SlotMatched& m) {
+        if (context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot)) return;
         call_startd(self, startd,
                     SlotCall{self->state.slot,
                              static_cast<std::int32_t>(SlotCallKind::Match),
@@ -177,8 +176,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
 }  // namespace
 
 slot_actor spawn_slot(caf::actor_system& sys, std::string name, startd_actor startd,
-                      std::shared_ptr<JobRunner> runner, std::shared_ptr<const net::Guard> guard) {
-  return sys.spawn(slot_behavior, std::move(name), std::move(startd), std::move(runner), std::move(guard));
+                      std::shared_ptr<JobRunner> runner, DaemonContext context) {
+  return sys.spawn(slot_behavior, std::move(name), std::move(startd), std::move(runner), std::move(context));
 }
 
 }  // namespace cara::actors

@@ -12,14 +12,15 @@
 #include <memory>
 #include <string>
 
+#include "actors/daemon_context.h"
 #include "actors/interfaces.h"
 #include "actors/job_runner.h"
-#include "net/guard.h"
 
 namespace cara::actors {
 
-// `guard` (null: everyone) decides who may announce a match (NEGOTIATOR).
+// The startd's `context` decides who may announce a match (NEGOTIATOR; a
+// null guard: everyone) and logs refusals in the startd's log.
 slot_actor spawn_slot(caf::actor_system& sys, std::string name, startd_actor startd,
-                      std::shared_ptr<JobRunner> runner, std::shared_ptr<const net::Guard> guard);
+                      std::shared_ptr<JobRunner> runner, DaemonContext context);
 
 }  // namespace cara::actors

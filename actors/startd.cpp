@@ -19,6 +19,7 @@ struct StartdState {
   std::shared_ptr<startd::Startd> model;
   std::string machine;                      // the Machine attribute of its slot ads
   std::map<std::string, slot_actor> slots;  // by short name
+  std::vector<std::string> partitionable;   // their ads change with every dynamic slot
   std::int64_t update_interval = 300;
   std::int64_t last_full_update = 0;
   static inline const char* name = "startd";
@@ -75,7 +76,7 @@ void sync_slots(Self self, const StartdSetup& setup, std::set<std::string>& chan
   }
   for (const std::string& n : names) {
     if (st.slots.count(n)) continue;
-    slot_actor slot = spawn_slot(self->system(), n, self, setup.runner, setup.context.guard);
+    slot_actor slot = spawn_slot(self->system(), n, self, setup.runner, setup.context);
     self->link_to(slot);  // slots end with their startd
     st.slots.emplace(n, std::move(slot));
     changed.insert(n);
@@ -126,9 +127,9 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
   sync_slots(self, setup, changed);  // dynamic slots whose claim ended
   // A partitionable slot's ad changes silently when a dynamic slot is
   // carved from it or gives its resources back: advertise it with them.
-  if (!changed.empty())
-    for (const auto& [name, actor] : st.slots)
-      if (name.find('_') == std::string::npos) changed.insert(name);
+  // (Only those: re-advertising every static slot on each call made a
+  // startd's work grow with the square of its slots.)
+  if (!changed.empty()) changed.insert(st.partitionable.begin(), st.partitionable.end());
   advertise(self, setup, changed);
   return reply;
 }
@@ -142,6 +143,10 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   if (!names.empty()) {
     classad::Value m = classad::evaluate_attr(st.model->slot(names.front())->ad(), "Machine");
     if (m.is_string()) st.machine = std::string(m.as_string());
+  }
+  for (const std::string& n : names) {
+    classad::Value p = classad::evaluate_attr(st.model->slot(n)->ad(), "PartitionableSlot");
+    if (p.is_bool() && p.as_bool()) st.partitionable.push_back(n);
   }
   if (auto u = setup.config->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
   std::set<std::string> all;

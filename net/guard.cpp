@@ -23,7 +23,8 @@ std::optional<Identity> Guard::identity(const caf::node_id& node) const {
 }
 
 std::optional<std::string> Guard::refuse(Permission p, const caf::strong_actor_ptr& sender,
-                                         const caf::node_id& local, std::string_view daemon) const {
+                                         const caf::node_id& local, std::string_view daemon,
+                                         DaemonLog* log) const {
   std::optional<std::string> why;
   std::string peer = "an anonymous sender";
   if (sender) {
@@ -38,7 +39,8 @@ std::optional<std::string> Guard::refuse(Permission p, const caf::strong_actor_p
   } else {
     why = std::string(permission_name(p)) + " access refused to an anonymous sender";
   }
-  if (why && log_) log_->warning(std::string(daemon) + ": " + *why);
+  if (!log) log = log_.get();
+  if (why && log) log->warning(std::string(daemon) + ": " + *why);
   return why;
 }
 

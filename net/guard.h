@@ -31,9 +31,11 @@ class Guard {
   std::optional<Identity> identity(const caf::node_id& node) const;
 
   // nullopt when `sender` may act at level `p` on this node's `daemon`;
-  // otherwise the reason, which is also logged.
+  // otherwise the reason, which is also logged: in `log` (the daemon's
+  // own), else in the guard's.
   std::optional<std::string> refuse(Permission p, const caf::strong_actor_ptr& sender,
-                                    const caf::node_id& local, std::string_view daemon) const;
+                                    const caf::node_id& local, std::string_view daemon,
+                                    DaemonLog* log = nullptr) const;
   // The same for an identity proven some other way (a local socket's peer
   // credentials).
   std::optional<std::string> refuse(Permission p, const Identity& who, std::string_view daemon) const;
@@ -47,13 +49,14 @@ class Guard {
   std::map<caf::node_id, Identity> peers_;
 };
 
-// For an actor: the refusal for the message being handled, or nullopt. A
-// null guard allows everything (an embedded pool).
+// For an actor: the refusal for the message being handled, or nullopt,
+// logged in `log` when given. A null guard allows everything (an embedded
+// pool).
 template <class Self>
 std::optional<std::string> refused(Self* self, const std::shared_ptr<const Guard>& guard, Permission p,
-                                   std::string_view daemon) {
+                                   std::string_view daemon, DaemonLog* log = nullptr) {
   if (!guard) return std::nullopt;
-  return guard->refuse(p, self->current_sender(), self->system().node(), daemon);
+  return guard->refuse(p, self->current_sender(), self->system().node(), daemon, log);
 }
 
 }  // namespace cara::net

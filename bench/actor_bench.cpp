@@ -1,0 +1,459 @@
+// Actor-level figures of issue 6 (TARGETS.md). Prints one JSON object:
+//   bytes_per_slot_actor            100 k slot actors and their ads, one process
+//   collector_updates_per_s_inproc  slot-ad updates into the collector actor
+//   collector_updates_per_s_tls     the same from another actor system over TLS
+//   pool_matches_per_s_inproc       10 k idle jobs, 10 k slots: submitted -> all running
+//   e2e_true_jobs_per_s             N real /bin/true jobs on 256 slots: submitted -> all done
+//   submit_latency_ms_median        separate `cara submit` processes, 10 k jobs queued
+// Rates are medians of --runs runs. Usage:
+//   actor_bench [--runs N] [--cara PATH] [--only KEY]
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/openssl/all.hpp>
+#include <caf/scoped_actor.hpp>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "actors/collector.h"
+#include "actors/message_types.h"
+#include "actors/pool.h"
+#include "actors/startd.h"
+#include "apps/node/tls_system.h"
+#include "bench/timing.h"
+#include "model/classad/parser.h"
+#include "net/pki.h"
+
+extern char** environ;
+
+using namespace cara;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr auto kWait = std::chrono::seconds(120);
+
+std::shared_ptr<const config::Config> make_config(const std::string& text, const char* daemon) {
+  auto c = config::config_from_text(text, {daemon, ""}, std::make_shared<config::SystemHost>());
+  if (!c) {
+    std::cerr << "actor_bench: " << daemon << " configuration: " << c.error() << "\n";
+    std::exit(1);
+  }
+  return std::make_shared<config::Config>(std::move(*c));
+}
+
+void plain_system(caf::actor_system_config& cfg) {
+  cfg.set("scheduler.policy", caf::atom("sharing"));
+  cfg.set("logger.verbosity", caf::atom("quiet"));
+  actors::add_message_types(cfg);
+}
+
+std::int64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::int64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+// Jobs that start and never end (the bench stops the pool).
+class HoldRunner : public actors::JobRunner {
+ public:
+  Result<std::int64_t> start(const classad::ClassAd&, std::function<void(actors::ProcessExit)>) override {
+    return std::int64_t{1};
+  }
+  void signal(std::int64_t, int) override {}
+};
+
+// Count of ads of `type` that satisfy `constraint`, or -1.
+int count_ads(caf::scoped_actor& self, const actors::collector_actor& c, collector::AdType type,
+              const std::string& constraint) {
+  int n = -1;
+  self->request(c, kWait,
+                actors::AdQueryRequest{static_cast<std::int32_t>(type), constraint, {"Name"}, false})
+      .receive([&](actors::AdQueryReply& r) { n = static_cast<int>(r.ads.size()); }, [](caf::error&) {});
+  return n;
+}
+
+// Waits until `startds` execution points of `slots` static slots each are in the collector.
+bool await_slots(caf::scoped_actor& self, const actors::collector_actor& c, int startds, int slots) {
+  const auto end = bench::Clock::now() + kWait;
+  while (bench::Clock::now() < end) {
+    if (count_ads(self, c, collector::AdType::Machine, "SlotID == " + std::to_string(slots)) == startds)
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+std::string execution_point(int i, int slots) {
+  return "FULL_HOSTNAME = ep" + std::to_string(i) +
+         ".bench\nUID_DOMAIN = bench\nNUM_CPUS = " + std::to_string(slots) +
+         "\nNUM_SLOTS = " + std::to_string(slots) + "\nMEMORY = " + std::to_string(slots * 2048) +
+         "\nSTART = true\n";
+}
+
+// -- bytes_per_slot_actor ---------------------------------------------------
+
+double bytes_per_slot_actor() {
+  constexpr int kStartds = 100, kSlots = 1000;
+  caf::actor_system_config cfg;
+  plain_system(cfg);
+  caf::actor_system sys{cfg};
+  caf::scoped_actor self{sys};
+  actors::CollectorSetup cs;
+  cs.policy = *collector::CollectorPolicy::from_config(*make_config("", "COLLECTOR"));
+  auto collector = actors::spawn_collector(sys, std::move(cs));
+  std::vector<std::shared_ptr<const config::Config>> configs;
+  for (int i = 0; i < kStartds; ++i) configs.push_back(make_config(execution_point(i, kSlots), "STARTD"));
+  auto runner = std::make_shared<HoldRunner>();
+  const std::int64_t before = resident_bytes();
+  std::vector<actors::startd_actor> startds;
+  for (int i = 0; i < kStartds; ++i) {
+    actors::StartdSetup s;
+    s.config = configs[i];
+    s.collectors = {collector};
+    s.runner = runner;
+    s.tick_every = std::chrono::seconds(30);  // the ads once, then quiet
+    startds.push_back(*actors::spawn_startd(sys, std::move(s)));
+  }
+  if (!await_slots(self, collector, kStartds, kSlots)) return -1;
+  const std::int64_t after = resident_bytes();
+  for (auto& s : startds) self->send_exit(s, caf::exit_reason::user_shutdown);
+  self->send_exit(collector, caf::exit_reason::user_shutdown);
+  return static_cast<double>(after - before) / (kStartds * kSlots);
+}
+
+// -- collector ingest ---------------------------------------------------------
+
+// `batches` AdUpdate messages of `per_batch` slot ads each, as startds send them.
+std::vector<actors::AdUpdate> slot_updates(int batches, int per_batch) {
+  const std::string base = R"([ MyType = "Machine"; OpSys = "LINUX"; Arch = "X86_64"; Cpus = 1; Memory = 2048;
+    Disk = 100000000; State = "Unclaimed"; Activity = "Idle"; LoadAvg = 0.02; KeyboardIdle = 3600;
+    TotalCpus = 25; TotalMemory = 50000; UidDomain = "bench"; FileSystemDomain = "bench";
+    Start = true; Requirements = START; Rank = 0.0; CurrentRank = 0.0; SlotType = "Static";
+    IsOwner = false; Mips = 20000; KFlops = 2000000; HasFileTransfer = true; CondorVersion = "cara";
+    EnteredCurrentState = 1700000000; EnteredCurrentActivity = 1700000000; MyCurrentTime = 1700000000;
+    UpdateSequenceNumber = 1; DaemonStartTime = 1700000000; MachineResources = "Cpus Memory Disk";
+    Unhibernate = MY.MachineLastMatchTime =!= undefined; TotalSlots = 25; DetectedCpus = 25;
+    DetectedMemory = 50000; JobStarts = 0; RecentJobStarts = 0; StartdIpAddr = "<127.0.0.1:9618>" ])";
+  auto ad = classad::parse_classad(base);
+  std::vector<actors::AdUpdate> out;
+  for (int b = 0; b < batches; ++b) {
+    actors::AdUpdate u{static_cast<std::int32_t>(collector::AdType::Machine), {}, {}};
+    for (int s = 0; s < per_batch; ++s) {
+      classad::ClassAd a = *ad;
+      const std::string host = "ep" + std::to_string(b) + ".bench";
+      a.set("Name", "slot" + std::to_string(s + 1) + "@" + host);
+      a.set("Machine", host);
+      a.set("SlotID", s + 1);
+      u.ads.push_back(actors::WireAd{std::move(a)});
+    }
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
+// Updates per second: `rounds` of every batch, then a query that answers
+// once every update before it is in.
+double ingest(caf::scoped_actor& self, const actors::collector_actor& c, int rounds) {
+  auto updates = slot_updates(100, 100);
+  return bench::rate(static_cast<std::int64_t>(rounds) * 100 * 100, [&] {
+    for (int r = 0; r < rounds; ++r)
+      for (const actors::AdUpdate& u : updates) self->send(c, u);
+    count_ads(self, c, collector::AdType::Defrag, "");
+  });
+}
+
+actors::collector_actor spawn_bench_collector(caf::actor_system& sys) {
+  actors::CollectorSetup cs;
+  cs.policy = *collector::CollectorPolicy::from_config(*make_config("", "COLLECTOR"));
+  return actors::spawn_collector(sys, std::move(cs));
+}
+
+double collector_inproc(int runs) {
+  caf::actor_system_config cfg;
+  plain_system(cfg);
+  caf::actor_system sys{cfg};
+  caf::scoped_actor self{sys};
+  auto c = spawn_bench_collector(sys);
+  std::vector<double> rates;
+  for (int i = 0; i < runs; ++i) rates.push_back(ingest(self, c, 20));
+  self->send_exit(c, caf::exit_reason::user_shutdown);
+  return bench::median(rates);
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/cara-bench-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+// A pool CA and one certificate for 127.0.0.1 in `dir`.
+void make_pki(const fs::path& dir) {
+  if (!net::create_ca((dir / "ca").string(), "bench pool", 1).ok() ||
+      !net::issue_certificate((dir / "ca").string(), (dir / "node").string(),
+                              {"127.0.0.1", "condor@bench", 1})
+           .ok()) {
+    std::cerr << "actor_bench: cannot make certificates in " << dir << "\n";
+    std::exit(1);
+  }
+}
+
+double collector_tls(int runs) {
+  TempDir dir;
+  make_pki(dir.path);
+  const apps::TlsFiles files{(dir.path / "node.pem").string(), (dir.path / "node.key").string(),
+                             (dir.path / "ca/ca.pem").string()};
+  caf::actor_system_config server_cfg, client_cfg;
+  if (!apps::configure_tls_system(server_cfg, files) || !apps::configure_tls_system(client_cfg, files))
+    return -1;
+  caf::actor_system server{server_cfg}, client{client_cfg};
+  auto c = spawn_bench_collector(server);
+  auto port = caf::openssl::publish(c, 0, "127.0.0.1", true);
+  if (!port) return -1;
+  auto remote = caf::openssl::remote_actor<actors::collector_actor>(client, "127.0.0.1", *port);
+  if (!remote) return -1;
+  caf::scoped_actor self{client};
+  std::vector<double> rates;
+  for (int i = 0; i < runs; ++i) rates.push_back(ingest(self, *remote, 5));
+  caf::anon_send_exit(c, caf::exit_reason::user_shutdown);
+  return bench::median(rates);
+}
+
+// -- pools in one process ----------------------------------------------------
+
+struct RunningPool {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  actors::EmbeddedPool pool;
+  TempDir iwd;
+
+  RunningPool(int startds, int slots, std::shared_ptr<actors::JobRunner> runner,
+              const std::string& ep_extra) {
+    plain_system(cfg);
+    sys = std::make_unique<caf::actor_system>(cfg);
+    actors::PoolSpec spec;
+    spec.central_manager = make_config(
+        "FULL_HOSTNAME = cm.bench\nUID_DOMAIN = bench\nNEGOTIATOR_INTERVAL = 60\n"
+        "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n",
+        "NEGOTIATOR");
+    spec.access_point = make_config("FULL_HOSTNAME = ap.bench\nUID_DOMAIN = bench\n", "SCHEDD");
+    for (int i = 0; i < startds; ++i)
+      spec.execution_points.push_back(make_config(execution_point(i, slots) + ep_extra, "STARTD"));
+    spec.runner = std::move(runner);
+    auto p = actors::spawn_pool(*sys, spec);
+    if (!p) {
+      std::cerr << "actor_bench: " << p.error() << "\n";
+      std::exit(1);
+    }
+    pool = *p;
+    caf::scoped_actor self{*sys};
+    if (!await_slots(self, pool.collector, startds, slots)) {
+      std::cerr << "actor_bench: the slots never reached the collector\n";
+      std::exit(1);
+    }
+  }
+  ~RunningPool() { actors::stop_pool(*sys, pool); }
+
+  bool submit(const std::string& description) {
+    caf::scoped_actor self{*sys};
+    actors::SubmitRequest r;
+    r.description = description;
+    r.label = "bench";
+    r.owner = "bench";
+    r.iwd = iwd.path.string();
+    bool ok = false;
+    self->request(pool.schedd, kWait, r)
+        .receive([&](actors::SubmitReply& reply) { ok = reply.ok; }, [](caf::error&) {});
+    return ok;
+  }
+
+  // Jobs in the queue that satisfy `constraint` (-1: no answer).
+  int jobs(const std::string& constraint) {
+    caf::scoped_actor self{*sys};
+    int n = -1;
+    self->request(pool.schedd, kWait, actors::QueueQuery{constraint, {"JobStatus"}})
+        .receive([&](actors::QueueReply& q) { n = static_cast<int>(q.jobs.size()); }, [](caf::error&) {});
+    return n;
+  }
+
+  // Seconds until `done()` holds, polling every 100 ms (a poll is a queue scan
+  // in the schedd: more often would slow what is measured); -1 on timeout.
+  template <class F>
+  static double until(F&& done) {
+    const auto start = bench::Clock::now();
+    while (!done()) {
+      if (bench::Clock::now() - start > kWait) return -1;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return std::chrono::duration<double>(bench::Clock::now() - start).count();
+  }
+};
+
+double pool_matches(int runs) {
+  constexpr int kStartds = 40, kSlots = 250, kJobs = kStartds * kSlots;
+  std::vector<double> rates;
+  for (int i = 0; i < runs; ++i) {
+    RunningPool p(kStartds, kSlots, std::make_shared<HoldRunner>(), "");
+    if (!p.submit("executable = /bin/true\nqueue " + std::to_string(kJobs) + "\n")) return -1;
+    const double s = RunningPool::until([&] { return p.jobs("JobStatus == 2") == kJobs; });
+    if (s < 0) return -1;
+    rates.push_back(kJobs / s);
+  }
+  return bench::median(rates);
+}
+
+double e2e_true_jobs(int runs, int jobs) {
+  std::vector<double> rates;
+  for (int i = 0; i < runs; ++i) {
+    RunningPool p(2, 128, std::make_shared<actors::ProcessRunner>(), "");
+    if (!p.submit("executable = /bin/true\nqueue " + std::to_string(jobs) + "\n")) return -1;
+    const double s = RunningPool::until([&] { return p.jobs("") == 0; });
+    if (s < 0) return -1;
+    rates.push_back(jobs / s);
+  }
+  return bench::median(rates);
+}
+
+// -- cara submit as separate processes ----------------------------------------
+
+int free_port() {
+  for (int port = 21000;; ++port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+    ::close(fd);
+    if (ok) return port;
+  }
+}
+
+pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
+}
+
+int wait_exit(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+struct SubmitFigures {
+  double median_ms = -1;
+  int queued = -1;  // jobs in the queue afterwards, as `cara q` counts them
+};
+
+SubmitFigures submit_latency_ms(const std::string& cara, int submits) {
+  TempDir dir;
+  make_pki(dir.path);
+  const fs::path conf = dir.path / "node.conf";
+  std::ofstream(conf) << "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR SCHEDD\nCONDOR_HOST = 127.0.0.1:"
+                      << free_port() << "\nNETWORK_INTERFACE = 127.0.0.1\nFULL_HOSTNAME = ap.bench\n"
+                      << "UID_DOMAIN = bench\nLOCAL_DIR = " << (dir.path / "node").string()
+                      << "\nAUTH_SSL_SERVER_CERTFILE = " << (dir.path / "node.pem").string()
+                      << "\nAUTH_SSL_SERVER_KEYFILE = " << (dir.path / "node.key").string()
+                      << "\nAUTH_SSL_SERVER_CAFILE = " << (dir.path / "ca/ca.pem").string() << "\n";
+  const fs::path log = dir.path / "bench.log";
+  const pid_t master = spawn({cara, "master", "--config", conf.string()}, log);
+  if (master < 0) return {};
+  const std::string env = "CARA_CONFIG=" + conf.string();
+  auto run = [&](const fs::path& sub) {
+    return wait_exit(spawn({"/usr/bin/env", env, cara, "submit", sub.string()}, log));
+  };
+  SubmitFigures result;
+  std::ofstream(dir.path / "many.sub") << "executable = /bin/true\nqueue 10000\n";
+  std::ofstream(dir.path / "one.sub") << "executable = /bin/true\nqueue\n";
+  // The node is ready when its schedd takes a submission.
+  const double ready = RunningPool::until([&] { return run(dir.path / "many.sub") == 0; });
+  if (ready >= 0) {
+    std::vector<double> ms;
+    for (int i = 0; i < submits; ++i) {
+      const auto start = bench::Clock::now();
+      if (run(dir.path / "one.sub") != 0) break;
+      ms.push_back(std::chrono::duration<double, std::milli>(bench::Clock::now() - start).count());
+    }
+    if (static_cast<int>(ms.size()) == submits) result.median_ms = bench::median(ms);
+    const fs::path listing = dir.path / "q.out";
+    if (wait_exit(spawn({"/usr/bin/env", env, cara, "q", "-af", "ClusterId"}, listing)) == 0) {
+      std::ifstream in(listing);
+      std::string line;
+      for (result.queued = 0; std::getline(in, line);) ++result.queued;
+    }
+  }
+  ::kill(master, SIGTERM);
+  wait_exit(master);
+  return result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 3;
+  std::string cara = CARA_BINARY, only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--runs" && i + 1 < argc) {
+      runs = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--cara" && i + 1 < argc) {
+      cara = argv[++i];
+    } else if (a == "--only" && i + 1 < argc) {
+      only = argv[++i];
+    } else {
+      std::cerr << "usage: actor_bench [--runs N] [--cara PATH] [--only KEY]\n";
+      return 2;
+    }
+  }
+  signal(SIGPIPE, SIG_IGN);
+  auto wanted = [&](const char* key) { return only.empty() || only == key; };
+  nlohmann::json out;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  out["machine"] = std::string(host) + ", " + std::to_string(std::thread::hardware_concurrency()) + " cpus";
+  out["runs"] = runs;
+  // Memory first, in a process nothing else has grown yet.
+  if (wanted("bytes_per_slot_actor")) out["bytes_per_slot_actor"] = bytes_per_slot_actor();
+  if (wanted("collector_updates_per_s_inproc"))
+    out["collector_updates_per_s_inproc"] = collector_inproc(runs);
+  if (wanted("collector_updates_per_s_tls")) out["collector_updates_per_s_tls"] = collector_tls(runs);
+  if (wanted("pool_matches_per_s_inproc")) out["pool_matches_per_s_inproc"] = pool_matches(runs);
+  if (wanted("e2e_true_jobs_per_s")) {
+    out["e2e_true_jobs_per_s"] = e2e_true_jobs(runs, 2000);
+    out["e2e_jobs"] = 2000;
+  }
+  if (wanted("submit_latency_ms_median")) {
+    const SubmitFigures f = submit_latency_ms(cara, 30);
+    out["submit_latency_ms_median"] = f.median_ms;
+    out["submit_queued_jobs"] = f.queued;
+    // The schedd's queue is in memory until the persistence issue.
+    out["submit_durable"] = false;
+  }
+  std::cout << out.dump() << "\n";
+  return 0;
+}

@@ -64,7 +64,8 @@ class JobQueue {
   // it says; returns how many jobs changed.
   std::size_t evaluate_periodic(std::int64_t now);
 
-  // Completed and removed jobs leave the queue (to the history).
+  // Completed and removed jobs leave the queue (to the history), in the
+  // order they finished.
   std::vector<classad::ClassAd> take_finished();
 
   // The events written since the last call, in order.
@@ -90,6 +91,7 @@ class JobQueue {
   template <typename F>
   Status change(JobId id, F&& transition);
   void log(const classad::ClassAd& job, UserLogEvent event);
+  void note_if_finished(JobId id, const classad::ClassAd& job);
 
   QueuePolicy policy_;
   std::string address_;
@@ -97,6 +99,7 @@ class JobQueue {
   std::int64_t next_cluster_ = 1;
   std::map<JobId, classad::ClassAd> jobs_;
   std::vector<LoggedEvent> events_;
+  std::vector<JobId> finished_;  // completed or removed since the last take_finished
 };
 
 }  // namespace cara::schedd

@@ -1,6 +1,9 @@
 #include "model/startd/startd.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
+#include <string_view>
 
 #include "model/classad/eval.h"
 #include "model/startd/slot_layout.h"
@@ -56,16 +59,53 @@ std::vector<std::string> Startd::slot_names() const {
   return names;
 }
 
+namespace {
+
+// What a short name stands for: "slot3" is SlotID 3, "slot3_2" its dynamic
+// slot 2. Compared as numbers: building every slot's name on each lookup
+// made a call to a 250-slot machine cost 250 string allocations.
+struct ShortName {
+  int id = 0, sub_id = 0;
+  bool dynamic = false;
+};
+
+std::optional<ShortName> parse_short_name(std::string_view name) {
+  constexpr std::string_view prefix = "slot";
+  if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  ShortName n;
+  const char* end = name.data() + name.size();
+  auto [p, ec] = std::from_chars(name.data() + prefix.size(), end, n.id);
+  if (ec != std::errc()) return std::nullopt;
+  if (p != end) {
+    if (*p != '_') return std::nullopt;
+    n.dynamic = true;
+    auto [q, ec2] = std::from_chars(p + 1, end, n.sub_id);
+    if (ec2 != std::errc() || q != end) return std::nullopt;
+  }
+  return n;
+}
+
+bool names(const SlotDescription& d, const ShortName& n) {
+  if (d.id != n.id) return false;
+  return d.kind == SlotKind::Dynamic ? n.dynamic && d.sub_id == n.sub_id : !n.dynamic;
+}
+
+}  // namespace
+
 Startd::Entry* Startd::find(const std::string& name) {
+  auto n = parse_short_name(name);
+  if (!n) return nullptr;
   for (Entry& e : slots_) {
-    if (e.description.short_name() == name) return &e;
+    if (names(e.description, *n)) return &e;
   }
   return nullptr;
 }
 
 const Slot* Startd::slot(const std::string& name) const {
+  auto n = parse_short_name(name);
+  if (!n) return nullptr;
   for (const Entry& e : slots_) {
-    if (e.description.short_name() == name) return e.slot.get();
+    if (names(e.description, *n)) return e.slot.get();
   }
   return nullptr;
 }
@@ -107,6 +147,7 @@ Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, s
   e.slot = std::make_unique<Slot>(std::move(*base), std::move(*policy), now, local_offset_);
   const std::string parent_name = parent.description.short_name();
   slots_.push_back(std::move(e));  // `parent` may move: find it again
+  ++layout_version_;
   Entry* added = &slots_.back();
   refresh_partition(*find(parent_name), now);
   return added;
@@ -219,6 +260,7 @@ void Startd::after(StartdResult& out, std::int64_t now) {
       d.resources = e.description.resources;
       d.custom_ids = e.description.custom_ids;
       slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(i));
+      ++layout_version_;
       for (Entry& p : slots_) {
         if (p.partition && p.description.id == parent_id) {
           p.partition->release(d);

@@ -65,6 +65,9 @@ class Startd {
 
   // Slot short names, in SlotID order (dynamic slots after their parent).
   std::vector<std::string> slot_names() const;
+  // Changes whenever a slot is added or removed (a dynamic slot carved or
+  // given back): a driver that mirrors the slots compares it, not names.
+  std::uint64_t layout_version() const { return layout_version_; }
   const Slot* slot(const std::string& name) const;
   const MachineResources& machine() const { return machine_; }
   // The earliest timer of any slot.
@@ -96,6 +99,7 @@ class Startd {
   bool draining_ = false;
   bool drain_waits_ = false;  // a graceful drain admitting interruptible jobs, before its final phase
   bool all_drained_sent_ = false;
+  std::uint64_t layout_version_ = 0;
 };
 
 }  // namespace cara::startd

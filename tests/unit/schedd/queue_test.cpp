@@ -190,3 +190,21 @@ TEST_CASE("the default significant attributes are what slot and negotiator expre
   CHECK(index.assign(job("; owner = \"ann\"")) == base);  // names are case-insensitive
   CHECK(index.size() == 8);
 }
+
+TEST_CASE("finished jobs leave the queue in the order they finished", "[schedd][queue]") {
+  Queue q;
+  REQUIRE(q.submit(kExe + "queue 4\n"));
+  const JobId a{1, 0}, b{1, 1}, c{1, 2}, d{1, 3};
+  REQUIRE(q.queue->start(c, "slot1@ep", kT0 + 1));
+  REQUIRE(q.queue->complete(c, JobExit{false, 0}, kT0 + 2));
+  REQUIRE(q.queue->remove(a, "by the user", kT0 + 3));
+  REQUIRE(q.queue->start(b, "slot2@ep", kT0 + 4));  // running: stays
+  auto gone = q.queue->take_finished();
+  REQUIRE(gone.size() == 2);
+  CHECK(job_id(gone[0]) == c);
+  CHECK(job_id(gone[1]) == a);
+  CHECK(q.queue->size() == 2);
+  CHECK(q.queue->find(b));
+  CHECK(q.queue->find(d));
+  CHECK(q.queue->take_finished().empty());  // each job once
+}

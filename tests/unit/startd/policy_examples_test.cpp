@@ -398,3 +398,22 @@ TEST_CASE(
   CHECK(m.state("slot1") == "Drained/Idle");
   CHECK(m.state("slot2") == "Drained/Idle");
 }
+
+TEST_CASE("slots are found by short name, and the layout version follows carving", "[startd][pslot]") {
+  Machine m("");  // the default layout: one partitionable slot1
+  const std::uint64_t start = m.startd().layout_version();
+  REQUIRE(m.startd().slot("slot1"));
+  for (const char* bad : {"slot11", "slot1_", "slot1_1x", "slotx", "Slot1", "", "slot"})
+    CHECK_FALSE(m.startd().slot(bad));
+  const std::string where =
+      m.run("slot1", "[ Owner = \"a\"; RequestCpus = 1; RequestMemory = 512; RequestDisk = 1 ]", "c1");
+  CHECK(where == "slot1_1");
+  CHECK(m.startd().slot("slot1_1") != m.startd().slot("slot1"));
+  const std::uint64_t carved = m.startd().layout_version();
+  CHECK(carved != start);
+  m.send("slot1_1", JobExited{"c1"}, 5);  // nothing carved or given back
+  CHECK(m.startd().layout_version() == carved);
+  m.send("slot1_1", ReleaseClaim{"c1"}, 1);
+  CHECK_FALSE(m.startd().slot("slot1_1"));
+  CHECK(m.startd().layout_version() != carved);
+}

@@ -3,7 +3,6 @@
 #include <caf/actor_system.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
-#include <cmath>
 
 #include "net/gate_messages.h"
 
@@ -44,14 +43,15 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         setup.context.info(setup.daemons[i].name + " stopped");
         return;
       }
+      const node::RestartBackoff& backoff = setup.daemons[i].backoff;
       const std::int64_t now = setup.clock.now(self);
-      if (now - running[i].started >= setup.backoff.recover) running[i].restarts = 0;
+      // Ran long enough since its last start: recovered (daemon::Recover).
+      if (now - running[i].started >= backoff.recover) running[i].restarts = 0;
+      const std::int64_t delay = backoff.delay(running[i].restarts);
       ++running[i].restarts;
-      const double delay = setup.backoff.delay(running[i].restarts);
       setup.context.warning(setup.daemons[i].name + " died (" + caf::to_string(d.reason) +
-                            "); restarting in " + std::to_string(static_cast<std::int64_t>(delay)) + " s");
-      self->delayed_send(self, std::chrono::milliseconds(static_cast<std::int64_t>(delay * 1000)),
-                         Timer{static_cast<std::int32_t>(i)});
+                            "); restarting in " + std::to_string(delay) + " s");
+      self->delayed_send(self, std::chrono::seconds(delay), Timer{static_cast<std::int32_t>(i)});
       return;
     }
   });
@@ -62,12 +62,11 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         if (i >= running.size() || running[i].actor) return;
         auto a = setup.daemons[i].spawn(self->system());
         if (!a) {
-          setup.context.warning(setup.daemons[i].name + " cannot restart: " + a.error());
+          const std::int64_t delay = setup.daemons[i].backoff.delay(running[i].restarts);
           ++running[i].restarts;
-          self->delayed_send(self,
-                             std::chrono::milliseconds(
-                                 static_cast<std::int64_t>(setup.backoff.delay(running[i].restarts) * 1000)),
-                             t);
+          setup.context.warning(setup.daemons[i].name + " cannot restart: " + a.error() + "; again in " +
+                                std::to_string(delay) + " s");
+          self->delayed_send(self, std::chrono::seconds(delay), t);
           return;
         }
         running[i].actor = *a;
@@ -89,19 +88,6 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
 }
 
 }  // namespace
-
-MasterBackoff MasterBackoff::from_config(const config::Config& config) {
-  MasterBackoff b;
-  if (auto v = config.real("MASTER_BACKOFF_CONSTANT"); v && *v >= 0) b.constant = *v;
-  if (auto v = config.real("MASTER_BACKOFF_FACTOR"); v && *v >= 1) b.factor = *v;
-  if (auto v = config.real("MASTER_BACKOFF_CEILING"); v && *v >= 0) b.ceiling = *v;
-  if (auto v = config.integer("MASTER_RECOVER_FACTOR"); v && *v >= 0) b.recover = *v;
-  return b;
-}
-
-double MasterBackoff::delay(int restarts) const {
-  return std::min(ceiling, constant * std::pow(factor, std::max(0, restarts - 1)));
-}
 
 Result<master_actor> spawn_master(caf::actor_system& sys, MasterSetup setup) {
   std::vector<caf::actor> spawned;

@@ -1,10 +1,7 @@
 // The master actor: spawns the daemons of DAEMON_LIST, tells the node's
 // gate where they are, and restarts a daemon that dies of an error after a
-// backoff (HTCondor's condor_master: MASTER_BACKOFF_CONSTANT seconds times
-// MASTER_BACKOFF_FACTOR to the power of the restarts so far, at most
-// MASTER_BACKOFF_CEILING; a daemon that ran MASTER_RECOVER_FACTOR seconds
-// before dying starts its count again). A daemon that stops normally (its
-// node shutting down) is not restarted.
+// backoff (model/node/restart_backoff.h, HTCondor's condor_master). A
+// daemon that stops normally (its node shutting down) is not restarted.
 #pragma once
 
 #include <caf/actor.hpp>
@@ -21,21 +18,15 @@
 #include "actors/pool_clock.h"
 #include "model/common/result.h"
 #include "model/config/config.h"
+#include "model/node/restart_backoff.h"
 #include "net/gate.h"
 
 namespace cara::actors {
 
-struct MasterBackoff {
-  double constant = 9, factor = 2, ceiling = 3600;
-  std::int64_t recover = 300;
-  static MasterBackoff from_config(const config::Config& config);
-  // Seconds before restart number `restarts` (1 for the first).
-  double delay(int restarts) const;
-};
-
 struct DaemonSpawn {
   std::string name;  // as in DAEMON_LIST
   std::function<Result<caf::actor>(caf::actor_system&)> spawn;
+  node::RestartBackoff backoff;  // MASTER_[<NAME>_]BACKOFF_* and RECOVER_FACTOR
 };
 
 // The master asks for what it runs (names and how often each restarted).
@@ -61,7 +52,6 @@ using master_actor =
 struct MasterSetup {
   std::vector<DaemonSpawn> daemons;
   net::gate_actor gate;  // told each (re)spawned daemon; may be null
-  MasterBackoff backoff;
   PoolClock clock;
   DaemonContext context;
 };

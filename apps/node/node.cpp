@@ -171,7 +171,6 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   const actors::PoolClock clock = actors::PoolClock::wall();
   actors::MasterSetup master;
   master.gate = gate;
-  master.backoff = actors::MasterBackoff::from_config(*config);
   master.clock = clock;
   master.context = actors::DaemonContext{guard, master_log};
 
@@ -180,6 +179,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   // keeps those it was given (a restarted local collector is not seen by
   // them until they restart too).
   auto collectors = std::make_shared<std::vector<collector_actor>>();
+  auto restart_backoff = [&](const char* name) { return node::RestartBackoff::from_config(*config, name); };
   if (plan->runs("COLLECTOR")) {
     auto policy = collector::CollectorPolicy::from_config(*config);
     if (!policy) {
@@ -190,11 +190,13 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     setup.policy = *policy;
     setup.clock = clock;
     setup.context = actors::DaemonContext{guard, open_log(*plan, "COLLECTOR")};
-    master.daemons.push_back({"COLLECTOR", [setup, collectors](caf::actor_system& s) -> Result<caf::actor> {
+    master.daemons.push_back({"COLLECTOR",
+                              [setup, collectors](caf::actor_system& s) -> Result<caf::actor> {
                                 auto c = actors::spawn_collector(s, setup);
                                 collectors->assign(1, c);
                                 return caf::actor_cast<caf::actor>(c);
-                              }});
+                              },
+                              restart_backoff("COLLECTOR")});
   } else {
     *collectors = join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log, stop_signals);
     if (collectors->empty()) {
@@ -206,7 +208,8 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   auto middleman = caf::actor_cast<caf::actor>(sys.openssl_manager().actor_handle());
   if (plan->runs("NEGOTIATOR")) {
     auto log = open_log(*plan, "NEGOTIATOR");
-    master.daemons.push_back({"NEGOTIATOR", [=](caf::actor_system& s) -> Result<caf::actor> {
+    master.daemons.push_back({"NEGOTIATOR",
+                              [=](caf::actor_system& s) -> Result<caf::actor> {
                                 actors::NegotiatorSetup n;
                                 n.config = config;
                                 n.clock = clock;
@@ -215,11 +218,13 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
                                 auto a = actors::spawn_negotiator(s, n);
                                 if (!a) return Error{a.error()};
                                 return caf::actor_cast<caf::actor>(*a);
-                              }});
+                              },
+                              restart_backoff("NEGOTIATOR")});
   }
   if (plan->runs("SCHEDD")) {
     auto log = open_log(*plan, "SCHEDD");
-    master.daemons.push_back({"SCHEDD", [=](caf::actor_system& s) -> Result<caf::actor> {
+    master.daemons.push_back({"SCHEDD",
+                              [=](caf::actor_system& s) -> Result<caf::actor> {
                                 actors::ScheddSetup sd;
                                 sd.config = config;
                                 sd.clock = clock;
@@ -230,12 +235,14 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
                                 auto a = actors::spawn_schedd(s, sd);
                                 if (!a) return Error{a.error()};
                                 return caf::actor_cast<caf::actor>(*a);
-                              }});
+                              },
+                              restart_backoff("SCHEDD")});
   }
   if (plan->runs("STARTD")) {
     auto log = open_log(*plan, "STARTD");
     auto runner = std::make_shared<actors::ProcessRunner>();
-    master.daemons.push_back({"STARTD", [=](caf::actor_system& s) -> Result<caf::actor> {
+    master.daemons.push_back({"STARTD",
+                              [=](caf::actor_system& s) -> Result<caf::actor> {
                                 actors::StartdSetup st;
                                 st.config = config;
                                 st.clock = clock;
@@ -246,7 +253,8 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
                                 auto a = actors::spawn_startd(s, st);
                                 if (!a) return Error{a.error()};
                                 return caf::actor_cast<caf::actor>(*a);
-                              }});
+                              },
+                              restart_backoff("STARTD")});
   }
   auto master_actor = actors::spawn_master(sys, master);
   if (!master_actor) {

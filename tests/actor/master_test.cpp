@@ -1,0 +1,101 @@
+// The master actor under CAF's test coordinator (virtual time): a daemon
+// that dies of an error comes back after condor_master's backoff, one that
+// stops normally does not, and one that ran MASTER_RECOVER_FACTOR seconds
+// starts its count again.
+#include "actors/master.h"
+
+#include "actor/caf_catch.h"
+#include "actors/message_types.h"
+
+using namespace cara;
+using namespace cara::actors;
+
+namespace {
+
+struct MasterFixture : test_coordinator_fixture<> {
+  std::vector<caf::actor> spawned;  // every instance of the daemon, in order
+  master_actor master;
+
+  explicit MasterFixture(node::RestartBackoff backoff = {}) {
+    MasterSetup s;
+    s.daemons.push_back({"SCHEDD",
+                         [this](caf::actor_system& system) -> Result<caf::actor> {
+                           spawned.push_back(system.spawn([](caf::event_based_actor*) -> caf::behavior {
+                             return {[](std::int32_t) {}};
+                           }));
+                           return spawned.back();
+                         },
+                         backoff});
+    s.clock = PoolClock{1700000000};
+    auto m = spawn_master(sys, s);
+    if (!m) FAIL(m.error());
+    master = *m;
+    settle();
+  }
+  ~MasterFixture() override {
+    caf::anon_send_exit(master, caf::exit_reason::user_shutdown);
+    for (const caf::actor& a : spawned) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+    settle();
+  }
+  void settle() {
+    while (consume_message()) {
+    }
+  }
+  void crash() {
+    caf::anon_send_exit(spawned.back(), caf::exit_reason::kill);
+    settle();
+  }
+  void advance(std::int64_t seconds) {
+    advance_time(std::chrono::seconds(seconds));
+    settle();
+  }
+  std::int32_t restarts() {
+    auto h = self->request(master, caf::infinite, MasterStatusQuery{});
+    settle();
+    std::int32_t n = -1;
+    h.receive([&](MasterStatus& s) { n = s.restarts.at(0); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+    return n;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a crashed daemon restarts after 10 s, then 11 s, then 13 s", "[master][actor]") {
+  MasterFixture f;
+  REQUIRE(f.spawned.size() == 1);
+  for (std::int64_t delay : {10, 11, 13}) {
+    const std::size_t before = f.spawned.size();
+    f.crash();
+    f.advance(delay - 1);
+    CHECK(f.spawned.size() == before);  // not yet
+    f.advance(1);
+    CHECK(f.spawned.size() == before + 1);
+  }
+  CHECK(f.restarts() == 3);
+}
+
+TEST_CASE("a daemon that stops normally is not restarted", "[master][actor]") {
+  MasterFixture f;
+  caf::anon_send_exit(f.spawned.back(), caf::exit_reason::user_shutdown);
+  f.settle();
+  f.advance(4000);
+  CHECK(f.spawned.size() == 1);
+}
+
+TEST_CASE("a daemon that ran MASTER_RECOVER_FACTOR seconds starts its backoff again", "[master][actor]") {
+  node::RestartBackoff b;
+  b.recover = 60;
+  MasterFixture f(b);
+  f.crash();
+  f.advance(10);
+  f.crash();
+  f.advance(11);
+  REQUIRE(f.spawned.size() == 3);
+  f.advance(60);  // runs a minute: recovered
+  f.crash();
+  f.advance(9);
+  CHECK(f.spawned.size() == 3);
+  f.advance(1);  // the first delay again
+  CHECK(f.spawned.size() == 4);
+  CHECK(f.restarts() == 1);
+}

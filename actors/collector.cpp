@@ -1,5 +1,6 @@
 #include "actors/collector.h"
 
+#include <algorithm>
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 #include <map>
@@ -13,6 +14,7 @@ namespace {
 struct CollectorState {
   std::optional<collector::AdStore> store;
   std::map<std::string, caf::actor> endpoints[collector::kAdTypes];
+  std::vector<collector_actor> view_hosts;  // CONDOR_VIEW_HOST: every update goes on to these
   static inline const char* name = "collector";
 };
 
@@ -62,6 +64,7 @@ AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequ
 
 collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setup) {
   self->state.store.emplace(setup.policy);
+  self->state.view_hosts = setup.view_hosts;
   self->delayed_send(self, setup.expire_every, Timer{});
   return {
       [self, setup](AdUpdate& u) {
@@ -78,7 +81,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
             setup.context.info("new " + std::string(collector::ad_type_name(type)) + " ad " + key);
           if (i < u.endpoints.size() && u.endpoints[i]) self->state.endpoints[u.type][key] = u.endpoints[i];
         }
-        for (const collector_actor& view : setup.view_hosts) self->send(view, u);
+        for (const collector_actor& view : self->state.view_hosts) self->send(view, u);
       },
       [self, setup](AdInvalidate& inv) {
         if (setup.context.refused(self, net::Permission::Daemon, "collector")) return;
@@ -87,12 +90,41 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         for (const std::string& k : inv.keys)
           self->state.store->invalidate(static_cast<collector::AdType>(inv.type), k, now);
         forget_missing(self->state, inv.type, inv.keys);
-        for (const collector_actor& view : setup.view_hosts) self->send(view, inv);
+        for (const collector_actor& view : self->state.view_hosts) self->send(view, inv);
       },
       [self, setup](const AdQueryRequest& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "collector"))
           return AdQueryReply{false, *no, {}, {}};
         return run_query(self, setup, q);
+      },
+      [self, setup](ViewHosts& v) {
+        // Only the collector's own node says where its updates go.
+        auto sender = self->current_sender();
+        if (!sender || sender->node() != self->system().node()) {
+          setup.context.warning("collector: view hosts from another node ignored");
+          return;
+        }
+        std::vector<collector_actor> fresh;
+        for (caf::actor& a : v.collectors) {
+          if (!a) continue;
+          auto c = caf::actor_cast<collector_actor>(a);
+          if (std::find(self->state.view_hosts.begin(), self->state.view_hosts.end(), c) ==
+              self->state.view_hosts.end())
+            fresh.push_back(c);
+        }
+        self->state.view_hosts.clear();
+        for (caf::actor& a : v.collectors)
+          if (a) self->state.view_hosts.push_back(caf::actor_cast<collector_actor>(a));
+        // A view collector reached late gets what is here now, then every
+        // update as it comes.
+        for (std::int32_t t = 0; t < collector::kAdTypes && !fresh.empty(); ++t) {
+          AdQueryReply all = run_query(self, setup, AdQueryRequest{t, "", {}, false});
+          if (all.ads.empty()) continue;
+          AdUpdate u{t, std::move(all.ads), std::move(all.endpoints)};
+          for (const collector_actor& view : fresh) self->send(view, u);
+        }
+        setup.context.info("forwarding updates to " + std::to_string(self->state.view_hosts.size()) +
+                           " view collector(s)");
       },
       [self, setup](Timer) {
         const auto gone = self->state.store->expire(setup.clock.now(self));

@@ -12,9 +12,9 @@
 
 namespace cara::actors {
 
-using collector_actor =
-    caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
-                     caf::replies_to<AdQueryRequest>::with<AdQueryReply>, caf::reacts_to<Timer>>;
+using collector_actor = caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
+                                         caf::replies_to<AdQueryRequest>::with<AdQueryReply>,
+                                         caf::reacts_to<Timer>, caf::reacts_to<ViewHosts>>;
 
 using negotiator_actor =
     caf::typed_actor<caf::reacts_to<Reschedule>, caf::replies_to<UserprioQuery>::with<UserprioReply>,

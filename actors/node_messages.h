@@ -8,6 +8,7 @@
 #include <caf/meta/type_name.hpp>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "actors/wire_ad.h"
 
@@ -55,6 +56,11 @@ struct StarterSignal {
 struct Timer {
   std::int32_t what = 0;
 };
+// The node tells its collector where to forward updates (CONDOR_VIEW_HOST),
+// as it reaches each view collector.
+struct ViewHosts {
+  std::vector<caf::actor> collectors;
+};
 
 template <class I>
 typename I::result_type inspect(I& f, SlotCall& x) {
@@ -79,6 +85,11 @@ typename I::result_type inspect(I& f, StarterSignal& x) {
 template <class I>
 typename I::result_type inspect(I& f, Timer& x) {
   return f(caf::meta::type_name("Timer"), x.what);
+}
+
+template <class I>
+typename I::result_type inspect(I& f, ViewHosts& x) {
+  return f(caf::meta::type_name("ViewHosts"), x.collectors);
 }
 
 }  // namespace cara::actors

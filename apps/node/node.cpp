@@ -18,6 +18,7 @@
 #include "actors/startd.h"
 #include "apps/node/node_plan.h"
 #include "apps/node/tls_system.h"
+#include "apps/node/view_host_link.h"
 #include "model/classad/unparse.h"
 #include "net/gate.h"
 #include "net/local_socket.h"
@@ -179,6 +180,15 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   // keeps those it was given (a restarted local collector is not seen by
   // them until they restart too).
   auto collectors = std::make_shared<std::vector<collector_actor>>();
+  std::shared_ptr<ViewHostLink> view_link;
+  // The link's thread uses the actor system and the credentials: it stops
+  // before they go, whichever way this function returns.
+  struct StopLink {
+    std::shared_ptr<ViewHostLink>& link;
+    ~StopLink() {
+      if (link) link->stop();
+    }
+  } stop_link{view_link};
   auto restart_backoff = [&](const char* name) { return node::RestartBackoff::from_config(*config, name); };
   if (plan->runs("COLLECTOR")) {
     auto policy = collector::CollectorPolicy::from_config(*config);
@@ -190,10 +200,14 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     setup.policy = *policy;
     setup.clock = clock;
     setup.context = actors::DaemonContext{guard, open_log(*plan, "COLLECTOR")};
+    // CONDOR_VIEW_HOST: reached in the background, told to each collector.
+    view_link =
+        std::make_shared<ViewHostLink>(sys, plan->view_hosts, *creds, *anchor, *guard, setup.context.log);
     master.daemons.push_back({"COLLECTOR",
-                              [setup, collectors](caf::actor_system& s) -> Result<caf::actor> {
+                              [setup, collectors, view_link](caf::actor_system& s) -> Result<caf::actor> {
                                 auto c = actors::spawn_collector(s, setup);
                                 collectors->assign(1, c);
+                                view_link->attach(c);
                                 return caf::actor_cast<caf::actor>(c);
                               },
                               restart_backoff("COLLECTOR")});

@@ -39,6 +39,13 @@ Result<NodePlan> plan_node(const config::Config& c) {
     if (!hp) return Error{hp.error()};
     p.collectors.push_back(*hp);
   }
+  auto views = c.list("CONDOR_VIEW_HOST");
+  if (!views) return Error{views.error()};
+  for (const std::string& h : *views) {
+    auto hp = parse_host_port(h, "CONDOR_VIEW_HOST");
+    if (!hp) return Error{hp.error()};
+    p.view_hosts.push_back(*hp);
+  }
   if (p.collectors.empty() && !p.runs("COLLECTOR"))
     return Error{"COLLECTOR_HOST (or CONDOR_HOST) is not set: where is the central manager?"};
   if (p.runs("COLLECTOR") && !p.collectors.empty()) p.port = p.collectors.front().port;

@@ -23,6 +23,7 @@ using net::parse_host_port;
 struct NodePlan {
   std::vector<std::string> daemons;  // COLLECTOR, NEGOTIATOR, SCHEDD, STARTD, in DAEMON_LIST order
   std::vector<HostPort> collectors;
+  std::vector<HostPort> view_hosts;  // CONDOR_VIEW_HOST: where a collector forwards its updates
   std::string bind = "0.0.0.0";
   std::string advertise;  // host part of MyAddress
   std::uint16_t port = 9618;

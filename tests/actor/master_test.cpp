@@ -18,14 +18,17 @@ struct MasterFixture : test_coordinator_fixture<> {
 
   explicit MasterFixture(node::RestartBackoff backoff = {}) {
     MasterSetup s;
-    s.daemons.push_back({"SCHEDD",
-                         [this](caf::actor_system& system) -> Result<caf::actor> {
-                           spawned.push_back(system.spawn([](caf::event_based_actor*) -> caf::behavior {
-                             return {[](std::int32_t) {}};
-                           }));
-                           return spawned.back();
-                         },
-                         backoff});
+    s.daemons.push_back(
+        {"SCHEDD",
+         [this](caf::actor_system& system) -> Result<caf::actor> {
+           // (A spawn argument: CAF 0.17 dereferences a null
+           // tuple for a function actor without any, which
+           // UBSan reports.)
+           spawned.push_back(system.spawn(
+               [](caf::event_based_actor*, int) -> caf::behavior { return {[](std::int32_t) {}}; }, 0));
+           return spawned.back();
+         },
+         backoff});
     s.clock = PoolClock{1700000000};
     auto m = spawn_master(sys, s);
     if (!m) FAIL(m.error());

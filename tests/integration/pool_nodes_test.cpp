@@ -73,6 +73,7 @@ struct Node {
 struct Pool {
   fs::path dir;
   int cm_port = free_port();
+  int view_port = free_port();  // a view collector, started by the test that wants one
   std::vector<Node> nodes;
 
   Pool() {
@@ -144,7 +145,8 @@ struct Pool {
   // configuration) and an access point; returns the access point's
   // configuration once the collector has all their ads.
   fs::path start_all(const std::string& ep_extra) {
-    const auto cm = config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
+    const auto cm = config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\nCONDOR_VIEW_HOST = 127.0.0.1:" +
+                                     std::to_string(view_port) + "\n");
     const auto ep = [&](const std::string& name) {
       return config(name, "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
                               "\nSTART = true\nCLAIM_WORKLIFE = 0\n" + ep_extra);
@@ -236,6 +238,26 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     CHECK_THAT(read(pool.dir / "ap/log/SchedLog"), Catch::Contains("runs again"));
     CHECK(read(pool.dir / "long.0.out") == "done 0\n");
     CHECK(read(pool.dir / "long.1.out") == "done 1\n");
+  }
+
+  SECTION("the central manager forwards its ads to a CONDOR_VIEW_HOST collector") {
+    // Started after the pool: the central manager keeps trying, then hands
+    // over what it has and every update after.
+    Node& view =
+        pool.start(pool.config("view", "DAEMON_LIST = MASTER COLLECTOR\nCOLLECTOR_HOST = 127.0.0.1:" +
+                                           std::to_string(pool.view_port) + "\n"));
+    const fs::path log = pool.dir / "view/log/CollectorLog";
+    REQUIRE(await(
+        [&] {
+          const std::string text = read(log);
+          return text.find("slot1@ep1.pool") != std::string::npos &&
+                 text.find("slot1@ep2.pool") != std::string::npos &&
+                 text.find("Scheduler ad ap.pool") != std::string::npos;
+        },
+        90));
+    CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"),
+               Catch::Contains("forwarding updates to 1 view collector"));
+    (void)view;
   }
 
   SECTION("a node with a certificate of another CA is refused") {

@@ -20,6 +20,10 @@ using negotiator_actor =
     caf::typed_actor<caf::reacts_to<Reschedule>, caf::replies_to<UserprioQuery>::with<UserprioReply>,
                      caf::replies_to<UserprioCommand>::with<CommandReply>, caf::reacts_to<Timer>>;
 
+// One per accounting group of the negotiator (GROUP_NAMES and <none>): the
+// group's quota and what each cycle made of it; its report between cycles.
+using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<GroupQuery>::with<WireAd>>;
+
 // One per submitter per schedd: the negotiator's contact for the
 // submitter's idle requests; publishes the Submitter ad the schedd keeps
 // current.

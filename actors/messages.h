@@ -160,7 +160,17 @@ struct QueueReply {
 struct UserprioQuery {};
 struct UserprioReply {
   std::vector<WireAd> records;  // Name, Priority, PriorityFactor, ResourcesUsed, ...
+  std::vector<WireAd> groups;   // each group actor's report (ConfigQuota, EffectiveQuota, ...)
 };
+
+// ---- Groups ---------------------------------------------------------------
+
+// A group's turn in a cycle: what the cycle made of its quota (group_ad).
+struct GroupTurn {
+  std::int64_t cycle = 0;
+  WireAd report;
+};
+struct GroupQuery {};
 struct UserprioCommand {
   std::string command;  // setfactor, setprio, setaccum, setfloor, setceil, resetusage, delete
   std::string name;
@@ -275,7 +285,15 @@ typename I::result_type inspect(I& f, UserprioQuery&) {
 }
 template <class I>
 typename I::result_type inspect(I& f, UserprioReply& x) {
-  return f(caf::meta::type_name("UserprioReply"), x.records);
+  return f(caf::meta::type_name("UserprioReply"), x.records, x.groups);
+}
+template <class I>
+typename I::result_type inspect(I& f, GroupTurn& x) {
+  return f(caf::meta::type_name("GroupTurn"), x.cycle, x.report);
+}
+template <class I>
+typename I::result_type inspect(I& f, GroupQuery&) {
+  return f(caf::meta::type_name("GroupQuery"));
 }
 template <class I>
 typename I::result_type inspect(I& f, UserprioCommand& x) {

@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "actors/group.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
 #include "model/classad/eval.h"
@@ -43,6 +44,7 @@ struct NegotiatorState {
   std::uint64_t claim_counter = 0;
   negotiation::CycleStats last_stats;
   std::map<std::string, std::string> submitter_schedd;  // submitter -> ScheddName
+  std::map<std::string, group_actor> group_actors;      // one per group of `groups`
   static inline const char* name = "negotiator";
 };
 
@@ -209,6 +211,15 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     if (it != g->schedds.end() && it->second)
       self->send(caf::actor_cast<schedd_actor>(it->second), std::move(batch));
   }
+  // Each group its turn, in the order the groups negotiated in.
+  std::vector<const negotiation::GroupOutcome*> turns;
+  for (const negotiation::GroupOutcome& o : result.groups) turns.push_back(&o);
+  std::stable_sort(turns.begin(), turns.end(), [](const auto* a, const auto* b) {
+    return (a->turn < 0 ? INT32_MAX : a->turn) < (b->turn < 0 ? INT32_MAX : b->turn);
+  });
+  for (const negotiation::GroupOutcome* o : turns)
+    if (auto it = st.group_actors.find(o->name); it != st.group_actors.end())
+      self->send(it->second, GroupTurn{st.cycles + 1, WireAd{group_ad(*o, st.cycles + 1)}});
   st.last_stats = result.stats;
   if (setup.context.log)
     setup.context.info("cycle " + std::to_string(st.cycles + 1) + ": " + std::to_string(g->slots.size()) +
@@ -327,7 +338,14 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   auto& st = self->state;
   st.policy = *policy;
   st.accountant.emplace(*acc, setup.clock.now(self));
-  if (groups && groups->nodes().size() > 1) st.groups = *groups;
+  if (groups && groups->nodes().size() > 1) {
+    st.groups = *groups;
+    for (const accounting::GroupNode& g : st.groups->nodes()) {
+      group_actor a = spawn_group(self->system(), g.name, g.configured_quota);
+      self->link_to(a);  // groups end with their negotiator
+      st.group_actors.emplace(g.name, std::move(a));
+    }
+  }
   for (auto [knob, into] : {std::pair{"NEGOTIATOR_INTERVAL", &st.interval},
                             std::pair{"NEGOTIATOR_MIN_INTERVAL", &st.min_interval},
                             std::pair{"NEGOTIATOR_CYCLE_DELAY", &st.cycle_delay}})
@@ -342,12 +360,43 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
         self->state.requested = true;
         if (!self->state.running) plan_next(self, setup);
       },
-      [self, setup](UserprioQuery&) {
+      [self, setup](UserprioQuery&) -> caf::result<UserprioReply> {
         UserprioReply reply;
         if (setup.context.refused(self, net::Permission::Read, "negotiator")) return reply;
         for (const auto& [key, r] : self->state.accountant->records())
           reply.records.push_back(WireAd{accounting_ad(r)});
-        return reply;
+        if (self->state.group_actors.empty()) return reply;
+        // The groups answer for themselves (GroupTree order).
+        struct Gathering {
+          UserprioReply reply;
+          std::vector<std::optional<WireAd>> groups;
+          std::size_t waiting = 0;
+        };
+        auto g = std::make_shared<Gathering>();
+        g->reply = std::move(reply);
+        g->groups.resize(self->state.group_actors.size());
+        g->waiting = g->groups.size();
+        auto rp = self->make_response_promise<UserprioReply>();
+        auto done = [g, rp]() mutable {
+          if (--g->waiting > 0) return;
+          for (auto& ad : g->groups)
+            if (ad) g->reply.groups.push_back(std::move(*ad));
+          rp.deliver(std::move(g->reply));
+        };
+        std::size_t i = 0;
+        for (const accounting::GroupNode& node : self->state.groups->nodes()) {
+          auto it = self->state.group_actors.find(node.name);
+          if (it == self->state.group_actors.end()) {
+            done();
+            ++i;
+            continue;
+          }
+          self->request(it->second, std::chrono::seconds(5), GroupQuery{})
+              .then([g, i, done](WireAd& ad) mutable { g->groups[i] = std::move(ad), done(); },
+                    [done](caf::error&) mutable { done(); });
+          ++i;
+        }
+        return rp;
       },
       [self, setup](UserprioCommand& c) {
         // setfactor and the other priority changes are ADMINISTRATOR work.

@@ -330,6 +330,23 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
               out << std::setw(40) << (n.is_string() ? std::string(n.as_string()) : "?") << std::setw(16)
                   << classad::unparse(pr) << classad::unparse(f) << "\n";
             }
+            if (r.groups.empty()) return;
+            // Each group's own report (condor_userprio -quotas).
+            out << "\n"
+                << std::setw(28) << "Group" << std::setw(14) << "ConfigQuota" << std::setw(16)
+                << "EffectiveQuota" << std::setw(11) << "Requested" << std::setw(11) << "Allocated"
+                << std::setw(7) << "InUse"
+                << "Turn\n";
+            for (const actors::WireAd& a : r.groups) {
+              auto text = [&](const char* attr) {
+                classad::Value v = classad::evaluate_attr(a.ad, attr);
+                return v.is_string() ? std::string(v.as_string()) : classad::unparse(v);
+              };
+              out << std::setw(28) << text("Name") << std::setw(14) << text("ConfigQuota") << std::setw(16)
+                  << text("EffectiveQuota") << std::setw(11) << text("Requested") << std::setw(11)
+                  << text("GroupResourcesAllocated") << std::setw(7) << text("GroupResourcesInUse")
+                  << text("NegotiationTurn") << "\n";
+            }
           },
           [&](caf::error& e) {
             err << "cara userprio: the negotiator did not answer: " << sys.render(e) << "\n";

@@ -72,6 +72,10 @@ struct GroupOutcome {
   double allocated = 0, requested = 0, usage = 0;
   bool accept_surplus = false, oversubscribed = false;
   std::int64_t matched = 0;
+  // The group's turn: its place in the order groups negotiated in (the
+  // first round's GROUP_SORT_EXPR values, ascending), -1 when it had none.
+  std::int32_t turn = -1;
+  double sort_key = 0;
 };
 
 // HTCondor's LastNegotiationCycle* statistics, by the same names.

@@ -85,6 +85,8 @@ class Cycle {
   const ClassRanks* ranks_ = nullptr;
   std::vector<SubmitterState> subs_;
   std::vector<double> group_used_;  // by node: SlotWeight held, matches of this cycle included
+  std::vector<int> group_turn_;     // by node: place in the first round's GROUP_SORT_EXPR order; -1: none
+  std::vector<double> group_key_;   // by node: its GROUP_SORT_EXPR value in the first round
   ConcurrencyUsage concurrency_;
   std::int64_t attempts_ = 0;
 };
@@ -382,7 +384,14 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks) {
         keys[g] = k;
       }
       bool progress = false;
-      for (int g : groups_->negotiation_order(keys)) {
+      const std::vector<int> order = groups_->negotiation_order(keys);
+      if (round == 0) {
+        group_turn_.assign(nodes.size(), -1);
+        group_key_ = keys;
+        for (std::size_t t = 0; t < order.size(); ++t)
+          group_turn_[static_cast<std::size_t>(order[t])] = static_cast<int>(t);
+      }
+      for (int g : order) {
         std::vector<SubmitterState*> members;
         for (SubmitterState& s : subs_)
           if (s.node == g) members.push_back(&s);
@@ -425,6 +434,10 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks) {
       o.allocated = rows[g].allocated;
       o.accept_surplus = rows[g].accept_surplus;
       o.oversubscribed = rows[g].oversubscribed;
+      if (g < group_turn_.size()) {
+        o.turn = group_turn_[g];
+        o.sort_key = group_key_[g];
+      }
       for (const SubmitterState& s : subs_) {
         if (s.node != static_cast<int>(g)) continue;
         o.matched += s.matched;

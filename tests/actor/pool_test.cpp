@@ -9,6 +9,7 @@
 #include "actor/caf_catch.h"
 #include "actors/collector.h"
 #include "model/classad/eval.h"
+#include "model/classad/unparse.h"
 #include "model/collector/ad_store.h"
 #include "model/config/config_host.h"
 
@@ -261,4 +262,43 @@ TEST_CASE_METHOD(PoolFixture, "userprio commands change the accountant between c
         CHECK((f.number(d) && d == 10));
       },
       [](caf::error& e) { FAIL(caf::to_string(e)); });
+}
+
+TEST_CASE_METHOD(PoolFixture, "each accounting group is an actor with its quota, allocation and turn",
+                 "[actors][groups]") {
+  // 4 slots; a gets a static quota of 3, b of 1; both ask for more.
+  start({execution_point("ep1.test", 4, "NUM_SLOTS = 4\n")},
+        "GROUP_NAMES = a, b\nGROUP_QUOTA_a = 3\nGROUP_QUOTA_b = 1\n"
+        "GROUP_SORT_EXPR = ifThenElse(AccountingGroup == \"b\", 1, 2)\n");
+  const std::string job = "executable = /bin/true\nqueue 6\n";
+  REQUIRE(submit("accounting_group = a\n" + job, "alice").ok);
+  REQUIRE(submit("accounting_group = b\n" + job, "bob").ok);
+  advance(3);
+  auto q = self->request(pool.negotiator, caf::infinite, UserprioQuery{});
+  settle();
+  std::map<std::string, classad::ClassAd> groups;
+  q.receive(
+      [&](UserprioReply& r) {
+        for (const WireAd& g : r.groups) groups[str(g.ad, "Name")] = g.ad;
+      },
+      [](caf::error& e) { FAIL(caf::to_string(e)); });
+  REQUIRE(groups.size() == 3);  // <none>, a, b
+  auto number = [&](const std::string& g, const char* attr) {
+    double d = -1;
+    classad::evaluate_attr(groups.at(g), attr).number(d);
+    return d;
+  };
+  CHECK(number("a", "ConfigQuota") == 3);
+  CHECK(number("b", "ConfigQuota") == 1);
+  // The quotas held: a runs 3 jobs, b 1 (the last cycle saw them in use and
+  // had nothing left to match).
+  CHECK(number("a", "GroupResourcesInUse") == 3);
+  CHECK(number("b", "GroupResourcesInUse") == 1);
+  CHECK(number("a", "MatchesLastCycle") == 0);
+  CHECK(number("a", "GroupResourcesAllocated") == 3);
+  CHECK(number("b", "GroupResourcesAllocated") == 1);
+  CHECK(number("a", "Requested") >= 6);
+  // GROUP_SORT_EXPR put b first.
+  CHECK(number("b", "NegotiationTurn") < number("a", "NegotiationTurn"));
+  CHECK(number("a", "LastCycle") >= 1);
 }

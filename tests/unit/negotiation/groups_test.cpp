@@ -189,7 +189,15 @@ TEST_CASE("GROUP_SORT_EXPR replaces starvation order", "[negotiation][groups][sp
   custom.slots = def.slots;
   custom.submit("first.u@example.org", 1, 10);
   custom.submit("second.u@example.org", 2, 10);
-  const auto got = per_group(custom.run());
+  const auto result = custom.run();
+  const auto got = per_group(result);
   CHECK(got.at("first") == 3);  // it holds 1; its quota of 4 allows 3 more
   CHECK(got.at("second") == 1);
+  // Each group's turn and key are reported: first (key 1) went before
+  // second (key 2).
+  std::map<std::string, negotiation::GroupOutcome> by_name;
+  for (const auto& g : result.groups) by_name[g.name] = g;
+  CHECK(by_name.at("first").turn < by_name.at("second").turn);
+  CHECK(by_name.at("first").sort_key == 1);
+  CHECK(by_name.at("second").sort_key == 2);
 }

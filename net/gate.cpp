@@ -2,8 +2,10 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/event_based_actor.hpp>
 #include <caf/openssl/remote_actor.hpp>
 #include <caf/scoped_actor.hpp>
+#include <caf/send.hpp>
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
@@ -16,12 +18,19 @@ constexpr std::size_t kNonceBytes = 32;
 struct Pending {
   std::string nonce;        // what the client must sign
   std::string certificate;  // the client's, checked with its proof
+  caf::actor_clock::time_point at;
 };
+
+// A proof must follow its hello within this; at most this many wait.
+constexpr auto kProofWithin = std::chrono::seconds(30);
+constexpr std::size_t kMaxPending = 1024;
 
 struct GateState {
   GateSetup setup;
   std::map<caf::node_id, Pending> pending;
   std::map<std::string, caf::actor> daemons;
+  std::map<caf::actor_addr, std::pair<caf::node_id, Identity>>
+      sessions;  // watched, by the node they speak for
 };
 
 using gate_pointer = gate_actor::stateful_pointer<GateState>;
@@ -30,8 +39,30 @@ void log(gate_pointer self, LogLevel level, const std::string& text) {
   if (self->state.setup.log) self->state.setup.log->write(level, "gate: " + text);
 }
 
+// Hellos whose proof never came are dropped; beyond the cap new ones are
+// refused, so a peer cannot grow the gate without end.
+bool room_for_hello(gate_pointer self) {
+  auto& pending = self->state.pending;
+  if (pending.size() < kMaxPending) return true;
+  const auto now = self->clock().now();
+  for (auto it = pending.begin(); it != pending.end();)
+    it = now - it->second.at > kProofWithin ? pending.erase(it) : std::next(it);
+  return pending.size() < kMaxPending;
+}
+
 gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
   self->state.setup = std::move(setup);
+  // A joined node (or tool) is gone: its identity goes too.
+  self->set_down_handler([self](caf::down_msg& d) {
+    auto it = self->state.sessions.find(d.source);
+    if (it == self->state.sessions.end()) return;
+    const auto [node, who] = it->second;
+    self->state.sessions.erase(it);
+    for (const auto& [addr, other] : self->state.sessions)
+      if (other.first == node) return;  // it has another session still
+    if (self->state.setup.guard) self->state.setup.guard->forget(node);
+    log(self, LogLevel::Info, "node " + to_string(node) + " (" + who.text() + ") left");
+  });
   return {
       [=](GateHello& hello) -> GateChallenge {
         auto& st = self->state;
@@ -41,7 +72,11 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
         // The certificate alone proves nothing; it is checked with the proof.
         auto sig = st.setup.credentials.sign(gate_proof_text("server", hello.nonce, me, peer));
         if (!sig) return GateChallenge{false, sig.error(), "", "", ""};
-        Pending p{random_bytes(kNonceBytes), std::move(hello.certificate)};
+        if (!st.pending.count(sender->node()) && !room_for_hello(self)) {
+          log(self, LogLevel::Warning, "refused node " + peer + ": too many unfinished handshakes");
+          return GateChallenge{false, "too many unfinished handshakes; try again", "", "", ""};
+        }
+        Pending p{random_bytes(kNonceBytes), std::move(hello.certificate), self->clock().now()};
         GateChallenge c{true, "", st.setup.credentials.certificate_pem(), p.nonce, *sig};
         st.pending[sender->node()] = std::move(p);
         return c;
@@ -64,7 +99,15 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
           log(self, LogLevel::Warning, "refused node " + peer + ": " + who.error());
           return GateWelcome{false, who.error(), {}, {}};
         }
+        if (self->clock().now() - pending.at > kProofWithin) {
+          log(self, LogLevel::Warning, "refused node " + peer + ": the proof came too late");
+          return GateWelcome{false, "the proof came too late", {}, {}};
+        }
         if (st.setup.guard) st.setup.guard->admit(sender->node(), *who);
+        if (proof.session && proof.session.node() == sender->node()) {
+          self->monitor(proof.session);
+          st.sessions[proof.session.address()] = {sender->node(), *who};
+        }
         log(self, LogLevel::Info, "node " + peer + " proved " + who->text());
         GateWelcome w{true, "", {}, {}};
         for (const auto& [name, daemon] : st.daemons) {
@@ -90,7 +133,7 @@ gate_actor spawn_gate(caf::actor_system& sys, GateSetup setup) {
 
 Result<Joined> join(caf::actor_system& sys, const std::string& host, std::uint16_t port,
                     const Credentials& credentials, const TrustAnchor& anchor, Guard* guard,
-                    std::chrono::milliseconds timeout) {
+                    std::chrono::milliseconds timeout, caf::actor session) {
   const std::string where = host + ":" + std::to_string(port);
   auto remote = caf::openssl::remote_actor<gate_actor>(sys, host, port);
   if (!remote)
@@ -113,15 +156,27 @@ Result<Joined> join(caf::actor_system& sys, const std::string& host, std::uint16
   if (!who) return Error{where + ": the node did not prove its identity: " + who.error()};
   auto sig = credentials.sign(gate_proof_text("client", challenge.nonce, me, peer));
   if (!sig) return Error{sig.error()};
+  std::shared_ptr<const caf::actor> owned;
+  if (!session) {
+    session = sys.spawn(
+        [](caf::event_based_actor*, int) -> caf::behavior {
+          return {[](std::int32_t) {}};  // only watched
+        },
+        0);
+    owned = std::shared_ptr<const caf::actor>(new caf::actor(session), [](const caf::actor* a) {
+      caf::anon_send_exit(*a, caf::exit_reason::user_shutdown);
+      delete a;
+    });
+  }
   GateWelcome welcome;
-  self->request(g, timeout, GateProof{*sig})
+  self->request(g, timeout, GateProof{*sig, session})
       .receive(
           [&](GateWelcome& w) { welcome = std::move(w); },
           [&](caf::error& e) { failure = Error{where + ": no answer to proof (" + sys.render(e) + ")"}; });
   if (failure) return *failure;
   if (!welcome.ok) return Error{where + ": refused our identity: " + welcome.reason};
   if (guard) guard->admit(g.node(), *who);
-  Joined j{*who, g.node(), {}};
+  Joined j{*who, g.node(), owned, {}};
   for (std::size_t i = 0; i < welcome.names.size() && i < welcome.daemons.size(); ++i)
     j.daemons[welcome.names[i]] = welcome.daemons[i];
   return j;

@@ -39,15 +39,21 @@ gate_actor spawn_gate(caf::actor_system& sys, GateSetup setup);
 // identity, checks the gate's, records it in `guard` (may be null) and
 // returns the peer's daemons by DAEMON_LIST name. Fails with a message
 // naming the address when the connection, the TLS handshake (a foreign CA)
-// or either proof fails, or nothing answers within `timeout`.
+// or either proof fails, or nothing answers within `timeout`. `session` is
+// what the peer's gate watches to know when we are gone (a node passes its
+// gate); without one, join spawns one (Joined::session).
 struct Joined {
   Identity peer;
   caf::node_id node;
+  // The session actor join spawned, if it did: the gate watches it for us.
+  // It ends (and the peer forgets us) when the last copy of this goes,
+  // which must be before the actor system.
+  std::shared_ptr<const caf::actor> session;
   std::map<std::string, caf::actor> daemons;
 };
 Result<Joined> join(caf::actor_system& sys, const std::string& host, std::uint16_t port,
                     const Credentials& credentials, const TrustAnchor& anchor, Guard* guard,
-                    std::chrono::milliseconds timeout);
+                    std::chrono::milliseconds timeout, caf::actor session = {});
 
 // Registers the gate's message types (every node and tool calls it).
 void add_gate_message_types(caf::actor_system_config& cfg);

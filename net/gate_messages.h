@@ -24,6 +24,10 @@ struct GateChallenge {
 };
 struct GateProof {
   std::string signature;  // over the gate's nonce and both node ids
+  // An actor of the joining node that lives as long as its connection
+  // matters (a node's own gate; a tool's session actor): the gate watches
+  // it and forgets the node's identity when it goes.
+  caf::actor session;
 };
 // The node's daemons, by DAEMON_LIST name, once the client is proven.
 struct GateWelcome {
@@ -48,7 +52,7 @@ typename Inspector::result_type inspect(Inspector& f, GateChallenge& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, GateProof& x) {
-  return f(caf::meta::type_name("GateProof"), x.signature);
+  return f(caf::meta::type_name("GateProof"), x.signature, x.session);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, GateWelcome& x) {

@@ -38,15 +38,16 @@ caf::timespan seconds(double s) {
 }
 
 // Joins each central manager, retrying until it answers (it may start
-// after us) or the node is asked to stop.
+// after us) or the node is asked to stop. The central manager's gate
+// watches `session` (our gate) to know when we are gone.
 std::vector<collector_actor> join_collectors(caf::actor_system& sys, const NodePlan& plan,
                                              const net::Credentials& creds, const net::TrustAnchor& anchor,
                                              net::Guard& guard, net::DaemonLog& log,
-                                             const sigset_t& stop_signals) {
+                                             const sigset_t& stop_signals, const caf::actor& session) {
   std::vector<collector_actor> out;
   for (const HostPort& cm : plan.collectors) {
     for (double wait = 0.5;; wait = std::min(wait * 2, 10.0)) {
-      auto joined = net::join(sys, cm.host, cm.port, creds, anchor, &guard, 10s);
+      auto joined = net::join(sys, cm.host, cm.port, creds, anchor, &guard, 10s, session);
       if (joined) {
         auto it = joined->daemons.find("COLLECTOR");
         if (it != joined->daemons.end()) {
@@ -201,8 +202,8 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     setup.clock = clock;
     setup.context = actors::DaemonContext{guard, open_log(*plan, "COLLECTOR")};
     // CONDOR_VIEW_HOST: reached in the background, told to each collector.
-    view_link =
-        std::make_shared<ViewHostLink>(sys, plan->view_hosts, *creds, *anchor, *guard, setup.context.log);
+    view_link = std::make_shared<ViewHostLink>(sys, plan->view_hosts, *creds, *anchor, *guard,
+                                               setup.context.log, caf::actor_cast<caf::actor>(gate));
     master.daemons.push_back({"COLLECTOR",
                               [setup, collectors, view_link](caf::actor_system& s) -> Result<caf::actor> {
                                 auto c = actors::spawn_collector(s, setup);
@@ -212,7 +213,8 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
                               },
                               restart_backoff("COLLECTOR")});
   } else {
-    *collectors = join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log, stop_signals);
+    *collectors = join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log, stop_signals,
+                                  caf::actor_cast<caf::actor>(gate));
     if (collectors->empty()) {
       master_log->info("stopped before joining the central manager");
       caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);

@@ -7,13 +7,14 @@ namespace cara::apps {
 
 ViewHostLink::ViewHostLink(caf::actor_system& sys, std::vector<HostPort> hosts, const net::Credentials& creds,
                            const net::TrustAnchor& anchor, net::Guard& guard,
-                           std::shared_ptr<net::DaemonLog> log)
+                           std::shared_ptr<net::DaemonLog> log, caf::actor session)
     : sys_(sys),
       hosts_(std::move(hosts)),
       creds_(creds),
       anchor_(anchor),
       guard_(guard),
-      log_(std::move(log)) {
+      log_(std::move(log)),
+      session_(std::move(session)) {
   if (!hosts_.empty()) thread_ = std::thread([this] { run(); });
 }
 
@@ -58,7 +59,8 @@ void ViewHostLink::run() {
     for (std::size_t i = 0; i < hosts_.size(); ++i) {
       if (done[i]) continue;
       const std::string where = hosts_[i].host + ":" + std::to_string(hosts_[i].port);
-      auto joined = net::join(sys_, hosts_[i].host, hosts_[i].port, creds_, anchor_, &guard_, seconds(10));
+      auto joined =
+          net::join(sys_, hosts_[i].host, hosts_[i].port, creds_, anchor_, &guard_, seconds(10), session_);
       auto it = joined ? joined->daemons.find("COLLECTOR") : std::map<std::string, caf::actor>::iterator{};
       if (!joined || it == joined->daemons.end()) {
         log_->warning("view collector " + where + ": " +

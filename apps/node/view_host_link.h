@@ -5,6 +5,7 @@
 // handed to the local collector, which forwards each update to it.
 #pragma once
 
+#include <caf/actor.hpp>
 #include <caf/fwd.hpp>
 #include <condition_variable>
 #include <memory>
@@ -22,7 +23,8 @@ namespace cara::apps {
 class ViewHostLink {
  public:
   ViewHostLink(caf::actor_system& sys, std::vector<HostPort> hosts, const net::Credentials& creds,
-               const net::TrustAnchor& anchor, net::Guard& guard, std::shared_ptr<net::DaemonLog> log);
+               const net::TrustAnchor& anchor, net::Guard& guard, std::shared_ptr<net::DaemonLog> log,
+               caf::actor session);
   ~ViewHostLink() { stop(); }
   // Stops trying and waits for the thread (at most one join's timeout).
   void stop();
@@ -43,6 +45,7 @@ class ViewHostLink {
   const net::TrustAnchor& anchor_;
   net::Guard& guard_;
   std::shared_ptr<net::DaemonLog> log_;
+  caf::actor session_;        // what the view collectors' gates watch (our gate)
   mutable std::mutex mutex_;  // guards what follows
   actors::collector_actor local_;
   std::condition_variable wake_;

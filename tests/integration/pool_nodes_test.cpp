@@ -284,6 +284,12 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
     // Logged by the daemon that refused, in its own log.
     CHECK_THAT(read(pool.dir / "cm/log/NegotiatorLog"), Catch::Contains("refused to alice@pool"));
+    // The tool is gone: the central manager's gate forgets who it was.
+    CHECK(await(
+        [&] {
+          return read(pool.dir / "cm/log/MasterLog").find("(alice@pool/127.0.0.1) left") != std::string::npos;
+        },
+        30));
     auto allowed =
         run_process({CARA_BINARY, "userprio", "--config", client("admin"), "-setfactor", "alice@pool", "10"});
     CHECK(allowed.exit_code == 0);

@@ -18,7 +18,8 @@ using collector_actor = caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_t
 
 using negotiator_actor =
     caf::typed_actor<caf::reacts_to<Reschedule>, caf::replies_to<UserprioQuery>::with<UserprioReply>,
-                     caf::replies_to<UserprioCommand>::with<CommandReply>, caf::reacts_to<Timer>>;
+                     caf::replies_to<UserprioCommand>::with<CommandReply>, caf::reacts_to<Timer>,
+                     caf::reacts_to<Collectors>>;
 
 // One per accounting group of the negotiator (GROUP_NAMES and <none>): the
 // group's quota and what each cycle made of it; its report between cycles.
@@ -27,20 +28,23 @@ using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<
 // One per submitter per schedd: the negotiator's contact for the
 // submitter's idle requests; publishes the Submitter ad the schedd keeps
 // current.
-using submitter_actor =
-    caf::typed_actor<caf::replies_to<RequestsQuery>::with<RequestsReply>, caf::reacts_to<WireAd>>;
+using submitter_actor = caf::typed_actor<caf::replies_to<RequestsQuery>::with<RequestsReply>,
+                                         caf::reacts_to<WireAd>, caf::reacts_to<Collectors>>;
 
-using schedd_actor = caf::typed_actor<
-    caf::replies_to<SubmitRequest>::with<SubmitReply>, caf::replies_to<RequestsQuery>::with<RequestsReply>,
-    caf::replies_to<QueueQuery>::with<QueueReply>, caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimEnded>,
-    caf::reacts_to<JobFinished>, caf::reacts_to<JobSuspension>, caf::reacts_to<Timer>>;
+using schedd_actor =
+    caf::typed_actor<caf::replies_to<SubmitRequest>::with<SubmitReply>,
+                     caf::replies_to<RequestsQuery>::with<RequestsReply>,
+                     caf::replies_to<QueueQuery>::with<QueueReply>, caf::reacts_to<MatchBatch>,
+                     caf::reacts_to<ClaimEnded>, caf::reacts_to<JobFinished>, caf::reacts_to<JobSuspension>,
+                     caf::reacts_to<Timer>, caf::reacts_to<Collectors>>;
 
 using slot_actor =
     caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,
                      caf::replies_to<ActivateClaim>::with<ActivateReply>, caf::reacts_to<ReleaseSlot>,
                      caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>>;
 
-using startd_actor = caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>>;
+using startd_actor = caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,
+                                      caf::reacts_to<Collectors>>;
 
 using starter_actor = caf::typed_actor<caf::reacts_to<StarterSignal>, caf::reacts_to<StarterExit>>;
 

@@ -72,6 +72,12 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         running[i].actor = *a;
         running[i].started = setup.clock.now(self);
         announce(self, setup, i);
+        // The node's other daemons report to the local collector: they
+        // learn where the new one is (HTCondor's daemons find it by address).
+        if (setup.daemons[i].name == "COLLECTOR")
+          for (std::size_t j = 0; j < running.size(); ++j)
+            if (j != i && running[j].actor)
+              caf::send_as(caf::actor_cast<caf::actor>(self), running[j].actor, Collectors{{*a}});
         setup.context.info(setup.daemons[i].name + " restarted (restart " +
                            std::to_string(running[i].restarts) + ")");
       },

@@ -44,6 +44,7 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<StarterSignal>("cara::StarterSignal")
       .add_message_type<Timer>("cara::Timer")
       .add_message_type<ViewHosts>("cara::ViewHosts")
+      .add_message_type<Collectors>("cara::Collectors")
       .add_message_type<collector_actor>("cara::collector_actor")
       .add_message_type<negotiator_actor>("cara::negotiator_actor")
       .add_message_type<group_actor>("cara::group_actor")

@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "actors/collectors_update.h"
 #include "actors/group.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
@@ -45,6 +46,7 @@ struct NegotiatorState {
   negotiation::CycleStats last_stats;
   std::map<std::string, std::string> submitter_schedd;  // submitter -> ScheddName
   std::map<std::string, group_actor> group_actors;      // one per group of `groups`
+  std::vector<collector_actor> collectors;              // setup's, until the node says otherwise
   static inline const char* name = "negotiator";
 };
 
@@ -154,7 +156,7 @@ void publish(Self self, const NegotiatorSetup& setup) {
              {caf::actor_cast<caf::actor>(self)}};
   AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
   for (const auto& [key, r] : st.accountant->records()) acc.ads.push_back(WireAd{accounting_ad(r)});
-  for (const collector_actor& c : setup.collectors) {
+  for (const collector_actor& c : self->state.collectors) {
     self->send(c, u);
     if (!acc.ads.empty()) self->send(c, acc);
   }
@@ -265,12 +267,12 @@ void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gat
 
 void start_cycle(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
-  if (st.running || setup.collectors.empty()) return;
+  if (st.running || st.collectors.empty()) return;
   st.running = true;
   st.requested = false;
   st.last_start = setup.clock.now(self);
   auto g = std::make_shared<Gathered>();
-  const collector_actor& collector = setup.collectors.front();
+  const collector_actor collector = st.collectors.front();
   auto failed = [self, setup](caf::error&) {
     self->state.running = false;
     self->state.last_end = setup.clock.now(self);
@@ -338,6 +340,7 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   auto& st = self->state;
   st.policy = *policy;
   st.accountant.emplace(*acc, setup.clock.now(self));
+  st.collectors = setup.collectors;
   if (groups && groups->nodes().size() > 1) {
     st.groups = *groups;
     for (const accounting::GroupNode& g : st.groups->nodes()) {
@@ -405,6 +408,9 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
         auto reply = run_command(self, setup, c);
         setup.context.info("userprio " + c.command + " " + c.name + ": " + (reply.ok ? "done" : reply.error));
         return reply;
+      },
+      [self, setup](Collectors& c) {
+        if (take_collectors(self, c, self->state.collectors)) publish(self, setup);
       },
       [self, setup](Timer t) {
         if (t.what != kCycleTimer) return;

@@ -56,6 +56,12 @@ struct StarterSignal {
 struct Timer {
   std::int32_t what = 0;
 };
+// Where a daemon's collectors are now (its node's master after restarting
+// the local collector, or the node after the central manager's collector
+// came back): they replace the ones it was given.
+struct Collectors {
+  std::vector<caf::actor> collectors;
+};
 // The node tells its collector where to forward updates (CONDOR_VIEW_HOST),
 // as it reaches each view collector.
 struct ViewHosts {
@@ -90,6 +96,11 @@ typename I::result_type inspect(I& f, Timer& x) {
 template <class I>
 typename I::result_type inspect(I& f, ViewHosts& x) {
   return f(caf::meta::type_name("ViewHosts"), x.collectors);
+}
+
+template <class I>
+typename I::result_type inspect(I& f, Collectors& x) {
+  return f(caf::meta::type_name("Collectors"), x.collectors);
 }
 
 }  // namespace cara::actors

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "actors/collectors_update.h"
 #include "actors/submitter.h"
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
@@ -52,7 +53,8 @@ struct ScheddState {
   bool dirty = true;                    // counts changed: advertise
   bool reschedule = true;               // ask for a cycle at the next tick
   negotiator_actor negotiator;
-  std::set<caf::node_id> direct;  // nodes this schedd has its own connection to
+  std::vector<collector_actor> collectors;  // setup's, until the node says otherwise
+  std::set<caf::node_id> direct;            // nodes this schedd has its own connection to
   std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
   static inline const char* name = "schedd";
 };
@@ -237,7 +239,7 @@ RequestsReply requests_for(Self self, const RequestsQuery& q) {
   return reply;
 }
 
-void advertise(Self self, const ScheddSetup& setup) {
+void advertise(Self self) {
   auto& st = self->state;
   std::map<std::string, std::array<std::int64_t, 3>> counts;  // idle, running, held
   for (const auto& [id, job] : st.queue->jobs()) {
@@ -258,7 +260,7 @@ void advertise(Self self, const ScheddSetup& setup) {
   for (const auto& [name, c] : counts) {
     auto it = st.submitters.find(name);
     if (it == st.submitters.end()) {
-      submitter_actor sub = spawn_submitter(self->system(), self, setup.collectors);
+      submitter_actor sub = spawn_submitter(self->system(), self, st.collectors);
       self->link_to(sub);  // submitters end with their schedd
       it = st.submitters.emplace(name, std::move(sub)).first;
     }
@@ -285,7 +287,7 @@ void advertise(Self self, const ScheddSetup& setup) {
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Scheduler),
              {WireAd{std::move(ad)}},
              {caf::actor_cast<caf::actor>(self)}};
-  for (const collector_actor& c : setup.collectors) self->send(c, u);
+  for (const collector_actor& c : st.collectors) self->send(c, u);
   st.dirty = false;
 }
 
@@ -295,9 +297,9 @@ bool has_idle(Self self) {
   return false;
 }
 
-void find_negotiator(Self self, const ScheddSetup& setup) {
-  if (self->state.negotiator || setup.collectors.empty()) return;
-  self->request(setup.collectors.front(), std::chrono::seconds(5),
+void find_negotiator(Self self) {
+  if (self->state.negotiator || self->state.collectors.empty()) return;
+  self->request(self->state.collectors.front(), std::chrono::seconds(5),
                 AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Negotiator), "", {}, false})
       .then(
           [self](AdQueryReply& r) {
@@ -315,13 +317,17 @@ void on_tick(Self self, const ScheddSetup& setup) {
     if (st.queue->evaluate_periodic(now) > 0) changed(self);
   }
   if (st.dirty || now - st.last_advertise >= st.update_interval) {
-    advertise(self, setup);
+    advertise(self);
     st.last_advertise = now;
   }
   if (st.reschedule) {
-    find_negotiator(self, setup);
-    if (st.negotiator && has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
-    st.reschedule = false;
+    find_negotiator(self);
+    // Until the negotiator is known (being looked up) the request waits
+    // for a later tick rather than being dropped.
+    if (st.negotiator) {
+      if (has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
+      st.reschedule = false;
+    }
   }
 }
 
@@ -437,6 +443,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
   classad::EvalEnv env;
   st.queue.emplace(std::move(*policy), "<" + st.schedd_name + ">", env);
   st.negotiator = setup.negotiator;
+  st.collectors = setup.collectors;
   st.last_periodic = setup.clock.now(self);
   self->set_down_handler([self, setup](caf::down_msg& d) {
     // A slot we hold a claim on is gone (its node died): its job runs again.
@@ -516,6 +523,13 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
           if (s.suspended ? self->state.queue->suspend(*id, now) : self->state.queue->unsuspend(*id, now))
             changed(self);
         }
+      },
+      [self, setup](Collectors& c) {
+        auto& st = self->state;
+        if (!take_collectors(self, c, st.collectors)) return;
+        for (const auto& [name, sub] : st.submitters) self->send(sub, c);
+        if (!setup.negotiator) st.negotiator = nullptr;  // found again through the new collector
+        st.dirty = true;                                 // advertise at the next tick
       },
       [self, setup](Timer) {
         on_tick(self, setup);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "actors/collectors_update.h"
 #include "actors/slot.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
@@ -22,6 +23,7 @@ struct StartdState {
   std::map<std::string, slot_actor> slots;     // by short name
   std::vector<std::string> partitionable;      // their ads change with every dynamic slot
   std::optional<std::uint64_t> synced_layout;  // the model's layout_version() `slots` mirrors
+  std::vector<collector_actor> collectors;     // setup's, until the node says otherwise
   std::int64_t update_interval = 300;
   std::int64_t last_full_update = 0;
   static inline const char* name = "startd";
@@ -42,7 +44,7 @@ startd::SlotEvent to_event(SlotCall& c) {
 }
 
 void advertise(Self self, const StartdSetup& setup, const std::set<std::string>& names) {
-  if (names.empty() || setup.collectors.empty()) return;
+  if (names.empty() || self->state.collectors.empty()) return;
   AdUpdate u;
   u.type = static_cast<std::int32_t>(collector::AdType::Machine);
   for (const std::string& n : names) {
@@ -54,7 +56,7 @@ void advertise(Self self, const StartdSetup& setup, const std::set<std::string>&
     if (!setup.address.empty()) u.ads.back().ad.set("MyAddress", std::string_view(setup.address));
     u.endpoints.push_back(caf::actor_cast<caf::actor>(it->second));
   }
-  for (const collector_actor& c : setup.collectors) self->send(c, u);
+  for (const collector_actor& c : self->state.collectors) self->send(c, u);
 }
 
 // Slot actors follow the model's slots: new dynamic slots get one, gone
@@ -88,7 +90,7 @@ void sync_slots(Self self, const StartdSetup& setup, std::set<std::string>& chan
     changed.insert(n);
   }
   if (!inv.keys.empty())
-    for (const collector_actor& c : setup.collectors) self->send(c, inv);
+    for (const collector_actor& c : st.collectors) self->send(c, inv);
 }
 
 // Sends each action to its slot and advertises the ads that changed;
@@ -144,6 +146,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
                                             StartdSetup setup) {
   auto& st = self->state;
   st.model = std::move(model);
+  st.collectors = setup.collectors;
   // Every slot of the machine has the same Machine attribute.
   const auto names = st.model->slot_names();
   if (!names.empty()) {
@@ -174,6 +177,14 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
           setup.context.info(c.slot + ": " + what + (reply.ok ? "" : " refused: " + reply.reason));
         }
         return reply;
+      },
+      [self, setup](Collectors& c) {
+        if (!take_collectors(self, c, self->state.collectors)) return;
+        // A new collector knows nothing yet: every slot's ad at once.
+        std::set<std::string> all;
+        for (const auto& [n, a] : self->state.slots) all.insert(n);
+        advertise(self, setup, all);
+        self->state.last_full_update = setup.clock.now(self);
       },
       [self, setup](Timer) {
         const std::int64_t now = setup.clock.now(self);

@@ -116,6 +116,20 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
         }
         return w;
       },
+      [=](GateDirectoryQuery) -> GateWelcome {
+        auto& st = self->state;
+        auto sender = self->current_sender();
+        // Only a peer that proved itself (and is still connected) may ask.
+        if (!sender || (sender->node() != self->system().node() &&
+                        (!st.setup.guard || !st.setup.guard->identity(sender->node()))))
+          return GateWelcome{false, "not a proven peer", {}, {}};
+        GateWelcome w{true, "", {}, {}};
+        for (const auto& [name, daemon] : st.daemons) {
+          w.names.push_back(name);
+          w.daemons.push_back(daemon);
+        }
+        return w;
+      },
       [=](GateRegister& r) {
         // Only this node's master may change the directory.
         auto sender = self->current_sender();
@@ -176,7 +190,7 @@ Result<Joined> join(caf::actor_system& sys, const std::string& host, std::uint16
   if (failure) return *failure;
   if (!welcome.ok) return Error{where + ": refused our identity: " + welcome.reason};
   if (guard) guard->admit(g.node(), *who);
-  Joined j{*who, g.node(), owned, {}};
+  Joined j{*who, g.node(), g, owned, {}};
   for (std::size_t i = 0; i < welcome.names.size() && i < welcome.daemons.size(); ++i)
     j.daemons[welcome.names[i]] = welcome.daemons[i];
   return j;
@@ -187,7 +201,8 @@ void add_gate_message_types(caf::actor_system_config& cfg) {
       .add_message_type<GateChallenge>("cara::GateChallenge")
       .add_message_type<GateProof>("cara::GateProof")
       .add_message_type<GateWelcome>("cara::GateWelcome")
-      .add_message_type<GateRegister>("cara::GateRegister");
+      .add_message_type<GateRegister>("cara::GateRegister")
+      .add_message_type<GateDirectoryQuery>("cara::GateDirectoryQuery");
 }
 
 }  // namespace cara::net

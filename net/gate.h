@@ -23,7 +23,8 @@ namespace cara::net {
 
 using gate_actor =
     caf::typed_actor<caf::replies_to<GateHello>::with<GateChallenge>,
-                     caf::replies_to<GateProof>::with<GateWelcome>, caf::reacts_to<GateRegister>>;
+                     caf::replies_to<GateProof>::with<GateWelcome>, caf::reacts_to<GateRegister>,
+                     caf::replies_to<GateDirectoryQuery>::with<GateWelcome>>;
 
 struct GateSetup {
   Credentials credentials;
@@ -45,6 +46,7 @@ gate_actor spawn_gate(caf::actor_system& sys, GateSetup setup);
 struct Joined {
   Identity peer;
   caf::node_id node;
+  gate_actor gate;  // the peer's gate: GateDirectoryQuery asks it again
   // The session actor join spawned, if it did: the gate watches it for us.
   // It ends (and the peer forgets us) when the last copy of this goes,
   // which must be before the actor system.

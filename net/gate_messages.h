@@ -37,6 +37,9 @@ struct GateWelcome {
   std::vector<caf::actor> daemons;
 };
 // Local: the master (re)registers a daemon it spawned.
+// A proven peer asks again for the node's daemons (one may have been
+// restarted and be another actor now); answered with a GateWelcome.
+struct GateDirectoryQuery {};
 struct GateRegister {
   std::string name;
   caf::actor daemon;
@@ -68,6 +71,11 @@ typename Inspector::result_type inspect(Inspector& f, GateRegister& x) {
 inline std::string gate_proof_text(const char* role, const std::string& nonce, const std::string& signer,
                                    const std::string& peer) {
   return std::string("caracara-gate/") + role + "\n" + nonce + "\n" + signer + "\n" + peer;
+}
+
+template <class I>
+typename I::result_type inspect(I& f, GateDirectoryQuery&) {
+  return f(caf::meta::type_name("GateDirectoryQuery"));
 }
 
 }  // namespace cara::net

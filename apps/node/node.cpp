@@ -16,6 +16,7 @@
 #include "actors/negotiator.h"
 #include "actors/schedd.h"
 #include "actors/startd.h"
+#include "apps/node/collector_watch.h"
 #include "apps/node/node_plan.h"
 #include "apps/node/tls_system.h"
 #include "apps/node/view_host_link.h"
@@ -33,6 +34,10 @@ std::shared_ptr<net::DaemonLog> open_log(const NodePlan& plan, const std::string
   return std::make_shared<net::DaemonLog>(daemon, plan.log_dir + "/" + net::log_file_name(daemon), true);
 }
 
+std::chrono::milliseconds seconds_ms(double s) {
+  return std::chrono::milliseconds{static_cast<std::int64_t>(s * 1000)};
+}
+
 caf::timespan seconds(double s) {
   return caf::timespan{static_cast<std::int64_t>(s * 1e9)};
 }
@@ -40,11 +45,11 @@ caf::timespan seconds(double s) {
 // Joins each central manager, retrying until it answers (it may start
 // after us) or the node is asked to stop. The central manager's gate
 // watches `session` (our gate) to know when we are gone.
-std::vector<collector_actor> join_collectors(caf::actor_system& sys, const NodePlan& plan,
-                                             const net::Credentials& creds, const net::TrustAnchor& anchor,
-                                             net::Guard& guard, net::DaemonLog& log,
-                                             const sigset_t& stop_signals, const caf::actor& session) {
-  std::vector<collector_actor> out;
+std::vector<std::pair<CentralManager, collector_actor>> join_collectors(
+    caf::actor_system& sys, const NodePlan& plan, const net::Credentials& creds,
+    const net::TrustAnchor& anchor, net::Guard& guard, net::DaemonLog& log, const sigset_t& stop_signals,
+    const caf::actor& session) {
+  std::vector<std::pair<CentralManager, collector_actor>> out;
   for (const HostPort& cm : plan.collectors) {
     for (double wait = 0.5;; wait = std::min(wait * 2, 10.0)) {
       auto joined = net::join(sys, cm.host, cm.port, creds, anchor, &guard, 10s, session);
@@ -53,7 +58,7 @@ std::vector<collector_actor> join_collectors(caf::actor_system& sys, const NodeP
         if (it != joined->daemons.end()) {
           log.info("joined the central manager " + cm.host + ":" + std::to_string(cm.port) + " (" +
                    joined->peer.text() + ")");
-          out.push_back(caf::actor_cast<collector_actor>(it->second));
+          out.push_back({CentralManager{cm, joined->gate}, caf::actor_cast<collector_actor>(it->second)});
           break;
         }
         log.warning(cm.host + ":" + std::to_string(cm.port) + " runs no collector; retrying");
@@ -177,19 +182,23 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   master.context = actors::DaemonContext{guard, master_log};
 
   // The collector comes first: every other daemon reports to it. A daemon
-  // (re)spawned later reads the current collectors; one already running
-  // keeps those it was given (a restarted local collector is not seen by
-  // them until they restart too).
-  auto collectors = std::make_shared<std::vector<collector_actor>>();
+  // (re)spawned later reads the current collectors; the running ones are
+  // told when they change (a restarted local collector: by the master; the
+  // central manager's: by the collector watch below).
+  auto collectors = std::make_shared<CollectorList>();
+  std::vector<CentralManager> centrals;
+  std::shared_ptr<CollectorWatch> watch;
   std::shared_ptr<ViewHostLink> view_link;
   // The link's thread uses the actor system and the credentials: it stops
   // before they go, whichever way this function returns.
   struct StopLink {
     std::shared_ptr<ViewHostLink>& link;
+    std::shared_ptr<CollectorWatch>& watch;
     ~StopLink() {
       if (link) link->stop();
+      if (watch) watch->stop();
     }
-  } stop_link{view_link};
+  } stop_link{view_link, watch};
   auto restart_backoff = [&](const char* name) { return node::RestartBackoff::from_config(*config, name); };
   if (plan->runs("COLLECTOR")) {
     auto policy = collector::CollectorPolicy::from_config(*config);
@@ -207,15 +216,20 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     master.daemons.push_back({"COLLECTOR",
                               [setup, collectors, view_link](caf::actor_system& s) -> Result<caf::actor> {
                                 auto c = actors::spawn_collector(s, setup);
-                                collectors->assign(1, c);
+                                collectors->set({c});
                                 view_link->attach(c);
                                 return caf::actor_cast<caf::actor>(c);
                               },
                               restart_backoff("COLLECTOR")});
   } else {
-    *collectors = join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log, stop_signals,
-                                  caf::actor_cast<caf::actor>(gate));
-    if (collectors->empty()) {
+    std::vector<collector_actor> joined;
+    for (auto& [central, collector] : join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log,
+                                                      stop_signals, caf::actor_cast<caf::actor>(gate))) {
+      centrals.push_back(central);
+      joined.push_back(collector);
+    }
+    collectors->set(joined);
+    if (joined.empty()) {
       master_log->info("stopped before joining the central manager");
       caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
       return 0;
@@ -229,7 +243,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
                                 actors::NegotiatorSetup n;
                                 n.config = config;
                                 n.clock = clock;
-                                n.collectors = *collectors;
+                                n.collectors = collectors->get();
                                 n.context = actors::DaemonContext{guard, log};
                                 auto a = actors::spawn_negotiator(s, n);
                                 if (!a) return Error{a.error()};
@@ -244,7 +258,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
                                 actors::ScheddSetup sd;
                                 sd.config = config;
                                 sd.clock = clock;
-                                sd.collectors = *collectors;
+                                sd.collectors = collectors->get();
                                 sd.files = std::make_shared<config::SystemHost>();
                                 sd.context = actors::DaemonContext{guard, log};
                                 sd.middleman = middleman;
@@ -262,7 +276,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
                                 actors::StartdSetup st;
                                 st.config = config;
                                 st.clock = clock;
-                                st.collectors = *collectors;
+                                st.collectors = collectors->get();
                                 st.runner = runner;
                                 st.context = actors::DaemonContext{guard, log};
                                 st.address = address;
@@ -277,6 +291,19 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     err << "cara master: " << master_actor.error() << "\n";
     caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
     return 2;
+  }
+  if (!centrals.empty()) {
+    auto node_master = *master_actor;
+    auto running = [&sys, node_master] {
+      std::vector<caf::actor> out;
+      caf::scoped_actor self{sys};
+      self->request(node_master, 5s, actors::MasterStatusQuery{})
+          .receive([&](actors::MasterStatus& s) { out = s.daemons; }, [](caf::error&) {});
+      return out;
+    };
+    watch = std::make_shared<CollectorWatch>(sys, centrals, collectors, *creds, *anchor, *guard, master_log,
+                                             caf::actor_cast<caf::actor>(gate), running,
+                                             seconds_ms(plan->collector_check_interval));
   }
 
   net::LocalServer local;

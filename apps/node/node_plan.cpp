@@ -72,7 +72,8 @@ Result<NodePlan> plan_node(const config::Config& c) {
     *into = *v;
   }
   for (auto [knob, into] : {std::pair{"NODE_HEARTBEAT_INTERVAL", &p.heartbeat_interval},
-                            std::pair{"NODE_CONNECTION_TIMEOUT", &p.connection_timeout}}) {
+                            std::pair{"NODE_CONNECTION_TIMEOUT", &p.connection_timeout},
+                            std::pair{"NODE_COLLECTOR_CHECK_INTERVAL", &p.collector_check_interval}}) {
     if (!c.defined(knob)) continue;
     auto v = c.real(knob);
     if (!v || *v <= 0) return Error{std::string(knob) + ": a positive number of seconds expected"};

@@ -29,8 +29,9 @@ struct NodePlan {
   std::uint16_t port = 9618;
   std::string certificate, key, ca;
   std::string log_dir, spool, schedd_socket;
-  double heartbeat_interval = 0.25;  // seconds; NODE_HEARTBEAT_INTERVAL
-  double connection_timeout = 5;     // seconds; NODE_CONNECTION_TIMEOUT
+  double heartbeat_interval = 0.25;     // seconds; NODE_HEARTBEAT_INTERVAL
+  double connection_timeout = 5;        // seconds; NODE_CONNECTION_TIMEOUT
+  double collector_check_interval = 2;  // seconds; NODE_COLLECTOR_CHECK_INTERVAL
 
   bool runs(const std::string& daemon) const;
 };

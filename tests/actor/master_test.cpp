@@ -102,3 +102,50 @@ TEST_CASE("a daemon that ran MASTER_RECOVER_FACTOR seconds starts its backoff ag
   CHECK(f.spawned.size() == 4);
   CHECK(f.restarts() == 1);
 }
+
+TEST_CASE("after restarting the collector the master tells the node's other daemons where it is",
+          "[master][actor]") {
+  struct Fixture : test_coordinator_fixture<> {
+    std::vector<caf::actor> collectors;
+    std::vector<caf::actor> told;  // what the other daemon heard
+    master_actor master;
+    caf::actor other;
+    Fixture() {
+      MasterSetup s;
+      s.daemons.push_back({"COLLECTOR",
+                           [this](caf::actor_system& system) -> Result<caf::actor> {
+                             collectors.push_back(system.spawn(
+                                 [](caf::event_based_actor*, int) -> caf::behavior { return {[](std::int32_t) {}}; },
+                                 0));
+                             return collectors.back();
+                           },
+                           {}});
+      s.daemons.push_back({"NEGOTIATOR",
+                           [this](caf::actor_system& system) -> Result<caf::actor> {
+                             other = system.spawn(
+                                 [this](caf::event_based_actor*, int) -> caf::behavior {
+                                   return {[this](Collectors& c) { told = c.collectors; }};
+                                 },
+                                 0);
+                             return other;
+                           },
+                           {}});
+      s.clock = PoolClock{1700000000};
+      master = *spawn_master(sys, s);
+      run();
+    }
+    ~Fixture() override {
+      caf::anon_send_exit(master, caf::exit_reason::user_shutdown);
+      for (const caf::actor& a : collectors) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      caf::anon_send_exit(other, caf::exit_reason::user_shutdown);
+      run();
+    }
+  } f;
+  caf::anon_send_exit(f.collectors.back(), caf::exit_reason::kill);
+  f.run();
+  f.advance_time(std::chrono::seconds(10));
+  f.run();
+  REQUIRE(f.collectors.size() == 2);
+  REQUIRE(f.told.size() == 1);
+  CHECK(f.told[0] == f.collectors[1]);
+}

@@ -302,3 +302,26 @@ TEST_CASE_METHOD(PoolFixture, "each accounting group is an actor with its quota,
   CHECK(number("b", "NegotiationTurn") < number("a", "NegotiationTurn"));
   CHECK(number("a", "LastCycle") >= 1);
 }
+
+TEST_CASE_METHOD(PoolFixture, "daemons told of a new collector advertise to it and negotiate through it",
+                 "[actors][collectors]") {
+  start({execution_point("ep1.test", 1)});
+  CollectorSetup cs;
+  cs.policy = collector::CollectorPolicy{};
+  cs.clock = PoolClock{1700000000};
+  collector_actor fresh = spawn_collector(sys, cs);
+  const Collectors moved{{caf::actor_cast<caf::actor>(fresh)}};
+  for (const startd_actor& s : pool.startds) self->send(s, moved);
+  self->send(pool.schedd, moved);
+  self->send(pool.negotiator, moved);
+  settle();
+  caf::anon_send_exit(pool.collector, caf::exit_reason::kill);  // the old one is gone
+  pool.collector = fresh;
+  settle();
+  // The startd sent the new collector every slot at once.
+  CHECK(ads(collector::AdType::Machine).ads.size() == 1);
+  REQUIRE(submit("executable = /bin/true\nqueue\n").ok);
+  advance(3);
+  CHECK(runner->running() == 1);  // matched through the new collector
+  CHECK(ads(collector::AdType::Scheduler).ads.size() == 1);
+}

@@ -106,7 +106,7 @@ struct Pool {
                         << "\nAUTH_SSL_CLIENT_CAFILE = " << (dir / "ca/ca.pem").string()
                         << "\nALLOW_ADMINISTRATOR = admin@pool\nNEGOTIATOR_INTERVAL = 20\n"
                            "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n"
-                           "NODE_CONNECTION_TIMEOUT = 2\n"
+                           "NODE_CONNECTION_TIMEOUT = 2\nNODE_COLLECTOR_CHECK_INTERVAL = 0.5\n"
                         << extra;
     return conf;
   }
@@ -258,6 +258,32 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"),
                Catch::Contains("forwarding updates to 1 view collector"));
     (void)view;
+  }
+
+  SECTION("kill -9 of the central manager: started again, the pool carries on") {
+    // Node 0 is the central manager. Its new collector and negotiator are
+    // other actors on another node: the EPs and the AP find them again.
+    const fs::path cm_conf = pool.nodes[0].conf;
+    Pool::stop(pool.nodes[0], SIGKILL);
+    fs::rename(pool.dir / "cm/log/CollectorLog", pool.dir / "cm/log/CollectorLog.old");
+    pool.start(cm_conf);
+    REQUIRE(await(
+        [&] {
+          const std::string log = pool.collector_log();
+          return log.find("slot1@ep1.pool") != std::string::npos &&
+                 log.find("slot1@ep2.pool") != std::string::npos &&
+                 log.find("Scheduler ad ap.pool") != std::string::npos;
+        },
+        60));
+    const fs::path sub = pool.dir / "after.sub";
+    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'exit 3'\"\nlog = " << pool.dir.string()
+                       << "/after.log\nqueue\n";
+    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+    REQUIRE(await([&] { return count(read(pool.dir / "after.log"), "Job terminated.") == 1; }, 60));
+    CHECK_THAT(read(pool.dir / "after.log"), Catch::Contains("(return value 3)"));
+    CHECK_THAT(
+        read(pool.dir / "ep1/log/MasterLog"),
+        Catch::Contains("joined the central manager 127.0.0.1:" + std::to_string(pool.cm_port) + " again"));
   }
 
   SECTION("a node with a certificate of another CA is refused") {

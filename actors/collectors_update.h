@@ -1,0 +1,22 @@
+// Taking a Collectors message (node_messages.h): only a daemon's own node
+// says where its collectors are now; anything else is ignored.
+#pragma once
+
+#include <caf/actor_cast.hpp>
+#include <vector>
+
+#include "actors/interfaces.h"
+
+namespace cara::actors {
+
+template <class Self>
+bool take_collectors(Self* self, const Collectors& c, std::vector<collector_actor>& into) {
+  auto sender = self->current_sender();
+  if (!sender || sender->node() != self->system().node()) return false;
+  into.clear();
+  for (const caf::actor& a : c.collectors)
+    if (a) into.push_back(caf::actor_cast<collector_actor>(a));
+  return true;
+}
+
+}  // namespace cara::actors

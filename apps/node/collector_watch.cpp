@@ -1,0 +1,93 @@
+#include "apps/node/collector_watch.h"
+
+#include <caf/actor_cast.hpp>
+#include <caf/scoped_actor.hpp>
+
+namespace cara::apps {
+
+CollectorWatch::CollectorWatch(caf::actor_system& sys, std::vector<CentralManager> centrals,
+                               std::shared_ptr<CollectorList> list, const net::Credentials& creds,
+                               const net::TrustAnchor& anchor, net::Guard& guard,
+                               std::shared_ptr<net::DaemonLog> log, caf::actor session,
+                               std::function<std::vector<caf::actor>()> daemons,
+                               std::chrono::milliseconds every)
+    : sys_(sys),
+      centrals_(std::move(centrals)),
+      list_(std::move(list)),
+      creds_(creds),
+      anchor_(anchor),
+      guard_(guard),
+      log_(std::move(log)),
+      session_(std::move(session)),
+      daemons_(std::move(daemons)),
+      every_(every) {
+  if (!centrals_.empty()) thread_ = std::thread([this] { run(); });
+}
+
+void CollectorWatch::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+actors::collector_actor CollectorWatch::current(std::size_t i) {
+  CentralManager& cm = centrals_[i];
+  const std::string where = cm.where.host + ":" + std::to_string(cm.where.port);
+  // A gate on a node that is gone does not answer: do not wait long.
+  const auto timeout = std::chrono::seconds(2);
+  actors::collector_actor found;
+  bool answered = false;
+  if (cm.gate) {
+    caf::scoped_actor self{sys_};
+    self->request(cm.gate, timeout, net::GateDirectoryQuery{})
+        .receive(
+            [&](net::GateWelcome& w) {
+              answered = w.ok;
+              for (std::size_t k = 0; k < w.names.size() && k < w.daemons.size(); ++k)
+                if (w.names[k] == "COLLECTOR") found = caf::actor_cast<actors::collector_actor>(w.daemons[k]);
+            },
+            [&](caf::error&) {});
+  }
+  if (answered) return found;
+  // Its gate is gone (the node restarted) or forgot us: join it again.
+  auto joined = net::join(sys_, cm.where.host, cm.where.port, creds_, anchor_, &guard_, timeout, session_);
+  if (!joined) return {};
+  log_->info("joined the central manager " + where + " again (" + joined->peer.text() + ")");
+  cm.gate = joined->gate;
+  auto it = joined->daemons.find("COLLECTOR");
+  return it == joined->daemons.end() ? actors::collector_actor{}
+                                     : caf::actor_cast<actors::collector_actor>(it->second);
+}
+
+void CollectorWatch::run() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (wake_.wait_for(lock, every_, [this] { return stop_; })) return;
+    }
+    std::vector<actors::collector_actor> now = list_->get();
+    now.resize(centrals_.size());
+    bool changed = false;
+    for (std::size_t i = 0; i < centrals_.size(); ++i) {
+      actors::collector_actor c = current(i);
+      if (c && c != now[i]) {
+        now[i] = c;
+        changed = true;
+      }
+    }
+    if (!changed) continue;
+    list_->set(now);
+    actors::Collectors update;
+    for (const actors::collector_actor& c : now)
+      if (c) update.collectors.push_back(caf::actor_cast<caf::actor>(c));
+    log_->info("the central manager's collector is another actor now: telling the node's daemons");
+    caf::scoped_actor self{sys_};
+    for (const caf::actor& d : daemons_())
+      if (d) self->send(d, update);
+  }
+}
+
+}  // namespace cara::apps

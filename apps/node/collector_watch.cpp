@@ -5,22 +5,23 @@
 
 namespace cara::apps {
 
-CollectorWatch::CollectorWatch(caf::actor_system& sys, std::vector<CentralManager> centrals,
-                               std::shared_ptr<CollectorList> list, const net::Credentials& creds,
+CollectorWatch::CollectorWatch(caf::actor_system& sys, std::string role, std::vector<CentralManager> centrals,
+                               std::vector<actors::collector_actor> known, const net::Credentials& creds,
                                const net::TrustAnchor& anchor, net::Guard& guard,
-                               std::shared_ptr<net::DaemonLog> log, caf::actor session,
-                               std::function<std::vector<caf::actor>()> daemons,
+                               std::shared_ptr<net::DaemonLog> log, caf::actor session, Changed changed,
                                std::chrono::milliseconds every)
     : sys_(sys),
+      role_(std::move(role)),
       centrals_(std::move(centrals)),
-      list_(std::move(list)),
+      known_(std::move(known)),
       creds_(creds),
       anchor_(anchor),
       guard_(guard),
       log_(std::move(log)),
       session_(std::move(session)),
-      daemons_(std::move(daemons)),
+      changed_(std::move(changed)),
       every_(every) {
+  known_.resize(centrals_.size());
   if (!centrals_.empty()) thread_ = std::thread([this] { run(); });
 }
 
@@ -52,10 +53,13 @@ actors::collector_actor CollectorWatch::current(std::size_t i) {
             [&](caf::error&) {});
   }
   if (answered) return found;
-  // Its gate is gone (the node restarted) or forgot us: join it again.
+  // Not joined yet, or its gate is gone (the node restarted) or forgot
+  // us: join it (again).
+  const bool again = static_cast<bool>(cm.gate);
   auto joined = net::join(sys_, cm.where.host, cm.where.port, creds_, anchor_, &guard_, timeout, session_);
   if (!joined) return {};
-  log_->info("joined the central manager " + where + " again (" + joined->peer.text() + ")");
+  log_->info("joined the " + role_ + " " + where + (again ? " again" : "") + " (" + joined->peer.text() +
+             ")");
   cm.gate = joined->gate;
   auto it = joined->daemons.find("COLLECTOR");
   return it == joined->daemons.end() ? actors::collector_actor{}
@@ -68,25 +72,15 @@ void CollectorWatch::run() {
       std::unique_lock<std::mutex> lock(mutex_);
       if (wake_.wait_for(lock, every_, [this] { return stop_; })) return;
     }
-    std::vector<actors::collector_actor> now = list_->get();
-    now.resize(centrals_.size());
     bool changed = false;
     for (std::size_t i = 0; i < centrals_.size(); ++i) {
       actors::collector_actor c = current(i);
-      if (c && c != now[i]) {
-        now[i] = c;
+      if (c && c != known_[i]) {
+        known_[i] = c;
         changed = true;
       }
     }
-    if (!changed) continue;
-    list_->set(now);
-    actors::Collectors update;
-    for (const actors::collector_actor& c : now)
-      if (c) update.collectors.push_back(caf::actor_cast<caf::actor>(c));
-    log_->info("the central manager's collector is another actor now: telling the node's daemons");
-    caf::scoped_actor self{sys_};
-    for (const caf::actor& d : daemons_())
-      if (d) self->send(d, update);
+    if (changed) changed_(known_);
   }
 }
 

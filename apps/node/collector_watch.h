@@ -1,11 +1,11 @@
-// Keeps a node's daemons reporting to its central managers' current
-// collectors. A central manager's master restarts a collector that died,
-// as another actor; HTCondor's daemons would find it again by address, so
-// ours must too. Every few seconds the watch asks each central manager's
-// gate for its directory (GateDirectoryQuery); when the collector there is
-// another actor than before — or the central manager was unreachable and
-// is joined again as a new node — the node's running daemons are told
-// (Collectors) and the ones (re)spawned later start with it.
+// Keeps a node pointed at remote collectors that may come and go: its
+// central managers' (COLLECTOR_HOST) and, on a central manager, its view
+// collectors (CONDOR_VIEW_HOST). A central manager's master restarts a
+// collector that died, as another actor; HTCondor's daemons would find it
+// again by address, so ours must too. Every few seconds the watch asks
+// each remote node's gate for its directory (GateDirectoryQuery), joins
+// the node (again) when it has no gate for it or the gate is gone, and
+// reports the collectors when one of them is another actor than before.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -42,6 +43,7 @@ class CollectorList {
   std::vector<actors::collector_actor> list_;
 };
 
+// A remote node with a collector; `gate` is null until it is joined.
 struct CentralManager {
   HostPort where;
   net::gate_actor gate;
@@ -49,12 +51,15 @@ struct CentralManager {
 
 class CollectorWatch {
  public:
-  // `daemons` names the node's running daemons now (asked of its master).
-  CollectorWatch(caf::actor_system& sys, std::vector<CentralManager> centrals,
-                 std::shared_ptr<CollectorList> list, const net::Credentials& creds,
+  // `role` names the remote nodes in the log ("central manager", "view
+  // collector"); `known` holds their collectors as first joined (null for
+  // none yet); `changed` gets them all (null: not reached) each time one is
+  // another actor, on the watch's thread.
+  using Changed = std::function<void(const std::vector<actors::collector_actor>&)>;
+  CollectorWatch(caf::actor_system& sys, std::string role, std::vector<CentralManager> centrals,
+                 std::vector<actors::collector_actor> known, const net::Credentials& creds,
                  const net::TrustAnchor& anchor, net::Guard& guard, std::shared_ptr<net::DaemonLog> log,
-                 caf::actor session, std::function<std::vector<caf::actor>()> daemons,
-                 std::chrono::milliseconds every);
+                 caf::actor session, Changed changed, std::chrono::milliseconds every);
   ~CollectorWatch() { stop(); }
   CollectorWatch(const CollectorWatch&) = delete;
   CollectorWatch& operator=(const CollectorWatch&) = delete;
@@ -66,14 +71,15 @@ class CollectorWatch {
   actors::collector_actor current(std::size_t i);
 
   caf::actor_system& sys_;
+  std::string role_;
   std::vector<CentralManager> centrals_;
-  std::shared_ptr<CollectorList> list_;
+  std::vector<actors::collector_actor> known_;
   const net::Credentials& creds_;
   const net::TrustAnchor& anchor_;
   net::Guard& guard_;
   std::shared_ptr<net::DaemonLog> log_;
   caf::actor session_;
-  std::function<std::vector<caf::actor>()> daemons_;
+  Changed changed_;
   std::chrono::milliseconds every_;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -189,16 +189,16 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   std::vector<CentralManager> centrals;
   std::shared_ptr<CollectorWatch> watch;
   std::shared_ptr<ViewHostLink> view_link;
-  // The link's thread uses the actor system and the credentials: it stops
-  // before they go, whichever way this function returns.
-  struct StopLink {
-    std::shared_ptr<ViewHostLink>& link;
-    std::shared_ptr<CollectorWatch>& watch;
-    ~StopLink() {
-      if (link) link->stop();
-      if (watch) watch->stop();
+  std::shared_ptr<CollectorWatch> view_watch;
+  // The watches' threads use the actor system and the credentials: they
+  // stop before those go, whichever way this function returns.
+  struct StopWatches {
+    std::shared_ptr<CollectorWatch>&central, &views;
+    ~StopWatches() {
+      if (central) central->stop();
+      if (views) views->stop();
     }
-  } stop_link{view_link, watch};
+  } stop_watches{watch, view_watch};
   auto restart_backoff = [&](const char* name) { return node::RestartBackoff::from_config(*config, name); };
   if (plan->runs("COLLECTOR")) {
     auto policy = collector::CollectorPolicy::from_config(*config);
@@ -210,9 +210,16 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     setup.policy = *policy;
     setup.clock = clock;
     setup.context = actors::DaemonContext{guard, open_log(*plan, "COLLECTOR")};
-    // CONDOR_VIEW_HOST: reached in the background, told to each collector.
-    view_link = std::make_shared<ViewHostLink>(sys, plan->view_hosts, *creds, *anchor, *guard,
-                                               setup.context.log, caf::actor_cast<caf::actor>(gate));
+    // CONDOR_VIEW_HOST: reached (again) in the background, told to each
+    // collector.
+    view_link = std::make_shared<ViewHostLink>();
+    std::vector<CentralManager> views;
+    for (const HostPort& v : plan->view_hosts) views.push_back(CentralManager{v, {}});
+    view_watch = std::make_shared<CollectorWatch>(
+        sys, "view collector", views, std::vector<collector_actor>{}, *creds, *anchor, *guard,
+        setup.context.log, caf::actor_cast<caf::actor>(gate),
+        [link = view_link](const std::vector<collector_actor>& reached) { link->update(reached); },
+        seconds_ms(plan->collector_check_interval));
     master.daemons.push_back({"COLLECTOR",
                               [setup, collectors, view_link](caf::actor_system& s) -> Result<caf::actor> {
                                 auto c = actors::spawn_collector(s, setup);
@@ -301,9 +308,21 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
           .receive([&](actors::MasterStatus& s) { out = s.daemons; }, [](caf::error&) {});
       return out;
     };
-    watch = std::make_shared<CollectorWatch>(sys, centrals, collectors, *creds, *anchor, *guard, master_log,
-                                             caf::actor_cast<caf::actor>(gate), running,
-                                             seconds_ms(plan->collector_check_interval));
+    // The central managers' collectors, when one is another actor: the
+    // daemons spawned later get it, the running ones are told.
+    auto changed = [&sys, collectors, running, master_log](const std::vector<collector_actor>& now) {
+      collectors->set(now);
+      actors::Collectors update;
+      for (const collector_actor& c : now)
+        if (c) update.collectors.push_back(caf::actor_cast<caf::actor>(c));
+      master_log->info("the central manager's collector is another actor now: telling the node's daemons");
+      caf::scoped_actor self{sys};
+      for (const caf::actor& d : running())
+        if (d) self->send(d, update);
+    };
+    watch = std::make_shared<CollectorWatch>(sys, "central manager", centrals, collectors->get(), *creds,
+                                             *anchor, *guard, master_log, caf::actor_cast<caf::actor>(gate),
+                                             changed, seconds_ms(plan->collector_check_interval));
   }
 
   net::LocalServer local;

@@ -257,7 +257,20 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
         90));
     CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"),
                Catch::Contains("forwarding updates to 1 view collector"));
-    (void)view;
+    // The view collector dies and comes back: it is reached again and
+    // gets everything again.
+    const fs::path view_conf = view.conf;
+    Pool::stop(view, SIGKILL);
+    fs::rename(log, pool.dir / "view/log/CollectorLog.old");
+    pool.start(view_conf);
+    REQUIRE(await(
+        [&] {
+          const std::string text = read(log);
+          return text.find("slot1@ep1.pool") != std::string::npos &&
+                 text.find("Scheduler ad ap.pool") != std::string::npos;
+        },
+        60));
+    CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"), Catch::Contains("joined the view collector"));
   }
 
   SECTION("kill -9 of the central manager: started again, the pool carries on") {

@@ -43,8 +43,9 @@ using slot_actor =
                      caf::replies_to<ActivateClaim>::with<ActivateReply>, caf::reacts_to<ReleaseSlot>,
                      caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>>;
 
-using startd_actor = caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,
-                                      caf::reacts_to<Collectors>>;
+using startd_actor =
+    caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,
+                     caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>>;
 
 using starter_actor = caf::typed_actor<caf::reacts_to<StarterSignal>, caf::reacts_to<StarterExit>>;
 

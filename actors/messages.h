@@ -163,6 +163,16 @@ struct UserprioReply {
   std::vector<WireAd> groups;   // each group actor's report (ConfigQuota, EffectiveQuota, ...)
 };
 
+// ---- Execution points -----------------------------------------------------
+
+// condor_drain: stop a machine's slots taking new jobs, its running jobs
+// leaving as `how` says (startd::DrainSchedule: 0 graceful, 1 quick,
+// 2 fast), or take the drain back. Needs ADMINISTRATOR.
+struct DrainRequest {
+  std::int32_t how = 0;
+  bool cancel = false;
+};
+
 // ---- Groups ---------------------------------------------------------------
 
 // A group's turn in a cycle: what the cycle made of its quota (group_ad).
@@ -286,6 +296,10 @@ typename I::result_type inspect(I& f, UserprioQuery&) {
 template <class I>
 typename I::result_type inspect(I& f, UserprioReply& x) {
   return f(caf::meta::type_name("UserprioReply"), x.records, x.groups);
+}
+template <class I>
+typename I::result_type inspect(I& f, DrainRequest& x) {
+  return f(caf::meta::type_name("DrainRequest"), x.how, x.cancel);
 }
 template <class I>
 typename I::result_type inspect(I& f, GroupTurn& x) {

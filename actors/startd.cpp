@@ -178,6 +178,26 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         }
         return reply;
       },
+      [self, setup](DrainRequest& d) -> CommandReply {
+        // condor_drain is ADMINISTRATOR work.
+        if (auto no = setup.context.refused(self, net::Permission::Administrator, "startd"))
+          return CommandReply{false, *no};
+        if (!d.cancel && (d.how < 0 || d.how > 2))
+          return CommandReply{false, "drain: how must be 0 (graceful), 1 (quick) or 2 (fast)"};
+        static constexpr const char* kHow[] = {"graceful", "quick", "fast"};
+        const std::int64_t now = setup.clock.now(self);
+        auto result = d.cancel
+                          ? self->state.model->cancel_drain(now)
+                          : self->state.model->drain(static_cast<startd::DrainSchedule>(d.how), nullptr, now);
+        dispatch(self, setup, std::move(result), nullptr);
+        std::string who = "this node";
+        if (auto sender = self->current_sender(); sender && setup.context.guard)
+          if (auto id = setup.context.guard->identity(sender->node())) who = id->text();
+        setup.context.info(
+            std::string(d.cancel ? "drain cancelled" : "drain (" + std::string(kHow[d.how]) + ")") + " by " +
+            who);
+        return CommandReply{true, {}};
+      },
       [self, setup](Collectors& c) {
         if (!take_collectors(self, c, self->state.collectors)) return;
         // A new collector knows nothing yet: every slot's ad at once.

@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
   auto* keygen = raw("keygen", "Create the pool CA and certificates signed by it");
   auto* q = raw("q", "List the jobs of this node's schedd (like condor_q)");
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
+  auto* drain = raw("drain", "Drain an execution point, or cancel its drain (like condor_drain)");
 
   try {
     app.parse(argc, argv);
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   if (keygen->parsed()) return cara::apps::run_keygen(keygen->remaining(), std::cout, std::cerr);
   if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
   if (userprio->parsed()) return cara::apps::run_userprio(userprio->remaining(), std::cout, std::cerr);
+  if (drain->parsed()) return cara::apps::run_drain(drain->remaining(), std::cout, std::cerr);
   if (demo->parsed()) return cara::apps::run_demo(demo->remaining(), std::cout, std::cerr);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;

@@ -7,15 +7,18 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <sstream>
 
 #include "actors/interfaces.h"
 #include "apps/commands/arguments.h"
+#include "apps/commands/pool_client.h"
 #include "apps/node/node.h"
 #include "apps/node/node_plan.h"
 #include "apps/node/tls_system.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
+#include "model/collector/ad_store.h"
 #include "model/config/config.h"
 #include "net/gate.h"
 #include "net/local_socket.h"
@@ -81,6 +84,8 @@ constexpr const char* kKeygenUsage =
     "       cara keygen cert CA_DIR OUT --host HOST [--user NAME@DOMAIN] [--days N]\n";
 constexpr const char* kQUsage = "usage: cara q [--config FILE] [-constraint EXPR] [-af ATTR,ATTR...]\n";
 constexpr const char* kUserprioUsage = "usage: cara userprio [--config FILE] [-setfactor NAME FACTOR]\n";
+constexpr const char* kDrainUsage =
+    "usage: cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE\n";
 
 const char* status_letter(std::int64_t s) {
   switch (s) {
@@ -92,6 +97,30 @@ const char* status_letter(std::int64_t s) {
     case 7: return "S";
     default: return "?";
   }
+}
+
+// Sends an administrative command (answered with a CommandReply) and says
+// what came of it: `done` on success, the daemon's reason otherwise.
+template <class Handle, class Message>
+int send_command(caf::actor_system& sys, const Handle& to, Message message, const std::string& tool,
+                 const std::string& daemon, const std::string& done, std::ostream& out, std::ostream& err) {
+  caf::scoped_actor self{sys};
+  int rc = 0;
+  self->request(to, 10s, std::move(message))
+      .receive(
+          [&](actors::CommandReply& r) {
+            if (r.ok) {
+              out << done << "\n";
+            } else {
+              err << "cara " << tool << ": " << r.error << "\n";
+              rc = 1;
+            }
+          },
+          [&](caf::error& e) {
+            err << "cara " << tool << ": the " << daemon << " did not answer: " << sys.render(e) << "\n";
+            rc = 1;
+          });
+  return rc;
 }
 
 }  // namespace
@@ -264,59 +293,23 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
       return 2;
     }
   }
-  std::string cert, key, ca, cm;
-  for (auto [knob, into] :
-       {std::pair{"AUTH_SSL_CLIENT_CERTFILE", &cert}, std::pair{"AUTH_SSL_CLIENT_KEYFILE", &key},
-        std::pair{"AUTH_SSL_CLIENT_CAFILE", &ca}, std::pair{"COLLECTOR_HOST", &cm}}) {
-    auto v = cfg->string(knob);
-    if (!v || v->empty()) {
-      err << "cara userprio: " << knob << " is not set\n";
-      return 2;
-    }
-    *into = *v;
-  }
-  auto where = parse_host_port(cm.substr(0, cm.find_first_of(", ")), "COLLECTOR_HOST");
-  auto creds = net::Credentials::load(cert, key);
-  auto anchor = net::TrustAnchor::load(ca);
-  if (!where || !creds || !anchor) {
-    err << "cara userprio: " << (!where ? where.error() : !creds ? creds.error() : anchor.error()) << "\n";
-    return 2;
-  }
-  caf::actor_system_config sc;
-  if (auto tls = configure_tls_system(sc, TlsFiles{cert, key, ca}); !tls) {
-    err << "cara userprio: " << tls.error() << "\n";
-    return 2;
-  }
-  caf::actor_system sys{sc};
-  auto joined = net::join(sys, where->host, where->port, *creds, *anchor, nullptr, 10s);
-  if (!joined) {
-    err << "cara userprio: " << joined.error() << "\n";
-    return 1;
-  }
+  int rc = 0;
+  auto client = PoolClient::open(*cfg, "userprio", err, rc);
+  if (!client) return rc;
+  caf::actor_system& sys = client->system();
+  const net::Joined* joined = &client->central();
   auto it = joined->daemons.find("NEGOTIATOR");
   if (it == joined->daemons.end()) {
-    err << "cara userprio: " << where->host << ":" << where->port << " runs no negotiator\n";
+    err << "cara userprio: the central manager (" << joined->peer.text() << ") runs no negotiator\n";
     return 1;
   }
   auto negotiator = caf::actor_cast<actors::negotiator_actor>(it->second);
   caf::scoped_actor self{sys};
-  int rc = 0;
   if (setfactor) {
-    self->request(negotiator, 10s, actors::UserprioCommand{"setfactor", setfactor->first, factor, 0})
-        .receive(
-            [&](actors::CommandReply& r) {
-              if (r.ok) {
-                out << "The priority factor of " << setfactor->first << " was set to " << factor << "\n";
-              } else {
-                err << "cara userprio: " << r.error << "\n";
-                rc = 1;
-              }
-            },
-            [&](caf::error& e) {
-              err << "cara userprio: the negotiator did not answer: " << sys.render(e) << "\n";
-              rc = 1;
-            });
-    return rc;
+    std::ostringstream done;
+    done << "The priority factor of " << setfactor->first << " was set to " << factor;
+    return send_command(sys, negotiator, actors::UserprioCommand{"setfactor", setfactor->first, factor, 0},
+                        "userprio", "negotiator", done.str(), out, err);
   }
   self->request(negotiator, 10s, actors::UserprioQuery{})
       .receive(
@@ -353,6 +346,87 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
             rc = 1;
           });
   return rc;
+}
+
+int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> rest;
+  std::int32_t how = 0;
+  bool cancel = false;
+  for (const std::string& a : args) {
+    if (is_flag(a, "graceful"))
+      how = 0;
+    else if (is_flag(a, "quick"))
+      how = 1;
+    else if (is_flag(a, "fast"))
+      how = 2;
+    else if (is_flag(a, "cancel"))
+      cancel = true;
+    else
+      rest.push_back(a);
+  }
+  auto p = parse(rest, {"config"}, "drain", kDrainUsage, err);
+  if (!p) return 2;
+  if (p->positional.size() != 1) {
+    err << "cara drain: expected one machine name\n" << kDrainUsage;
+    return 2;
+  }
+  const std::string machine = p->positional.front();
+  auto cfg = tool_config(option(*p, "config"), "TOOL");
+  if (!cfg) {
+    err << "cara drain: " << cfg.error() << "\n";
+    return 2;
+  }
+  int rc = 0;
+  auto client = PoolClient::open(*cfg, "drain", err, rc);
+  if (!client) return rc;
+  caf::actor_system& sys = client->system();
+  auto c = client->central().daemons.find("COLLECTOR");
+  if (c == client->central().daemons.end()) {
+    err << "cara drain: the central manager (" << client->central().peer.text() << ") runs no collector\n";
+    return 1;
+  }
+  // Where the machine takes connections: its slot ads say (MyAddress).
+  std::string address, error;
+  {
+    caf::scoped_actor self{sys};
+    self->request(caf::actor_cast<actors::collector_actor>(c->second), 10s,
+                  actors::AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Machine),
+                                         "Machine == " + classad::unparse(classad::Value::string(machine)),
+                                         {"MyAddress"},
+                                         false})
+        .receive(
+            [&](actors::AdQueryReply& r) {
+              if (!r.ok) error = r.error;
+              for (const actors::WireAd& a : r.ads)
+                if (classad::Value v = classad::evaluate_attr(a.ad, "MyAddress"); v.is_string())
+                  address = std::string(v.as_string());
+            },
+            [&](caf::error& e) { error = "the collector did not answer: " + sys.render(e); });
+  }
+  if (address.empty()) {
+    err << "cara drain: " << (error.empty() ? "no execution point " + machine + " in the collector" : error)
+        << "\n";
+    return 1;
+  }
+  auto where = parse_host_port(address, "MyAddress");
+  if (!where) {
+    err << "cara drain: " << machine << ": " << where.error() << "\n";
+    return 1;
+  }
+  auto node = client->join(*where);
+  if (!node) {
+    err << "cara drain: " << node.error() << "\n";
+    return 1;
+  }
+  auto s = node->daemons.find("STARTD");
+  if (s == node->daemons.end()) {
+    err << "cara drain: " << machine << " runs no startd\n";
+    return 1;
+  }
+  return send_command(sys, caf::actor_cast<actors::startd_actor>(s->second),
+                      actors::DrainRequest{how, cancel}, "drain", "startd",
+                      (cancel ? "Sent request to cancel draining on " : "Sent request to drain ") + machine,
+                      out, err);
 }
 
 }  // namespace cara::apps

@@ -13,5 +13,8 @@ int run_master(const std::vector<std::string>& args, std::ostream& out, std::ost
 int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE: finds
+// the machine's address in the collector and asks its startd (ADMINISTRATOR).
+int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace cara::apps

@@ -309,14 +309,41 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     CHECK(pool.collector_log().find("evil.pool") == std::string::npos);
   }
 
+  // A tool's configuration with a client certificate of `user`@pool.
+  auto client = [&](const std::string& user) {
+    const std::string c = pool.cert(user, user + "@pool");
+    fs::path conf = pool.dir / (user + ".conf");
+    std::ofstream(conf) << read(ap) << "AUTH_SSL_CLIENT_CERTFILE = " << c
+                        << ".pem\nAUTH_SSL_CLIENT_KEYFILE = " << c << ".key\n";
+    return conf.string();
+  };
+
+  SECTION("drain needs ADMINISTRATOR; the execution point drains and takes it back") {
+    auto refused = run_process({CARA_BINARY, "drain", "--config", client("alice"), "ep1.pool"});
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
+    CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("refused to alice@pool"));
+    auto unknown = run_process({CARA_BINARY, "drain", "--config", client("admin"), "nowhere.pool"});
+    CHECK(unknown.exit_code == 1);
+    CHECK_THAT(unknown.err, Catch::Contains("no execution point nowhere.pool"));
+    auto drained = run_process({CARA_BINARY, "drain", "--config", client("admin"), "-fast", "ep1.pool"});
+    CHECK(drained.exit_code == 0);
+    CHECK_THAT(drained.out, Catch::Contains("Sent request to drain ep1.pool"));
+    CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("drain (fast) by admin@pool"));
+    // A drained machine starts nothing: new jobs run on ep2 only.
+    const fs::path sub = pool.dir / "drained.sub";
+    std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/drained.log\nqueue 3\n";
+    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+    REQUIRE(await([&] { return count(read(pool.dir / "drained.log"), "Job terminated.") == 3; }, 60));
+    CHECK(read(pool.dir / "drained.log").find("@ep1.pool") == std::string::npos);
+    auto back = run_process({CARA_BINARY, "drain", "--config", client("admin"), "-cancel", "ep1.pool"});
+    CHECK(back.exit_code == 0);
+    CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("drain cancelled by admin@pool"));
+    auto usage = run_process({CARA_BINARY, "drain", "--config", client("admin")});
+    CHECK(usage.exit_code == 2);
+  }
+
   SECTION("setfactor needs ADMINISTRATOR") {
-    auto client = [&](const std::string& user) {
-      const std::string c = pool.cert(user, user + "@pool");
-      fs::path conf = pool.dir / (user + ".conf");
-      std::ofstream(conf) << read(ap) << "AUTH_SSL_CLIENT_CERTFILE = " << c
-                          << ".pem\nAUTH_SSL_CLIENT_KEYFILE = " << c << ".key\n";
-      return conf.string();
-    };
     auto refused =
         run_process({CARA_BINARY, "userprio", "--config", client("alice"), "-setfactor", "alice@pool", "10"});
     CHECK(refused.exit_code == 1);

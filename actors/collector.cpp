@@ -41,10 +41,10 @@ AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequ
   query.projection = q.projection;
   query.absent = q.absent;
   if (!q.constraint.empty()) {
-    auto e = classad::parse_expression(q.constraint);
+    auto e = classad::parse_constraint(q.constraint);
     if (!e) {
       reply.ok = false;
-      reply.error = "constraint '" + q.constraint + "' does not parse: " + e.error();
+      reply.error = e.error();
       return reply;
     }
     query.constraint = *e;
@@ -99,22 +99,18 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
       },
       [self, setup](ViewHosts& v) {
         // Only the collector's own node says where its updates go.
-        auto sender = self->current_sender();
-        if (!sender || sender->node() != self->system().node()) {
+        if (!net::from_this_node(self)) {
           setup.context.warning("collector: view hosts from another node ignored");
           return;
         }
-        std::vector<collector_actor> fresh;
+        std::vector<collector_actor> next, fresh;
         for (caf::actor& a : v.collectors) {
           if (!a) continue;
-          auto c = caf::actor_cast<collector_actor>(a);
-          if (std::find(self->state.view_hosts.begin(), self->state.view_hosts.end(), c) ==
-              self->state.view_hosts.end())
-            fresh.push_back(c);
+          next.push_back(caf::actor_cast<collector_actor>(a));
+          const auto& old = self->state.view_hosts;
+          if (std::find(old.begin(), old.end(), next.back()) == old.end()) fresh.push_back(next.back());
         }
-        self->state.view_hosts.clear();
-        for (caf::actor& a : v.collectors)
-          if (a) self->state.view_hosts.push_back(caf::actor_cast<collector_actor>(a));
+        self->state.view_hosts = std::move(next);
         // A view collector reached late gets what is here now, then every
         // update as it comes.
         for (std::int32_t t = 0; t < collector::kAdTypes && !fresh.empty(); ++t) {

@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "actors/interfaces.h"
+#include "net/guard.h"
 
 namespace cara::actors {
 
 template <class Self>
 bool take_collectors(Self* self, const Collectors& c, std::vector<collector_actor>& into) {
-  auto sender = self->current_sender();
-  if (!sender || sender->node() != self->system().node()) return false;
+  if (!net::from_this_node(self)) return false;
   into.clear();
   for (const caf::actor& a : c.collectors)
     if (a) into.push_back(caf::actor_cast<collector_actor>(a));

@@ -3,6 +3,8 @@
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "net/guard.h"
+
 namespace cara::actors {
 namespace {
 
@@ -21,8 +23,7 @@ group_actor::behavior_type group_behavior(Self self, std::string name, double co
   return {
       [self](GroupTurn& t) {
         // Only the negotiator that spawned the group hands it turns.
-        auto sender = self->current_sender();
-        if (!sender || sender->node() != self->system().node()) return;
+        if (!net::from_this_node(self)) return;
         self->state.report = std::move(t.report.ad);
       },
       [self](GroupQuery) { return WireAd{self->state.report}; },

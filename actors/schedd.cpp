@@ -375,10 +375,10 @@ QueueReply query(Self self, const QueueQuery& q) {
   QueueReply reply;
   classad::ExprPtr constraint;
   if (!q.constraint.empty()) {
-    auto e = classad::parse_expression(q.constraint);
+    auto e = classad::parse_constraint(q.constraint);
     if (!e) {
       reply.ok = false;
-      reply.error = "constraint '" + q.constraint + "' does not parse: " + e.error();
+      reply.error = e.error();
       return reply;
     }
     constraint = *e;

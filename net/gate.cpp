@@ -39,6 +39,17 @@ void log(gate_pointer self, LogLevel level, const std::string& text) {
   if (self->state.setup.log) self->state.setup.log->write(level, "gate: " + text);
 }
 
+// The node's daemons by name, as a welcome: the answer to a proof and to a
+// directory query alike.
+GateWelcome directory(const GateState& st) {
+  GateWelcome w{true, "", {}, {}};
+  for (const auto& [name, daemon] : st.daemons) {
+    w.names.push_back(name);
+    w.daemons.push_back(daemon);
+  }
+  return w;
+}
+
 // Hellos whose proof never came are dropped; beyond the cap new ones are
 // refused, so a peer cannot grow the gate without end.
 bool room_for_hello(gate_pointer self) {
@@ -109,31 +120,20 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
           st.sessions[proof.session.address()] = {sender->node(), *who};
         }
         log(self, LogLevel::Info, "node " + peer + " proved " + who->text());
-        GateWelcome w{true, "", {}, {}};
-        for (const auto& [name, daemon] : st.daemons) {
-          w.names.push_back(name);
-          w.daemons.push_back(daemon);
-        }
-        return w;
+        return directory(st);
       },
       [=](GateDirectoryQuery) -> GateWelcome {
         auto& st = self->state;
         auto sender = self->current_sender();
         // Only a peer that proved itself (and is still connected) may ask.
-        if (!sender || (sender->node() != self->system().node() &&
-                        (!st.setup.guard || !st.setup.guard->identity(sender->node()))))
+        if (!from_this_node(self) &&
+            (!sender || !st.setup.guard || !st.setup.guard->identity(sender->node())))
           return GateWelcome{false, "not a proven peer", {}, {}};
-        GateWelcome w{true, "", {}, {}};
-        for (const auto& [name, daemon] : st.daemons) {
-          w.names.push_back(name);
-          w.daemons.push_back(daemon);
-        }
-        return w;
+        return directory(st);
       },
       [=](GateRegister& r) {
         // Only this node's master may change the directory.
-        auto sender = self->current_sender();
-        if (!sender || sender->node() != self->system().node()) return;
+        if (!from_this_node(self)) return;
         self->state.daemons[r.name] = std::move(r.daemon);
       },
   };

@@ -49,6 +49,15 @@ class Guard {
   std::map<caf::node_id, Identity> peers_;
 };
 
+// Whether the message an actor handles was sent from its own node (an
+// anonymous message could come from anywhere): only such a sender may
+// rewire a daemon (its collectors, view hosts, a gate's directory).
+template <class Self>
+bool from_this_node(Self* self) {
+  auto sender = self->current_sender();
+  return sender && sender->node() == self->system().node();
+}
+
 // For an actor: the refusal for the message being handled, or nullopt,
 // logged in `log` when given. A null guard allows everything (an embedded
 // pool).

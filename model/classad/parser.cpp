@@ -363,6 +363,12 @@ Result<ExprPtr> parse_expression(std::string_view text, StringSyntax strings) {
   }
 }
 
+Result<ExprPtr> parse_constraint(std::string_view text) {
+  auto e = parse_expression(text);
+  if (!e) return Error{"constraint '" + std::string(text) + "' does not parse: " + e.error()};
+  return e;
+}
+
 Result<ClassAd> parse_new_classad(std::string_view text) {
   try {
     Parser p(text, StringSyntax::New);

@@ -18,6 +18,10 @@ namespace cara::classad {
 // Parses one whole expression; trailing text is an error.
 Result<ExprPtr> parse_expression(std::string_view text, StringSyntax strings = StringSyntax::New);
 
+// A query's constraint: an expression whose error names it as such
+// ("constraint 'X' does not parse: ...").
+Result<ExprPtr> parse_constraint(std::string_view text);
+
 // Parses `[ ... ]` (new syntax); trailing text other than whitespace and
 // comments is an error.
 Result<ClassAd> parse_new_classad(std::string_view text);

@@ -45,15 +45,15 @@ TEST_CASE("new-syntax ads", "[parse]") {
 }
 
 TEST_CASE("old long form, as condor_status -l prints", "[parse]") {
-  ClassAd a = ad(
-      "MyType = \"Machine\"\n"
-      "Name = \"slot1@host\"\n"
-      "\n"
-      "# comment\n"
-      "Cpus = 4\n"
-      "Path = \"C:\\temp\\new\"\n"
-      "Requirements = (START)\n"
-      "START = (KeyboardIdle > 15*60) && (LoadAvg <= 0.3)\n");
+  ClassAd a =
+      ad("MyType = \"Machine\"\n"
+         "Name = \"slot1@host\"\n"
+         "\n"
+         "# comment\n"
+         "Cpus = 4\n"
+         "Path = \"C:\\temp\\new\"\n"
+         "Requirements = (START)\n"
+         "START = (KeyboardIdle > 15*60) && (LoadAvg <= 0.3)\n");
   CHECK(a.size() == 6);
   CHECK(ev("Cpus", &a) == "4");
   // A backslash in an old-syntax string is literal.
@@ -113,4 +113,11 @@ TEST_CASE("NUL bytes are refused in strings (fuzzer finding)", "[parse]") {
   CHECK_FALSE(parse_expression(std::string("\"a\\\0\"", 5)).ok());
   CHECK_FALSE(parse_expression("\"\\000\"").ok());
   CHECK_FALSE(parse_expression(std::string("A = \"\0\"", 7), StringSyntax::Old).ok());
+}
+
+TEST_CASE("a query constraint that does not parse is named as a constraint", "[parse]") {
+  CHECK(cara::classad::parse_constraint("Cpus > 2").ok());
+  auto bad = cara::classad::parse_constraint("Cpus >");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error(), Catch::StartsWith("constraint 'Cpus >' does not parse: "));
 }

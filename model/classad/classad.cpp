@@ -98,12 +98,14 @@ void ClassAd::insert(std::string_view name, ExprPtr expr) {
     return;
   }
   if (attrs_.size() >= kMaxAttributes) throw std::length_error("ClassAd: too many attributes");
-  Attribute a;
+  // Filled in place: an Attribute built on the stack and then moved was
+  // read back with wider loads than its fields were written with, which
+  // stalls (store-to-load forwarding; bench/RESULTS.md, parse_ads_per_s).
+  Attribute& a = attrs_.emplace_back();
   a.symbol = sym;
   a.expr = std::move(expr);
   a.name = interned.spelling;
   cache_literal(a);
-  attrs_.push_back(std::move(a));
   if (attrs_.size() * 2 > index_.size()) {
     rebuild_index();
   } else {

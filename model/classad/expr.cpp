@@ -166,8 +166,11 @@ const Node& ExprBuilder::at(NodeIndex n) const {
   return parts_->nodes[n];
 }
 
-NodeIndex ExprBuilder::push(const Node& n) {
-  parts_->nodes.push_back(n);
+// Nodes are filled in place: building one on the stack and copying it in
+// made each copy wait on narrower stores to the same bytes (store-to-load
+// forwarding fails), which was a tenth of parse time (bench/RESULTS.md).
+NodeIndex ExprBuilder::add(NodeKind kind) {
+  parts_->nodes.emplace_back().kind = kind;
   return static_cast<NodeIndex>(parts_->nodes.size() - 1);
 }
 
@@ -182,122 +185,135 @@ void ExprBuilder::set_name(Node& n, std::string_view name) {
   n.name_len = static_cast<std::uint32_t>(name.size());
 }
 
-std::uint32_t ExprBuilder::store_args(const std::vector<NodeIndex>& args) {
+std::uint32_t ExprBuilder::store_args(std::span<const NodeIndex> args) {
   auto start = static_cast<std::uint32_t>(parts_->args.size());
   parts_->args.insert(parts_->args.end(), args.begin(), args.end());
   return start;
 }
 
 NodeIndex ExprBuilder::literal_undefined() {
-  return push(Node{NodeKind::Undefined});
+  return add(NodeKind::Undefined);
 }
 NodeIndex ExprBuilder::literal_error() {
-  return push(Node{NodeKind::Error});
+  return add(NodeKind::Error);
 }
 
 NodeIndex ExprBuilder::literal_bool(bool b) {
-  Node n{NodeKind::Boolean};
+  const NodeIndex at = add(NodeKind::Boolean);
+  Node& n = parts_->nodes[at];
   n.aux = b ? 1 : 0;
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::literal_int(std::int64_t i, Factor f) {
-  Node n{NodeKind::Integer};
+  const NodeIndex at = add(NodeKind::Integer);
+  Node& n = parts_->nodes[at];
   n.num.i = i;
   n.aux = static_cast<std::uint8_t>(f);
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::literal_real(double r, Factor f) {
-  Node n{NodeKind::Real};
+  const NodeIndex at = add(NodeKind::Real);
+  Node& n = parts_->nodes[at];
   n.num.r = r;
   n.aux = static_cast<std::uint8_t>(f);
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::literal_string(std::string_view s) {
-  Node n{NodeKind::String};
+  const NodeIndex at = add(NodeKind::String);
+  Node& n = parts_->nodes[at];
   n.a = store(s);
   n.b = static_cast<std::uint32_t>(s.size());
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::attr(std::string_view name) {
-  Node n{NodeKind::Attr};
+  const NodeIndex at = add(NodeKind::Attr);
+  Node& n = parts_->nodes[at];
   n.a = intern(name);
   set_name(n, name);
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::scoped_attr(Scope scope, std::string_view name) {
-  Node n{NodeKind::ScopedAttr};
+  const NodeIndex at = add(NodeKind::ScopedAttr);
+  Node& n = parts_->nodes[at];
   n.aux = static_cast<std::uint8_t>(scope);
   n.a = intern(name);
   set_name(n, name);
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::select(NodeIndex base, std::string_view name) {
-  Node n{NodeKind::Select};
+  const NodeIndex at = add(NodeKind::Select);
+  Node& n = parts_->nodes[at];
   n.a = base;
   n.b = intern(name);
   set_name(n, name);
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::unary(Op op, NodeIndex a) {
-  Node n{NodeKind::Unary};
+  const NodeIndex at = add(NodeKind::Unary);
+  Node& n = parts_->nodes[at];
   n.op = op;
   n.a = a;
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::binary(Op op, NodeIndex a, NodeIndex b) {
-  Node n{NodeKind::Binary};
+  const NodeIndex at = add(NodeKind::Binary);
+  Node& n = parts_->nodes[at];
   n.op = op;
   n.a = a;
   n.b = b;
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::ternary(NodeIndex cond, NodeIndex then, NodeIndex otherwise) {
-  Node n{NodeKind::Ternary};
+  const NodeIndex at = add(NodeKind::Ternary);
+  Node& n = parts_->nodes[at];
   n.op = Op::Ternary;
   n.a = cond;
   n.b = then;
   n.c = otherwise;
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::elvis(NodeIndex a, NodeIndex b) {
-  Node n{NodeKind::Elvis};
+  const NodeIndex at = add(NodeKind::Elvis);
+  Node& n = parts_->nodes[at];
   n.op = Op::Elvis;
   n.a = a;
   n.b = b;
-  return push(n);
+  return at;
 }
 
-NodeIndex ExprBuilder::call(std::string_view name, const std::vector<NodeIndex>& args) {
-  Node n{NodeKind::Call};
+NodeIndex ExprBuilder::call(std::string_view name, std::span<const NodeIndex> args) {
+  const NodeIndex at = add(NodeKind::Call);
+  Node& n = parts_->nodes[at];
   n.a = store_args(args);
   n.b = static_cast<std::uint32_t>(args.size());
   n.c = FunctionRegistry::instance().find(name);
   set_name(n, name);
-  return push(n);
+  return at;
 }
 
-NodeIndex ExprBuilder::list(const std::vector<NodeIndex>& items) {
-  Node n{NodeKind::List};
+NodeIndex ExprBuilder::list(std::span<const NodeIndex> items) {
+  const NodeIndex at = add(NodeKind::List);
+  Node& n = parts_->nodes[at];
   n.a = store_args(items);
   n.b = static_cast<std::uint32_t>(items.size());
-  return push(n);
+  return at;
 }
 
 NodeIndex ExprBuilder::record(std::shared_ptr<const ClassAd> ad) {
-  Node n{NodeKind::Record};
-  n.a = static_cast<std::uint32_t>(parts_->records.size());
+  const NodeIndex at = add(NodeKind::Record);
+  parts_->nodes[at].a = static_cast<std::uint32_t>(parts_->records.size());
   parts_->records.push_back(std::move(ad));
-  return push(n);
+  return at;
 }
 
 void* ExprArena::allocate(std::size_t bytes, std::size_t align) {

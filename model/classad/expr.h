@@ -165,6 +165,16 @@ class ExprTree {
   // nested ads), else on the heap. ExprBuilder::finish() and the parser's
   // literal fast path use this.
   static ExprPtr make(const Source& src, const ArenaPtr& arena = nullptr);
+  // A one-node tree whose node `fill(Node&)` sets where it lies (the
+  // parser's path for plain literal lines). Copying a node built on the
+  // stack would read it back wider than it was written, which stalls.
+  template <class Fill>
+  static ExprPtr make_one(std::string_view pool, const ArenaPtr& arena, Fill fill) {
+    static constexpr Node kBlank{};
+    ExprPtr tree = make(Source{std::span<const Node>(&kBlank, 1), {}, pool}, arena);
+    fill(const_cast<Node&>(tree->nodes_[0]));  // not yet shared with anyone
+    return tree;
+  }
 
   // Public only for std::make_shared; use make().
   ExprTree(const Source& src, std::byte* external);
@@ -211,8 +221,8 @@ class ExprBuilder {
   NodeIndex binary(Op op, NodeIndex a, NodeIndex b);
   NodeIndex ternary(NodeIndex cond, NodeIndex then, NodeIndex otherwise);
   NodeIndex elvis(NodeIndex a, NodeIndex b);
-  NodeIndex call(std::string_view name, const std::vector<NodeIndex>& args);
-  NodeIndex list(const std::vector<NodeIndex>& items);
+  NodeIndex call(std::string_view name, std::span<const NodeIndex> args);
+  NodeIndex list(std::span<const NodeIndex> items);
   NodeIndex record(std::shared_ptr<const ClassAd> ad);
   void add_parens(NodeIndex n);
   Node& at(NodeIndex n);
@@ -224,10 +234,10 @@ class ExprBuilder {
   ExprPtr finish(const ArenaPtr& arena = nullptr);
 
  private:
-  NodeIndex push(const Node& n);
+  NodeIndex add(NodeKind kind);  // a zeroed node of `kind`, at the end
   std::uint32_t store(std::string_view s);
   void set_name(Node& n, std::string_view name);
-  std::uint32_t store_args(const std::vector<NodeIndex>& args);
+  std::uint32_t store_args(std::span<const NodeIndex> args);
   Parts* parts_;  // borrowed from the per-thread pool
 };
 

@@ -1,5 +1,6 @@
 #include "model/classad/lexer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -76,38 +77,38 @@ const char* tok_name(Tok t) {
   return "?";
 }
 
-void Lexer::advance() {
-  if (pos_ >= src_.size()) return;
-  if (src_[pos_] == '\n') {
-    ++line_;
-    col_ = 1;
-  } else {
-    ++col_;
+SourcePosition Lexer::where(std::size_t pos) const {
+  SourcePosition at{first_line_, first_column_};
+  const std::size_t stop = std::min(pos, src_.size());
+  for (std::size_t i = 0; i < stop; ++i) {
+    if (src_[i] == '\n') {
+      ++at.line;
+      at.column = 1;
+    } else {
+      ++at.column;
+    }
   }
-  ++pos_;
+  return at;
 }
 
 // Returns false (with an Invalid token) for an unterminated /* comment.
 bool Lexer::skip_space_and_comments(Token& out) {
+  const std::size_t n = src_.size();
   for (;;) {
-    char c = peek();
-    if (is_space(c)) {
-      advance();
-    } else if (c == '/' && peek(1) == '/') {
-      while (pos_ < src_.size() && peek() != '\n') advance();
-    } else if (c == '/' && peek(1) == '*') {
-      out.line = line_;
-      out.column = col_;
-      advance();
-      advance();
-      while (pos_ < src_.size() && !(peek() == '*' && peek(1) == '/')) advance();
-      if (pos_ >= src_.size()) {
+    while (pos_ < n && is_space(src_[pos_])) ++pos_;
+    if (pos_ + 1 >= n || src_[pos_] != '/') return true;
+    if (src_[pos_ + 1] == '/') {
+      while (pos_ < n && src_[pos_] != '\n') ++pos_;
+    } else if (src_[pos_ + 1] == '*') {
+      const std::size_t close = src_.find("*/", pos_ + 2);
+      if (close == std::string_view::npos) {
         out.kind = Tok::Invalid;
+        out.pos = pos_;
         out.problem = "unterminated /* comment";
+        pos_ = n;
         return false;
       }
-      advance();
-      advance();
+      pos_ = close + 2;
     } else {
       return true;
     }
@@ -117,43 +118,78 @@ bool Lexer::skip_space_and_comments(Token& out) {
 void Lexer::next(Token& out) {
   out.factor = Factor::None;
   if (!skip_space_and_comments(out)) return;
-  out.line = line_;
-  out.column = col_;
+  out.pos = pos_;
   std::size_t start = pos_;
-  char c = peek();
   if (pos_ >= src_.size()) {
     out.kind = Tok::End;
     out.text = {};
     return;
   }
-  if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
+  char c = src_[pos_];
+  if (is_alpha(c) || c == '_') {
+    word(out);
+  } else if (is_digit(c) || (c == '.' && is_digit(peek(1)))) {
     number(out);
-  } else if (is_alpha(c) || c == '_') {
-    while (is_ident(peek())) advance();
-    std::string_view word = src_.substr(start, pos_ - start);
-    out.kind = Tok::Identifier;
-    if (iequals(word, "true"))
-      out.kind = Tok::True;
-    else if (iequals(word, "false"))
-      out.kind = Tok::False;
-    else if (iequals(word, "undefined"))
-      out.kind = Tok::Undefined;
-    else if (iequals(word, "error"))
-      out.kind = Tok::ErrorLit;
-    else if (iequals(word, "is"))
-      out.kind = Tok::MetaEq;
-    else if (iequals(word, "isnt"))
-      out.kind = Tok::MetaNotEq;
   } else if (c == '"' || c == '\'') {
-    if (syntax_ == StringSyntax::Old)
-      old_string(out, c);
-    else
-      new_string(out, c);
+    quoted(out, c);
     if (out.kind != Tok::Invalid) out.kind = (c == '"') ? Tok::String : Tok::QuotedIdentifier;
   } else {
     punct(out);
   }
   out.text = src_.substr(start, pos_ - start);
+}
+
+// A name or one of the keywords (case-insensitive): checked by length first,
+// since nearly every word is a plain attribute name.
+void Lexer::word(Token& out) {
+  const std::size_t start = pos_;
+  while (pos_ < src_.size() && is_ident(src_[pos_])) ++pos_;
+  const std::string_view w = src_.substr(start, pos_ - start);
+  out.kind = Tok::Identifier;
+  switch (w.size()) {
+    case 2:
+      if (iequals(w, "is")) out.kind = Tok::MetaEq;
+      break;
+    case 4:
+      if (iequals(w, "true"))
+        out.kind = Tok::True;
+      else if (iequals(w, "isnt"))
+        out.kind = Tok::MetaNotEq;
+      break;
+    case 5:
+      if (iequals(w, "false"))
+        out.kind = Tok::False;
+      else if (iequals(w, "error"))
+        out.kind = Tok::ErrorLit;
+      break;
+    case 9:
+      if (iequals(w, "undefined")) out.kind = Tok::Undefined;
+      break;
+    default: break;
+  }
+}
+
+// A quoted string or name. Without a backslash or NUL inside, the token
+// views the source; otherwise it is decoded into the token's buffer.
+void Lexer::quoted(Token& out, char delim) {
+  const std::size_t body = pos_ + 1;
+  for (std::size_t i = body; i < src_.size(); ++i) {
+    const char c = src_[i];
+    if (c == delim) {
+      out.str = src_.substr(body, i - body);
+      out.str_owned = false;
+      pos_ = i + 1;
+      return;
+    }
+    if (c == '\\' || c == '\0') break;
+  }
+  out.buf.clear();
+  if (syntax_ == StringSyntax::Old)
+    old_string(out, delim);
+  else
+    new_string(out, delim);
+  out.str = out.buf;
+  out.str_owned = true;
 }
 
 void Lexer::number(Token& out) {
@@ -164,27 +200,27 @@ void Lexer::number(Token& out) {
     // Hexadecimal integers, as new ClassAds accept them. (Old-ClassAd
     // semantics read "0x1F" as 0; a site writing hex means hex.)
     hex = true;
-    advance();
-    advance();
-    while (is_hex(peek())) advance();
+    ++pos_;
+    ++pos_;
+    while (is_hex(peek())) ++pos_;
   } else {
-    while (is_digit(peek())) advance();
+    while (is_digit(peek())) ++pos_;
     if (peek() == '.' && is_digit(peek(1))) {
       real = true;
-      advance();
-      while (is_digit(peek())) advance();
+      ++pos_;
+      while (is_digit(peek())) ++pos_;
     } else if (peek() == '.' && !is_alpha(peek(1)) && peek(1) != '_') {
       // "3." is a real, as strtod reads it; "3.x" is left for the parser
       // (a selection on a number, which it rejects).
       real = true;
-      advance();
+      ++pos_;
     }
     if ((peek() == 'e' || peek() == 'E') &&
         (is_digit(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && is_digit(peek(2))))) {
       real = true;
-      advance();
-      if (peek() == '+' || peek() == '-') advance();
-      while (is_digit(peek())) advance();
+      ++pos_;
+      if (peek() == '+' || peek() == '-') ++pos_;
+      while (is_digit(peek())) ++pos_;
     }
   }
   std::string_view digits = src_.substr(start, pos_ - start);
@@ -214,18 +250,15 @@ void Lexer::number(Token& out) {
     case 'T': out.factor = Factor::T; break;
     default: break;
   }
-  if (out.factor != Factor::None) advance();
+  if (out.factor != Factor::None) ++pos_;
 }
 
 void Lexer::new_string(Token& out, char delim) {
-  out.str.clear();
-  int line = line_, col = col_;
-  advance();  // opening quote
+  out.buf.clear();
+  ++pos_;  // opening quote
   for (;;) {
     if (pos_ >= src_.size()) {
       out.kind = Tok::Invalid;
-      out.line = line;
-      out.column = col;
       out.problem = "unterminated string";
       return;
     }
@@ -236,15 +269,15 @@ void Lexer::new_string(Token& out, char delim) {
       return;
     }
     if (c == delim) {
-      advance();
+      ++pos_;
       return;
     }
     if (c != '\\') {
-      out.str.push_back(c);
-      advance();
+      out.buf.push_back(c);
+      ++pos_;
       continue;
     }
-    advance();
+    ++pos_;
     char e = peek();
     if (pos_ >= src_.size()) continue;  // reported as unterminated
     if (e == '\0') {
@@ -252,45 +285,42 @@ void Lexer::new_string(Token& out, char delim) {
       out.problem = "string contains a NUL character";
       return;
     }
-    advance();
+    ++pos_;
     switch (e) {
-      case 'a': out.str.push_back('\a'); break;
-      case 'b': out.str.push_back('\b'); break;
-      case 'f': out.str.push_back('\f'); break;
-      case 'n': out.str.push_back('\n'); break;
-      case 'r': out.str.push_back('\r'); break;
-      case 't': out.str.push_back('\t'); break;
-      case 'v': out.str.push_back('\v'); break;
+      case 'a': out.buf.push_back('\a'); break;
+      case 'b': out.buf.push_back('\b'); break;
+      case 'f': out.buf.push_back('\f'); break;
+      case 'n': out.buf.push_back('\n'); break;
+      case 'r': out.buf.push_back('\r'); break;
+      case 't': out.buf.push_back('\t'); break;
+      case 'v': out.buf.push_back('\v'); break;
       default:
         if (e >= '0' && e <= '7') {
           // Octal escape, up to three digits (HTCondor convert_escapes).
           int value = e - '0';
           for (int k = 0; k < 2 && peek() >= '0' && peek() <= '7'; ++k) {
             value = value * 8 + (peek() - '0');
-            advance();
+            ++pos_;
           }
           if (value == 0 || value > 255) {
             out.kind = Tok::Invalid;
             out.problem = value == 0 ? "string contains a \\0 escape" : "octal escape out of range in string";
             return;
           }
-          out.str.push_back(static_cast<char>(value));
+          out.buf.push_back(static_cast<char>(value));
         } else {
-          out.str.push_back(e);  // \\, \", \' and anything else: the character itself
+          out.buf.push_back(e);  // \\, \", \' and anything else: the character itself
         }
     }
   }
 }
 
 void Lexer::old_string(Token& out, char delim) {
-  out.str.clear();
-  int line = line_, col = col_;
-  advance();
+  out.buf.clear();
+  ++pos_;
   for (;;) {
     if (pos_ >= src_.size()) {
       out.kind = Tok::Invalid;
-      out.line = line;
-      out.column = col;
       out.problem = "unterminated string";
       return;
     }
@@ -305,22 +335,22 @@ void Lexer::old_string(Token& out, char delim) {
       // the line): then the string simply ends with a backslash.
       char after = peek(2);
       if (pos_ + 2 >= src_.size() || after == '\n') {
-        out.str.push_back('\\');
-        advance();
-        advance();
+        out.buf.push_back('\\');
+        ++pos_;
+        ++pos_;
         return;
       }
-      out.str.push_back(delim);
-      advance();
-      advance();
+      out.buf.push_back(delim);
+      ++pos_;
+      ++pos_;
       continue;
     }
     if (c == delim) {
-      advance();
+      ++pos_;
       return;
     }
-    out.str.push_back(c);
-    advance();
+    out.buf.push_back(c);
+    ++pos_;
   }
 }
 
@@ -329,12 +359,12 @@ void Lexer::punct(Token& out) {
   char d = peek(1);
   auto one = [&](Tok t) {
     out.kind = t;
-    advance();
+    ++pos_;
   };
   auto two = [&](Tok t) {
     out.kind = t;
-    advance();
-    advance();
+    ++pos_;
+    ++pos_;
   };
   switch (c) {
     case '(': return one(Tok::LParen);
@@ -365,9 +395,9 @@ void Lexer::punct(Token& out) {
       if (d == '>') {
         if (peek(2) == '>') {
           out.kind = Tok::UShr;
-          advance();
-          advance();
-          advance();
+          ++pos_;
+          ++pos_;
+          ++pos_;
           return;
         }
         return two(Tok::Shr);
@@ -377,16 +407,16 @@ void Lexer::punct(Token& out) {
       if (d == '=') return two(Tok::EqEq);
       if ((d == '?' || d == '!') && peek(2) == '=') {
         out.kind = d == '?' ? Tok::MetaEq : Tok::MetaNotEq;
-        advance();
-        advance();
-        advance();
+        ++pos_;
+        ++pos_;
+        ++pos_;
         return;
       }
       return one(Tok::Assign);
     default:
       out.kind = Tok::Invalid;
       out.problem = std::string("unexpected character '") + c + "'";
-      advance();
+      ++pos_;
   }
 }
 

@@ -7,38 +7,14 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/classad/text_hash.h"
+
 namespace cara::classad {
 namespace {
 
-// A fast hash of short names, eight bytes at a time. `fold` selects
-// case-insensitive hashing (for the symbol map) or exact bytes (for the
-// per-thread spelling cache).
-template <bool fold>
-std::uint64_t hash_name(std::string_view s) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    // Setting bit 5 of every byte lower-cases ASCII letters; it also maps a
-    // few punctuation bytes onto others, which only costs a collision.
-    if constexpr (fold) w |= 0x2020202020202020ull;
-    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 31;
-  }
-  std::uint64_t tail = 0;
-  for (std::size_t k = 0; i + k < s.size(); ++k) {
-    auto c = static_cast<unsigned char>(s[i + k]);
-    if constexpr (fold) c |= 0x20;
-    tail |= std::uint64_t{c} << (8 * k);
-  }
-  h = (h ^ tail) * 0x94D049BB133111EBull;
-  return h ^ (h >> 29);
-}
-
 struct FoldHash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return hash_name<true>(s); }
+  std::size_t operator()(std::string_view s) const { return hash_text<true>(s); }
 };
 struct FoldEq {
   using is_transparent = void;
@@ -85,7 +61,7 @@ Interned intern_locked(std::string_view name) {
 class Cache {
  public:
   Interned find_or_add(std::string_view name) {
-    const std::uint64_t h = hash_name<false>(name);
+    const std::uint64_t h = hash_text<false>(name);
     if (!entries_.empty()) {
       const std::size_t mask = entries_.size() - 1;
       for (std::size_t i = h & mask;; i = (i + 1) & mask) {

@@ -121,3 +121,20 @@ TEST_CASE("a query constraint that does not parse is named as a constraint", "[p
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.error(), Catch::StartsWith("constraint 'Cpus >' does not parse: "));
 }
+
+TEST_CASE("strings with and without escapes, alone and adjacent", "[parse]") {
+  // The lexer views the source for a string without escapes and decodes
+  // into a buffer otherwise; every mix must read the same.
+  CHECK(ev("\"a\\\"b\" \"c\"") == "\"a\\\"bc\"");
+  CHECK(ev("\"c\" \"a\\\"b\"") == "\"ca\\\"b\"");
+  CHECK(ev("\"x\\ty\" \"\\n\" \"z\"") == "\"x\\ty\\nz\"");
+  CHECK(ev("strcat(\"p\\\\q\", \"r\")") == "\"p\\\\qr\"");
+  CHECK(ev("'quoted \\'name'") == "undefined");
+  ClassAd a = ad("[ 'we\\'ird' = 7; b = 'we\\'ird' + 1 ]");
+  CHECK(unparse(evaluate(*a.lookup("b"), &a, nullptr)) == "8");
+  // Old syntax: a backslash is literal except before a quote.
+  auto old = parse_long_form("S = \"C:\\dir\\file\" \"x\"\nQ = \"say \\\"hi\\\"\" \"!\"\n");
+  REQUIRE(old.ok());
+  CHECK(unparse(evaluate(*old->lookup("S"), nullptr, nullptr)) == "\"C:\\\\dir\\\\filex\"");
+  CHECK(unparse(evaluate(*old->lookup("Q"), nullptr, nullptr)) == "\"say \\\"hi\\\"!\"");
+}

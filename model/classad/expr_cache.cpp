@@ -1,0 +1,45 @@
+#include "model/classad/expr_cache.h"
+
+#include <bit>
+
+#include "model/classad/text_hash.h"
+
+namespace cara::classad {
+namespace {
+
+thread_local bool tl_enabled = true;
+
+}  // namespace
+
+ExprCache::ExprCache(std::size_t slots) : entries_(std::bit_ceil(slots < 1 ? std::size_t{1} : slots)) {}
+
+ExprPtr ExprCache::find(std::string_view text) const {
+  const std::uint64_t h = hash_text<false>(text);
+  const Entry& e = entries_[h & (entries_.size() - 1)];
+  if (e.tree && e.hash == h && e.text == text) {
+    ++hits_;
+    return e.tree;
+  }
+  ++misses_;
+  return nullptr;
+}
+
+void ExprCache::put(std::string_view text, ExprPtr tree) {
+  if (text.size() > kMaxText || !tree) return;
+  const std::uint64_t h = hash_text<false>(text);
+  Entry& e = entries_[h & (entries_.size() - 1)];
+  e.hash = h;
+  e.text.assign(text);
+  e.tree = std::move(tree);
+}
+
+ExprCache* ExprCache::for_this_thread() {
+  thread_local ExprCache cache;
+  return tl_enabled ? &cache : nullptr;
+}
+
+void ExprCache::set_enabled(bool on) {
+  tl_enabled = on;
+}
+
+}  // namespace cara::classad

@@ -9,23 +9,21 @@
 namespace cara::classad {
 namespace {
 
-// The literal value an attribute caches, computed once at insertion.
-void cache_literal(Attribute& a) {
-  a.has_literal = a.expr->is_literal();
-  a.literal = a.has_literal ? literal_value(*a.expr, a.expr->root()) : Value();
-}
-
 // Attributes beyond this many cannot be indexed (24-bit positions); no real
 // ad comes near it.
 constexpr std::size_t kMaxAttributes = (std::size_t{1} << 24) - 2;
 
 }  // namespace
 
+Value Attribute::literal() const {
+  return literal_value(*expr, expr->root());
+}
+
 void ClassAd::fill_inline(IndexSlot& slot, const Attribute& a) {
   slot.tag = IndexSlot::None;
   slot.v.expr = a.expr.get();
-  if (!a.has_literal) return;
-  const Value& v = a.literal;
+  if (!a.is_literal()) return;
+  const Value v = a.literal();
   switch (v.type()) {
     case ValueType::Undefined: slot.tag = IndexSlot::Undefined; break;
     case ValueType::Error: slot.tag = IndexSlot::Error; break;
@@ -74,7 +72,7 @@ void ClassAd::reserve(std::size_t n) {
 
 void ClassAd::rebuild_index() {
   std::size_t cap = 8;
-  while (cap < std::max(attrs_.size(), index_capacity_hint_) * 2) cap *= 2;
+  while (cap * 3 < std::max(attrs_.size(), index_capacity_hint_) * 4) cap *= 2;
   index_.assign(cap, IndexSlot{});
   for (std::uint32_t p = 0; p < attrs_.size(); ++p) index_insert(p);
 }
@@ -93,7 +91,6 @@ void ClassAd::insert(std::string_view name, ExprPtr expr) {
     auto& a = attrs_[existing->pos1 - 1];
     a.name = interned.spelling;
     a.expr = std::move(expr);
-    cache_literal(a);
     fill_inline(const_cast<IndexSlot&>(*existing), a);
     return;
   }
@@ -105,8 +102,7 @@ void ClassAd::insert(std::string_view name, ExprPtr expr) {
   a.symbol = sym;
   a.expr = std::move(expr);
   a.name = interned.spelling;
-  cache_literal(a);
-  if (attrs_.size() * 2 > index_.size()) {
+  if (attrs_.size() * 4 > index_.size() * 3) {
     rebuild_index();
   } else {
     index_insert(static_cast<std::uint32_t>(attrs_.size() - 1));

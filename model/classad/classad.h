@@ -17,15 +17,18 @@
 
 namespace cara::classad {
 
+// 40 bytes: a pool holds tens of attributes per slot ad and per job ad, so
+// the literal's value is not kept here (the lookup index holds scalars and
+// short strings inline; anything else is read from the tree).
 struct Attribute {
   Symbol symbol;
-  // When `expr` is a literal, its value, so that reading MY.Memory costs no
-  // visit to the tree (most attributes of machine and job ads are literals).
-  // A string literal views the tree's pool, which `expr` keeps alive.
-  bool has_literal = false;
-  Value literal;
   ExprPtr expr;
   std::string_view name;  // spelling as inserted (interned: lives for the process)
+
+  bool is_literal() const { return expr->is_literal(); }
+  // The value of a literal attribute (a string views the tree's pool, which
+  // `expr` keeps alive); error for any other expression.
+  Value literal() const;
 };
 
 class ClassAd {
@@ -46,6 +49,10 @@ class ClassAd {
   // Makes room for `n` attributes without reallocating (parsers know the
   // line count up front).
   void reserve(std::size_t n);
+
+  // Gives back spare attribute capacity (an ad kept for long, such as a
+  // slot's, after it is built).
+  void shrink_to_fit() { attrs_.shrink_to_fit(); }
 
   // Removes `name`; returns whether it was present.
   bool erase(std::string_view name);

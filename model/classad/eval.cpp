@@ -241,7 +241,7 @@ class Evaluator {
       tree = hit.slot->v.expr;
       symbol = hit.slot->symbol;
     } else {
-      if (hit.attr->has_literal) return hit.attr->literal;
+      if (hit.attr->is_literal()) return hit.attr->literal();
       tree = hit.attr->expr.get();
       symbol = hit.attr->symbol;
     }

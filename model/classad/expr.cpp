@@ -6,6 +6,7 @@
 
 #include "model/classad/classad.h"
 #include "model/classad/functions.h"
+#include "model/classad/text_hash.h"
 
 namespace cara::classad {
 
@@ -342,25 +343,71 @@ ExprPtr ExprBuilder::finish(const ArenaPtr& arena) {
   return out;
 }
 
+namespace {
+
+// Literal trees are immutable, so every ad holding the same value can hold
+// the same tree: a startd's slot ads repeat OpSys, Arch, TotalCpus, State
+// and the times on every slot, and each tree costs ~150 bytes
+// (bench/RESULTS.md, bytes_per_slot_actor). A per-thread table of recent
+// literals, one per slot and the newest wins, so it never grows.
+class LiteralTrees {
+ public:
+  static constexpr std::size_t kSlots = 1024;
+  static constexpr std::size_t kMaxString = 64;  // longer strings get their own tree
+
+  template <class Build>
+  ExprPtr get(NodeKind kind, std::uint64_t bits, std::string_view text, Build build) {
+    if (entries_.empty()) entries_.resize(kSlots);
+    std::uint64_t h = (kind == NodeKind::String ? hash_text<false>(text) : bits * 0x9E3779B97F4A7C15ull) ^
+                      static_cast<std::uint64_t>(kind);
+    h ^= h >> 29;
+    Entry& e = entries_[h & (kSlots - 1)];
+    if (e.tree && e.kind == kind && e.bits == bits && e.text == text) return e.tree;
+    ExprBuilder b;
+    build(b);
+    e.kind = kind;
+    e.bits = bits;
+    e.text.assign(text);
+    e.tree = b.finish();
+    return e.tree;
+  }
+
+ private:
+  struct Entry {
+    NodeKind kind = NodeKind::Undefined;
+    std::uint64_t bits = 0;
+    std::string text;
+    ExprPtr tree;
+  };
+  std::vector<Entry> entries_;
+};
+
+LiteralTrees& literal_trees() {
+  thread_local LiteralTrees trees;
+  return trees;
+}
+
+}  // namespace
+
 ExprPtr make_literal_expr(std::int64_t i) {
-  ExprBuilder b;
-  b.literal_int(i);
-  return b.finish();
+  return literal_trees().get(NodeKind::Integer, static_cast<std::uint64_t>(i), {},
+                             [&](ExprBuilder& b) { b.literal_int(i); });
 }
 ExprPtr make_literal_expr(double r) {
-  ExprBuilder b;
-  b.literal_real(r);
-  return b.finish();
+  std::uint64_t bits;
+  std::memcpy(&bits, &r, sizeof bits);
+  return literal_trees().get(NodeKind::Real, bits, {}, [&](ExprBuilder& b) { b.literal_real(r); });
 }
 ExprPtr make_literal_expr(bool v) {
-  ExprBuilder b;
-  b.literal_bool(v);
-  return b.finish();
+  return literal_trees().get(NodeKind::Boolean, v ? 1 : 0, {}, [&](ExprBuilder& b) { b.literal_bool(v); });
 }
 ExprPtr make_literal_expr(std::string_view s) {
-  ExprBuilder b;
-  b.literal_string(s);
-  return b.finish();
+  if (s.size() > LiteralTrees::kMaxString) {
+    ExprBuilder b;
+    b.literal_string(s);
+    return b.finish();
+  }
+  return literal_trees().get(NodeKind::String, 0, s, [&](ExprBuilder& b) { b.literal_string(s); });
 }
 
 }  // namespace cara::classad

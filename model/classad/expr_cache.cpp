@@ -33,9 +33,10 @@ void ExprCache::put(std::string_view text, ExprPtr tree) {
   e.tree = std::move(tree);
 }
 
-ExprCache* ExprCache::for_this_thread() {
-  thread_local ExprCache cache;
-  return tl_enabled ? &cache : nullptr;
+ExprCache* ExprCache::for_this_thread(StringSyntax syntax) {
+  thread_local ExprCache old_syntax, new_syntax;
+  if (!tl_enabled) return nullptr;
+  return syntax == StringSyntax::Old ? &old_syntax : &new_syntax;
 }
 
 void ExprCache::set_enabled(bool on) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "model/classad/expr.h"
+#include "model/classad/lexer.h"
 
 namespace cara::classad {
 
@@ -38,10 +39,10 @@ class ExprCache {
   std::size_t hits() const { return hits_; }
   std::size_t misses() const { return misses_; }
 
-  // The calling thread's cache for long-form values, or null while caching
-  // is off on this thread (set_enabled(false): benchmarks measure the parser
-  // itself that way).
-  static ExprCache* for_this_thread();
+  // The calling thread's cache for texts in `syntax` (a text means
+  // different things in the two), or null while caching is off on this
+  // thread (set_enabled(false): benchmarks measure the parser itself so).
+  static ExprCache* for_this_thread(StringSyntax syntax);
   static void set_enabled(bool on);
 
  private:

@@ -391,6 +391,16 @@ Result<ExprPtr> parse_expression(std::string_view text, StringSyntax strings) {
   }
 }
 
+Result<ExprPtr> parse_expression_shared(std::string_view text, StringSyntax strings) {
+  ExprCache* cache = ExprCache::for_this_thread(strings);
+  if (cache) {
+    if (ExprPtr hit = cache->find(text)) return hit;
+  }
+  auto parsed = parse_expression(text, strings);
+  if (parsed && cache) cache->put(text, *parsed);
+  return parsed;
+}
+
 Result<ExprPtr> parse_constraint(std::string_view text) {
   auto e = parse_expression(text);
   if (!e) return Error{"constraint '" + std::string(text) + "' does not parse: " + e.error()};
@@ -487,7 +497,7 @@ Result<bool> insert_long_form_line(ClassAd& ad, std::string_view text, int line,
   // Anything else is looked up in the thread's expression cache first: the
   // ads of a cluster repeat these texts verbatim (expr_cache.h). A cached
   // tree lives on the heap, not in this ad's arena, since other ads share it.
-  ExprCache* cache = ExprCache::for_this_thread();
+  ExprCache* cache = ExprCache::for_this_thread(StringSyntax::Old);
   const std::string_view value = trim_blanks(text.substr(i));
   if (cache) {
     if (ExprPtr hit = cache->find(value)) {

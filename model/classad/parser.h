@@ -18,6 +18,11 @@ namespace cara::classad {
 // Parses one whole expression; trailing text is an error.
 Result<ExprPtr> parse_expression(std::string_view text, StringSyntax strings = StringSyntax::New);
 
+// The same, but the same text gives the same shared tree (the thread's
+// expression cache, expr_cache.h): for texts that many objects parse alike,
+// such as the policy expressions of every slot of a startd.
+Result<ExprPtr> parse_expression_shared(std::string_view text, StringSyntax strings = StringSyntax::New);
+
 // A query's constraint: an expression whose error names it as such
 // ("constraint 'X' does not parse: ...").
 Result<ExprPtr> parse_constraint(std::string_view text);

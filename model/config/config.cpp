@@ -157,7 +157,8 @@ Result<bool> Config::boolean(std::string_view name) const {
 Result<classad::ExprPtr> Config::expression(std::string_view name) const {
   auto text = required(name);
   if (!text) return Error{text.error()};
-  auto parsed = classad::parse_expression(*text);
+  // Shared: a startd asks for the same policy text once per slot.
+  auto parsed = classad::parse_expression_shared(*text);
   if (!parsed) {
     const Definition* d = definition(name);
     return Error{std::string(name) + (d ? " (" + d->origin.describe() + ")" : std::string()) + ": '" + *text +

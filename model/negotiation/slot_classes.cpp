@@ -86,7 +86,7 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
     seen.push_back(name);
     const classad::Attribute* a = ad.find(name);
-    if (a == nullptr || !a->expr || a->has_literal) continue;
+    if (a == nullptr || !a->expr || a->is_literal()) continue;
     for (classad::Symbol ref : names_in(a->expr))
       if (std::find(seen.begin(), seen.end(), ref) == seen.end()) pending.push_back(ref);
   }
@@ -96,8 +96,8 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
     if (a == nullptr || !a->expr) continue;
     k.append(reinterpret_cast<const char*>(&name), sizeof name);
     k += '=';
-    if (a->has_literal) {
-      classad::unparse(k, a->literal);
+    if (a->is_literal()) {
+      classad::unparse(k, a->literal());
     } else {
       k += text_of(a->expr);
     }

@@ -79,8 +79,8 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
     s.partitionable = true_attr(ad, "PartitionableSlot");
     if (const classad::Attribute* rank = ad.find("Rank"); rank == nullptr) {
       s.rank_constant = true;
-    } else if (rank->has_literal) {
-      s.rank_constant = rank->literal.number(s.rank_value);
+    } else if (rank->is_literal()) {
+      s.rank_constant = rank->literal().number(s.rank_value);
     }
     s.consumption_policy = s.partitionable && has_consumption_policy(ad);
     const std::string state = lower(string_attr(ad, "State"));

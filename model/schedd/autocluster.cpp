@@ -101,7 +101,7 @@ const std::vector<std::string>& AutoclusterIndex::own_references(const classad::
   // A literal refers to nothing, so only expression trees are keys (each
   // job has its own literal Rank tree; keying by it would miss every time).
   const auto tree = [](const classad::Attribute* a) {
-    return a && a->expr && !a->has_literal ? a->expr : classad::ExprPtr{};
+    return a && a->expr && !a->is_literal() ? a->expr : classad::ExprPtr{};
   };
   const classad::ExprPtr r = tree(req), k = tree(rank);
   const Key key{r.get(), k.get()};
@@ -115,9 +115,9 @@ const std::vector<std::string>& AutoclusterIndex::own_references(const classad::
 }
 
 void AutoclusterIndex::append_value(std::string& out, const classad::Attribute& a) {
-  if (a.has_literal) {
+  if (a.is_literal()) {
     const std::size_t mark = out.size();
-    if (append_literal(out, a.literal)) return;
+    if (append_literal(out, a.literal())) return;
     out.resize(mark);
   }
   // Jobs of one submission share their expression trees: each is

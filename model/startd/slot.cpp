@@ -28,6 +28,7 @@ Slot::Slot(classad::ClassAd base, SlotPolicy policy, std::int64_t now, std::int3
       entered_state_(now),
       entered_activity_(now) {
   refresh_ad();
+  ad_.shrink_to_fit();  // a startd keeps one ad per slot for its life (TARGETS.md: memory per slot)
 }
 
 void Slot::set_base(classad::ClassAd base, std::int64_t now) {
@@ -39,6 +40,7 @@ void Slot::set_base(classad::ClassAd base, std::int64_t now) {
   }
   ad_ = std::move(base);
   refresh_ad();
+  ad_.shrink_to_fit();
 }
 
 bool Slot::would_start(const classad::ClassAd& job) const {
@@ -133,7 +135,7 @@ const PolicyExprs& Slot::exprs() const {
   // Vanilla jobs (JobUniverse 5) use the _VANILLA variants.
   if (claim_) {
     const classad::Attribute* u = claim_->job.find("JobUniverse");
-    if (u && u->has_literal && u->literal.is_int() && u->literal.as_int() == 5) return policy_.vanilla;
+    if (u && u->is_literal() && u->literal().is_int() && u->literal().as_int() == 5) return policy_.vanilla;
   }
   return policy_.normal;
 }

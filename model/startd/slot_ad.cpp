@@ -88,7 +88,7 @@ Result<classad::ClassAd> base_slot_ad(const config::Config& config, const Machin
     auto consumption = consumption_attributes(config, machine, slot.id, slot.type);
     if (!consumption) return Error{consumption.error()};
     for (const auto& [name, text] : *consumption) {
-      auto e = classad::parse_expression(text);
+      auto e = classad::parse_expression_shared(text);
       if (!e) return Error{name + ": " + e.error()};
       ad.insert(name, *e);
     }

@@ -13,7 +13,7 @@ Result<classad::ExprPtr> expr(const config::Config& config, int slot_id, int typ
                               const char* fallback) {
   std::string name = slot_knob(config, slot_id, type, knob);
   if (!config.defined(name)) {
-    auto parsed = classad::parse_expression(fallback);
+    auto parsed = classad::parse_expression_shared(fallback);
     return *parsed;
   }
   return config.expression(name);

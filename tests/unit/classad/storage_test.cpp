@@ -176,3 +176,72 @@ TEST_CASE("the expression cache keeps a bounded set of texts, newest first", "[s
   cache.put(giant, tree("1"));
   CHECK(cache.find(giant) == nullptr);
 }
+
+TEST_CASE("ads holding the same literal value share one tree", "[storage][cache]") {
+  ClassAd a, b;
+  a.set("Cpus", 8);
+  b.set("TotalCpus", 8);
+  a.set("OpSys", "LINUX");
+  b.set("OpSys", "LINUX");
+  a.set("LoadAvg", 0.25);
+  b.set("LoadAvg", 0.25);
+  a.set("Draining", false);
+  b.set("Draining", false);
+  CHECK(a.lookup("Cpus").get() == b.lookup("TotalCpus").get());
+  CHECK(a.lookup("OpSys").get() == b.lookup("OpSys").get());
+  CHECK(a.lookup("LoadAvg").get() == b.lookup("LoadAvg").get());
+  CHECK(a.lookup("Draining").get() == b.lookup("Draining").get());
+  // Values that differ only in kind or in case stay apart.
+  b.set("Cpus", 8.0);
+  b.set("Name", "linux");
+  b.set("Flag", true);
+  CHECK(b.lookup("Cpus").get() != a.lookup("Cpus").get());
+  CHECK(unparse(*b.lookup("Cpus")) == "8.0");
+  CHECK(unparse(*b.lookup("Name")) == "\"linux\"");
+  CHECK(unparse(*b.lookup("Flag")) == "true");
+  CHECK(b.lookup("Flag").get() != a.lookup("Draining").get());
+  // Long strings get their own trees.
+  const std::string long_text(200, 'x');
+  a.set("Long", long_text);
+  b.set("Long", long_text);
+  CHECK(a.lookup("Long").get() != b.lookup("Long").get());
+  CHECK(a.find("Long")->literal().as_string() == long_text);
+  // Replacing a value in one ad leaves the other's alone.
+  a.set("OpSys", "WINDOWS");
+  CHECK(unparse(evaluate(*b.lookup("OpSys"), &b, nullptr)) == "\"LINUX\"");
+}
+
+TEST_CASE("parse_expression_shared gives one tree per text and never caches an error", "[storage][cache]") {
+  auto x = parse_expression_shared("KeyboardIdle > 15 * 60 && LoadAvg < 0.3");
+  auto y = parse_expression_shared("KeyboardIdle > 15 * 60 && LoadAvg < 0.3");
+  REQUIRE(x.ok());
+  REQUIRE(y.ok());
+  CHECK(x->get() == y->get());
+  // New and old syntax read a backslash differently, so they do not share.
+  auto n = parse_expression_shared("\"a\\\\b\"", StringSyntax::New);
+  auto o = parse_expression_shared("\"a\\\\b\"", StringSyntax::Old);
+  REQUIRE(n.ok());
+  REQUIRE(o.ok());
+  CHECK(unparse(evaluate(**n, nullptr, nullptr)) == "\"a\\\\b\"");
+  CHECK(unparse(evaluate(**o, nullptr, nullptr)) == "\"a\\\\\\\\b\"");
+  CHECK_FALSE(parse_expression_shared("1 +").ok());
+  CHECK_FALSE(parse_expression_shared("1 +").ok());
+}
+
+TEST_CASE("an index keeps finding every attribute as it grows and shrinks", "[storage]") {
+  ClassAd ad;
+  for (int i = 0; i < 300; ++i) {
+    ad.set("A" + std::to_string(i), i);
+    for (int k = 0; k <= i; k += 37) {
+      const Attribute* a = ad.find("a" + std::to_string(k));
+      REQUIRE(a != nullptr);
+      CHECK(a->literal().as_int() == k);
+    }
+    CHECK(ad.find("B" + std::to_string(i)) == nullptr);
+  }
+  for (int i = 0; i < 300; i += 2) CHECK(ad.erase("A" + std::to_string(i)));
+  for (int i = 0; i < 300; ++i) CHECK((ad.find("A" + std::to_string(i)) != nullptr) == (i % 2 == 1));
+  ad.shrink_to_fit();
+  CHECK(ad.size() == 150);
+  CHECK(ad.find("A299")->literal().as_int() == 299);
+}

@@ -417,3 +417,22 @@ TEST_CASE("slots are found by short name, and the layout version follows carving
   CHECK_FALSE(m.startd().slot("slot1_1"));
   CHECK(m.startd().layout_version() != carved);
 }
+
+TEST_CASE("the slots of a machine share the trees of their common attributes and policy",
+          "[startd][memory]") {
+  // TARGETS.md, memory per slot: what every slot spells alike is held once.
+  Machine m("NUM_SLOTS = 4\nRANK = TARGET.Owner == \"alice\"\nSLOT_WEIGHT = Cpus * 2\n");
+  const Slot* s1 = m.startd().slot("slot1");
+  const Slot* s4 = m.startd().slot("slot4");
+  REQUIRE(s1);
+  REQUIRE(s4);
+  for (const char* shared :
+       {"OpSys", "Arch", "TotalCpus", "Memory", "State", "Rank", "SlotWeight", "Start"}) {
+    INFO(shared);
+    REQUIRE(s1->ad().lookup(shared));
+    CHECK(s1->ad().lookup(shared).get() == s4->ad().lookup(shared).get());
+  }
+  CHECK(s1->ad().lookup("Name").get() != s4->ad().lookup("Name").get());
+  CHECK(m.attr("slot4", "Name") == "\"slot4@node1.example.org\"");
+  CHECK(m.attr("slot4", "SlotID") == "4");
+}

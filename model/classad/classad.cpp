@@ -1,6 +1,7 @@
 #include "model/classad/classad.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
@@ -49,12 +50,12 @@ void ClassAd::fill_inline(IndexSlot& slot, const Attribute& a) {
   }
 }
 
-void ClassAd::index_insert(std::uint32_t pos) {
-  const Attribute& a = attrs_[pos];
-  const std::uint32_t mask = static_cast<std::uint32_t>(index_.size() - 1);
+void ClassAd::index_insert(Body& b, std::uint32_t pos) {
+  const Attribute& a = b.attrs[pos];
+  const std::uint32_t mask = static_cast<std::uint32_t>(b.index.size() - 1);
   for (std::uint32_t i = mix(a.symbol) & mask;; i = (i + 1) & mask) {
-    if (index_[i].pos1 == 0) {
-      IndexSlot& slot = index_[i];
+    if (b.index[i].pos1 == 0) {
+      IndexSlot& slot = b.index[i];
       slot.symbol = a.symbol;
       slot.pos1 = pos + 1;
       fill_inline(slot, a);
@@ -63,22 +64,52 @@ void ClassAd::index_insert(std::uint32_t pos) {
   }
 }
 
-void ClassAd::reserve(std::size_t n) {
-  if (n <= attrs_.capacity()) return;
-  attrs_.reserve(n);
-  index_capacity_hint_ = n;
-  rebuild_index();
+ClassAd::Body& ClassAd::mut() {
+  if (!body_) {
+    body_ = std::make_shared<Body>();
+    sync();
+  } else if (body_.use_count() > 1) {
+    // Another ad shares this body (a copy): this one gets its own.
+    body_ = std::make_shared<Body>(*body_);
+    sync();
+  } else {
+    // A count of one: no other ad refers to the body (nobody may copy this
+    // ad while it changes). The count is read relaxed; the fence orders the
+    // writes below after the reads of an ad on another thread that shared
+    // the body until it released it.
+    std::atomic_thread_fence(std::memory_order_acquire);
+  }
+  return *body_;
 }
 
-void ClassAd::rebuild_index() {
+const std::vector<Attribute>& ClassAd::attributes() const {
+  static const std::vector<Attribute> kNone;
+  return body_ ? body_->attrs : kNone;
+}
+
+void ClassAd::reserve(std::size_t n) {
+  if (n <= (body_ ? body_->attrs.capacity() : 0)) return;
+  Body& b = mut();
+  b.attrs.reserve(n);
+  b.index_capacity_hint = n;
+  rebuild_index(b);
+  sync();
+}
+
+void ClassAd::shrink_to_fit() {
+  if (!body_ || body_->attrs.capacity() == body_->attrs.size()) return;
+  mut().attrs.shrink_to_fit();
+}
+
+void ClassAd::rebuild_index(Body& b) {
   std::size_t cap = 8;
-  while (cap * 3 < std::max(attrs_.size(), index_capacity_hint_) * 4) cap *= 2;
-  index_.assign(cap, IndexSlot{});
-  for (std::uint32_t p = 0; p < attrs_.size(); ++p) index_insert(p);
+  while (cap * 3 < std::max(b.attrs.size(), b.index_capacity_hint) * 4) cap *= 2;
+  b.index.assign(cap, IndexSlot{});
+  for (std::uint32_t p = 0; p < b.attrs.size(); ++p) index_insert(b, p);
 }
 
 const Attribute* ClassAd::find_by_name(std::string_view name) const {
-  for (const Attribute& a : attrs_) {
+  for (const Attribute& a : attributes()) {
     if (iequals(a.name, name)) return &a;
   }
   return nullptr;
@@ -88,24 +119,32 @@ void ClassAd::insert(std::string_view name, ExprPtr expr) {
   const Interned interned = intern_spelling(name);
   const Symbol sym = interned.symbol;
   if (const IndexSlot* existing = find_slot(sym)) {
-    auto& a = attrs_[existing->pos1 - 1];
+    const Attribute& old = at(*existing);
+    // The same tree under the same spelling changes nothing, and must not
+    // unshare a copy (a slot refreshing an unchanged State, say).
+    if (old.expr == expr && old.name.data() == interned.spelling.data()) return;
+    const std::uint32_t pos = existing->pos1 - 1;
+    Body& b = mut();
+    Attribute& a = b.attrs[pos];
     a.name = interned.spelling;
     a.expr = std::move(expr);
-    fill_inline(const_cast<IndexSlot&>(*existing), a);
+    fill_inline(const_cast<IndexSlot&>(*find_slot(sym)), a);
     return;
   }
-  if (attrs_.size() >= kMaxAttributes) throw std::length_error("ClassAd: too many attributes");
+  Body& b = mut();
+  if (b.attrs.size() >= kMaxAttributes) throw std::length_error("ClassAd: too many attributes");
   // Filled in place: an Attribute built on the stack and then moved was
   // read back with wider loads than its fields were written with, which
   // stalls (store-to-load forwarding; bench/RESULTS.md, parse_ads_per_s).
-  Attribute& a = attrs_.emplace_back();
+  Attribute& a = b.attrs.emplace_back();
   a.symbol = sym;
   a.expr = std::move(expr);
   a.name = interned.spelling;
-  if (attrs_.size() * 4 > index_.size() * 3) {
-    rebuild_index();
+  if (b.attrs.size() * 4 > b.index.size() * 3) {
+    rebuild_index(b);
+    sync();
   } else {
-    index_insert(static_cast<std::uint32_t>(attrs_.size() - 1));
+    index_insert(b, static_cast<std::uint32_t>(b.attrs.size() - 1));
   }
 }
 
@@ -123,21 +162,26 @@ void ClassAd::set(std::string_view name, std::string_view s) {
 }
 
 bool ClassAd::erase(std::string_view name) {
-  const Attribute* a = find(name);
-  if (!a) return false;
-  attrs_.erase(attrs_.begin() + (a - attrs_.data()));
-  rebuild_index();
+  const IndexSlot* slot = find_slot(intern(name));
+  if (!slot) return false;
+  const std::uint32_t pos = slot->pos1 - 1;
+  Body& b = mut();
+  b.attrs.erase(b.attrs.begin() + pos);
+  rebuild_index(b);
+  sync();
   return true;
 }
 
 void ClassAd::clear() {
-  attrs_.clear();
-  index_.clear();
+  body_.reset();
+  sync();
 }
 
 bool ClassAd::same_as(const ClassAd& other) const {
   if (size() != other.size()) return false;
-  return std::all_of(attrs_.begin(), attrs_.end(), [&](const Attribute& a) {
+  if (shares_with(other)) return true;
+  const auto& attrs = attributes();
+  return std::all_of(attrs.begin(), attrs.end(), [&](const Attribute& a) {
     const Attribute* b = other.find(a.symbol);
     return b && a.expr->same_as(*b->expr);
   });

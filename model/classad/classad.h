@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,16 @@ struct Attribute {
 class ClassAd {
  public:
   ClassAd() = default;
+  // Copies share their attributes until one of them changes (copy on
+  // write): the startd's ad, the message carrying it and the collector's
+  // stored ad are one block, not three (TARGETS.md: memory per slot).
+  ClassAd(const ClassAd&) = default;
+  ClassAd& operator=(const ClassAd&) = default;
+  ClassAd(ClassAd&& other) noexcept { take(other); }
+  ClassAd& operator=(ClassAd&& other) noexcept {
+    if (this != &other) take(other);
+    return *this;
+  }
 
   // Inserts or replaces `name`. A replaced attribute keeps its position and
   // takes the new spelling. `expr` must not be null.
@@ -52,7 +63,7 @@ class ClassAd {
 
   // Gives back spare attribute capacity (an ad kept for long, such as a
   // slot's, after it is built).
-  void shrink_to_fit() { attrs_.shrink_to_fit(); }
+  void shrink_to_fit();
 
   // Removes `name`; returns whether it was present.
   bool erase(std::string_view name);
@@ -90,15 +101,14 @@ class ClassAd {
   };
 
   const IndexSlot* find_slot(Symbol sym) const {
-    if (index_.empty()) return nullptr;
-    const std::uint32_t mask = static_cast<std::uint32_t>(index_.size() - 1);
-    for (std::uint32_t i = mix(sym) & mask;; i = (i + 1) & mask) {
+    if (index_ == nullptr) return nullptr;
+    for (std::uint32_t i = mix(sym) & mask_;; i = (i + 1) & mask_) {
       const IndexSlot& slot = index_[i];
       if (slot.pos1 == 0) return nullptr;
       if (slot.symbol == sym) return &slot;
     }
   }
-  const Attribute& at(const IndexSlot& slot) const { return attrs_[slot.pos1 - 1]; }
+  const Attribute& at(const IndexSlot& slot) const { return body_->attrs[slot.pos1 - 1]; }
 
   const Attribute* find(Symbol sym) const {
     const IndexSlot* slot = find_slot(sym);
@@ -112,10 +122,13 @@ class ClassAd {
     return a ? a->expr : nullptr;
   }
 
-  std::size_t size() const { return attrs_.size(); }
-  bool empty() const { return attrs_.empty(); }
-  const std::vector<Attribute>& attributes() const { return attrs_; }
+  std::size_t size() const { return body_ ? body_->attrs.size() : 0; }
+  bool empty() const { return size() == 0; }
+  const std::vector<Attribute>& attributes() const;
   void clear();
+  // Whether `other` holds the very same attributes (a copy not changed
+  // since): no comparison of contents.
+  bool shares_with(const ClassAd& other) const { return body_ && body_ == other.body_; }
 
   // HTCondor's ClassAd::SameAs: the same attribute names with structurally
   // equal expressions, in any order.
@@ -126,14 +139,34 @@ class ClassAd {
     std::uint32_t h = s * 0x9E3779B1u;
     return h ^ (h >> 15);
   }
-  void rebuild_index();
-  void index_insert(std::uint32_t pos);
+  struct Body {
+    std::vector<Attribute> attrs;
+    // Open addressing, power-of-two capacity, linear probing.
+    std::vector<IndexSlot> index;
+    std::size_t index_capacity_hint = 0;  // from reserve()
+  };
+  // The body, made this ad's alone first if a copy shares it.
+  Body& mut();
+  // After the body or its index changed: the lookup's view of the index.
+  void sync() {
+    index_ = body_ && !body_->index.empty() ? body_->index.data() : nullptr;
+    mask_ = index_ ? static_cast<std::uint32_t>(body_->index.size() - 1) : 0;
+  }
+  void take(ClassAd& other) {
+    body_ = std::move(other.body_);
+    other.body_.reset();
+    sync();
+    other.sync();
+  }
+  static void rebuild_index(Body& b);
+  static void index_insert(Body& b, std::uint32_t pos);
   static void fill_inline(IndexSlot& slot, const Attribute& a);
 
-  std::vector<Attribute> attrs_;
-  // Open addressing, power-of-two capacity, linear probing.
-  std::vector<IndexSlot> index_;
-  std::size_t index_capacity_hint_ = 0;  // from reserve()
+  std::shared_ptr<Body> body_;  // null: no attributes
+  // The body's index as the hot path reads it (find_slot touches the
+  // index, not the body).
+  const IndexSlot* index_ = nullptr;
+  std::uint32_t mask_ = 0;
 };
 
 }  // namespace cara::classad

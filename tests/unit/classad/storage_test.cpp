@@ -3,6 +3,8 @@
 // plain literals, and trees shared through the expression cache. Each must
 // be invisible to the language.
 #include <catch2/catch.hpp>
+#include <thread>
+#include <vector>
 
 #include "model/classad/classad.h"
 #include "model/classad/expr_cache.h"
@@ -244,4 +246,90 @@ TEST_CASE("an index keeps finding every attribute as it grows and shrinks", "[st
   ad.shrink_to_fit();
   CHECK(ad.size() == 150);
   CHECK(ad.find("A299")->literal().as_int() == 299);
+}
+
+TEST_CASE("copies of an ad share its attributes until one of them changes", "[storage][cow]") {
+  ClassAd a;
+  a.set("Name", "slot1@ep1");
+  a.set("Memory", 2048);
+  a.insert("Requirements", *parse_expression("TARGET.RequestMemory <= MY.Memory"));
+  ClassAd b = a;
+  CHECK(b.shares_with(a));
+  CHECK(b.same_as(a));
+  // Setting a value an attribute already holds (the same shared literal
+  // tree) is no change, and keeps the sharing.
+  b.set("Memory", 2048);
+  CHECK(b.shares_with(a));
+  // A real change unshares the changed copy only.
+  b.set("Memory", 4096);
+  CHECK_FALSE(b.shares_with(a));
+  CHECK(unparse(*a.lookup("Memory")) == "2048");
+  CHECK(unparse(*b.lookup("Memory")) == "4096");
+  ClassAd job;
+  job.set("RequestMemory", 3000);
+  CHECK(unparse(evaluate(*a.lookup("Requirements"), &a, &job)) == "false");
+  CHECK(unparse(evaluate(*b.lookup("Requirements"), &b, &job)) == "true");
+  // Erasing from, inserting into and clearing a copy leave the original alone.
+  ClassAd c = a;
+  CHECK(c.erase("Name"));
+  CHECK_FALSE(c.erase("Name"));
+  CHECK(a.find("Name") != nullptr);
+  ClassAd d = a;
+  d.set("Extra", true);
+  CHECK(a.find("Extra") == nullptr);
+  CHECK(a.size() == 3);
+  ClassAd e = a;
+  e.clear();
+  CHECK(e.empty());
+  CHECK(e.find("Memory") == nullptr);
+  CHECK(a.size() == 3);
+  ClassAd f = a;
+  f.reserve(100);
+  f.shrink_to_fit();
+  CHECK(a.size() == 3);
+  CHECK(f.same_as(a));
+  // A changed spelling is a change.
+  ClassAd g = a;
+  g.insert("MEMORY", a.lookup("Memory"));
+  CHECK_FALSE(g.shares_with(a));
+  CHECK(g.find("memory")->name == "MEMORY");
+  CHECK(a.find("memory")->name == "Memory");
+}
+
+TEST_CASE("a moved-from ad is empty and usable", "[storage][cow]") {
+  ClassAd a;
+  a.set("X", 1);
+  ClassAd b = std::move(a);
+  CHECK(b.find("X") != nullptr);
+  CHECK(a.empty());  // the moved-from state is specified: empty
+  CHECK(a.find("X") == nullptr);
+  a.set("Y", 2);
+  CHECK(a.size() == 1);
+  CHECK(b.find("Y") == nullptr);
+  ClassAd c;
+  c = std::move(b);
+  CHECK(c.find("X") != nullptr);
+  CHECK(b.find("X") == nullptr);
+}
+
+TEST_CASE("copies of one ad change independently on other threads", "[storage][cow]") {
+  ClassAd base;
+  for (int i = 0; i < 40; ++i) base.set("A" + std::to_string(i), i);
+  std::vector<std::thread> threads;
+  std::vector<int> ok(4, 0);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; ++round) {
+        ClassAd mine = base;  // shares, then unshares on the first change
+        mine.set("A" + std::to_string(round % 40), -t);
+        ClassAd again = mine;
+        again.erase("A0");
+        bool good = mine.find("A0") != nullptr && base.find("A0")->literal().as_int() == 0;
+        ok[t] += good ? 1 : 0;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) CHECK(ok[t] == 200);
+  CHECK(base.find("A7")->literal().as_int() == 7);
 }

@@ -9,10 +9,8 @@
 // Rates are medians of --runs runs. Usage:
 //   actor_bench [--runs N] [--cara PATH] [--only KEY]
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,10 +33,13 @@
 #include "bench/timing.h"
 #include "model/classad/parser.h"
 #include "net/pki.h"
+#include "tests/support/scratch.h"
 
 extern char** environ;
 
 using namespace cara;
+using cara::scratch::free_port;
+using cara::scratch::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
@@ -214,15 +215,6 @@ double collector_inproc(int runs) {
   return bench::median(rates);
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/cara-bench-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
 // A pool CA and one certificate for 127.0.0.1 in `dir`.
 void make_pki(const fs::path& dir) {
   if (!net::create_ca((dir / "ca").string(), "bench pool", 1).ok() ||
@@ -235,7 +227,7 @@ void make_pki(const fs::path& dir) {
 }
 
 double collector_tls(int runs) {
-  TempDir dir;
+  TempDir dir("bench");
   make_pki(dir.path);
   const apps::TlsFiles files{(dir.path / "node.pem").string(), (dir.path / "node.key").string(),
                              (dir.path / "ca/ca.pem").string()};
@@ -261,7 +253,7 @@ struct RunningPool {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
   actors::EmbeddedPool pool;
-  TempDir iwd;
+  TempDir iwd{"bench"};
 
   RunningPool(int startds, int slots, std::shared_ptr<actors::JobRunner> runner,
               const std::string& ep_extra) {
@@ -352,19 +344,6 @@ double e2e_true_jobs(int runs, int jobs) {
 
 // -- cara submit as separate processes ----------------------------------------
 
-int free_port() {
-  for (int port = 21000;; ++port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    if (ok) return port;
-  }
-}
-
 pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -392,7 +371,7 @@ struct SubmitFigures {
 };
 
 SubmitFigures submit_latency_ms(const std::string& cara, int submits) {
-  TempDir dir;
+  TempDir dir("bench");
   make_pki(dir.path);
   const fs::path conf = dir.path / "node.conf";
   std::ofstream(conf) << "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR SCHEDD\nCONDOR_HOST = 127.0.0.1:"

@@ -13,19 +13,13 @@
 #include <future>
 #include <sstream>
 
+#include "tests/support/scratch.h"
+
 namespace fs = std::filesystem;
 using namespace cara::actors;
+using cara::scratch::TempDir;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/cara-job-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 std::string read(const fs::path& p) {
   std::ifstream in(p);
@@ -46,7 +40,7 @@ ProcessExit run(const JobLaunch& l) {
 }  // namespace
 
 TEST_CASE("a job gets its files, arguments, environment and directory", "[starter][process]") {
-  TempDir dir;
+  TempDir dir("job");
   std::ofstream(dir.path / "in") << "from stdin\n";
   JobLaunch l;
   l.cmd = "/bin/sh";
@@ -65,7 +59,7 @@ TEST_CASE("a job gets its files, arguments, environment and directory", "[starte
 
 TEST_CASE("a job inherits no descriptor of the daemon beyond stdin, stdout and stderr",
           "[starter][process]") {
-  TempDir dir;
+  TempDir dir("job");
   // A descriptor without FD_CLOEXEC, as a daemon's log or socket may be.
   const int leaky = ::open((dir.path / "daemon.log").c_str(), O_WRONLY | O_CREAT, 0644);
   REQUIRE(leaky > 2);

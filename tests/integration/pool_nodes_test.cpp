@@ -3,10 +3,8 @@
 // each with its own certificate of a pool CA made by `cara keygen`. Real
 // /bin/sh jobs; processes ended by PID; every wait bounded.
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,16 +15,17 @@
 #include <fstream>
 #include <functional>
 #include <map>
-#include <random>
 #include <regex>
 #include <sstream>
 #include <thread>
 
 #include "integration/process.h"
+#include "tests/support/scratch.h"
 
 extern char** environ;
 
 namespace fs = std::filesystem;
+using cara::scratch::free_port;
 using cara::test::run_process;
 
 namespace {
@@ -49,43 +48,25 @@ bool await(const std::function<bool()>& done, int seconds) {
   return done();
 }
 
-// A free TCP port below the ephemeral range (STACK-NOTES.md).
-int free_port() {
-  static std::mt19937 rng(std::random_device{}());
-  for (;;) {
-    const int port = std::uniform_int_distribution<int>(20000, 32000)(rng);
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    if (ok) return port;
-  }
-}
-
 struct Node {
   pid_t pid = -1;
   fs::path conf, err;
 };
 
 struct Pool {
-  fs::path dir;
+  cara::scratch::TempDir scratch{"pool"};  // kept with CARA_KEEP_TEST_DIR set
+  fs::path dir = scratch.path;
   int cm_port = free_port();
   int view_port = free_port();  // a view collector, started by the test that wants one
   std::vector<Node> nodes;
 
   Pool() {
-    char tmpl[] = "/tmp/cara-pool-XXXXXX";
-    dir = ::mkdtemp(tmpl);
     REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "ca").string()}).exit_code == 0);
     REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "evil").string(), "--name", "another pool"})
                 .exit_code == 0);
   }
   ~Pool() {
-    for (Node& n : nodes) stop(n);
-    if (!std::getenv("CARA_KEEP_TEST_DIR")) fs::remove_all(dir);
+    for (Node& n : nodes) stop(n);  // before the directory goes
   }
 
   std::string cert(const std::string& name, const std::string& user, const std::string& ca = "ca") {

@@ -5,25 +5,16 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "tests/support/scratch.h"
+
 namespace fs = std::filesystem;
 using namespace cara::net;
+using cara::scratch::TempDir;
 
-namespace {
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/cara-pki-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("keygen: a CA, certificates it signs, proofs it checks", "[net][pki]") {
-  TempDir dir;
+  TempDir dir("pki");
   REQUIRE(create_ca(dir / "ca", "test pool", 30).ok());
   struct stat st {};
   REQUIRE(::stat((dir / "ca/ca.key").c_str(), &st) == 0);
@@ -76,7 +67,7 @@ TEST_CASE("keygen: a CA, certificates it signs, proofs it checks", "[net][pki]")
 }
 
 TEST_CASE("keygen: bad names and missing files are clear errors", "[net][pki]") {
-  TempDir dir;
+  TempDir dir("pki");
   REQUIRE(create_ca(dir / "ca", "pool", 30).ok());
   auto bad_host = issue_certificate(dir / "ca", dir / "x", {"two words", "condor@pool", 30});
   REQUIRE_FALSE(bad_host.ok());

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "net/pki.h"
+#include "tests/support/scratch.h"
 
 namespace fs = std::filesystem;
 
@@ -21,14 +22,13 @@ using Ssl = std::unique_ptr<SSL, decltype(&SSL_free)>;
 
 // A client and a server joined by an in-memory BIO pair, handshake done.
 struct Connection {
-  fs::path dir;
+  cara::scratch::TempDir scratch{"tls"};
+  fs::path dir = scratch.path;
   Ctx server_ctx{SSL_CTX_new(TLS_server_method()), SSL_CTX_free};
   Ctx client_ctx{SSL_CTX_new(TLS_client_method()), SSL_CTX_free};
   Ssl server{nullptr, SSL_free}, client{nullptr, SSL_free};
 
   Connection() {
-    char tmpl[] = "/tmp/cara-tls-XXXXXX";
-    dir = ::mkdtemp(tmpl);
     REQUIRE(cara::net::create_ca((dir / "ca").string(), "test pool", 1).ok());
     REQUIRE(cara::net::issue_certificate((dir / "ca").string(), (dir / "node").string(),
                                          {"127.0.0.1", "condor@pool", 1})
@@ -52,7 +52,6 @@ struct Connection {
     REQUIRE(server_done);
     ERR_clear_error();
   }
-  ~Connection() { fs::remove_all(dir); }
 };
 
 // What the end of another connection leaves behind (CAF never drains it).

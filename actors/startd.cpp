@@ -43,7 +43,7 @@ startd::SlotEvent to_event(SlotCall& c) {
   return startd::Tick{};
 }
 
-void advertise(Self self, const StartdSetup& setup, const std::set<std::string>& names) {
+void advertise(Self self, const std::set<std::string>& names) {
   if (names.empty() || self->state.collectors.empty()) return;
   AdUpdate u;
   u.type = static_cast<std::int32_t>(collector::AdType::Machine);
@@ -51,9 +51,7 @@ void advertise(Self self, const StartdSetup& setup, const std::set<std::string>&
     const startd::Slot* s = self->state.model->slot(n);
     auto it = self->state.slots.find(n);
     if (!s || it == self->state.slots.end()) continue;
-    u.ads.push_back(WireAd{s->ad()});
-    // Where the slot's node takes connections (HTCondor's MyAddress).
-    if (!setup.address.empty()) u.ads.back().ad.set("MyAddress", std::string_view(setup.address));
+    u.ads.push_back(WireAd{s->ad()});  // a copy: shares the slot's attributes
     u.endpoints.push_back(caf::actor_cast<caf::actor>(it->second));
   }
   for (const collector_actor& c : self->state.collectors) self->send(c, u);
@@ -138,7 +136,7 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
   // (Only those: re-advertising every static slot on each call made a
   // startd's work grow with the square of its slots.)
   if (!changed.empty()) changed.insert(st.partitionable.begin(), st.partitionable.end());
-  advertise(self, setup, changed);
+  advertise(self, changed);
   return reply;
 }
 
@@ -147,6 +145,13 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   auto& st = self->state;
   st.model = std::move(model);
   st.collectors = setup.collectors;
+  if (!setup.address.empty()) {
+    // Where the slots' node takes connections (HTCondor's MyAddress), in
+    // the machine ad every slot ad shows.
+    classad::ClassAd where;
+    where.set("MyAddress", std::string_view(setup.address));
+    st.model->set_machine_attributes(where);
+  }
   // Every slot of the machine has the same Machine attribute.
   const auto names = st.model->slot_names();
   if (!names.empty()) {
@@ -160,7 +165,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   if (auto u = setup.config->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
   std::set<std::string> all;
   sync_slots(self, setup, all);
-  advertise(self, setup, all);
+  advertise(self, all);
   st.last_full_update = setup.clock.now(self);
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
@@ -203,7 +208,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         // A new collector knows nothing yet: every slot's ad at once.
         std::set<std::string> all;
         for (const auto& [n, a] : self->state.slots) all.insert(n);
-        advertise(self, setup, all);
+        advertise(self, all);
         self->state.last_full_update = setup.clock.now(self);
       },
       [self, setup](Timer) {
@@ -212,7 +217,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         if (now - self->state.last_full_update >= self->state.update_interval) {
           std::set<std::string> all;
           for (const auto& [n, a] : self->state.slots) all.insert(n);
-          advertise(self, setup, all);
+          advertise(self, all);
           self->state.last_full_update = now;
         }
         self->delayed_send(self, setup.tick_every, Timer{});

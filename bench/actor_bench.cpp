@@ -109,8 +109,8 @@ std::string execution_point(int i, int slots) {
 
 // Bytes per slot right after every ad reached the collector (`quiet`), and
 // after each startd evaluated its slots once more without advertising
-// (`ticking`): the startd's ads then carry a new MyCurrentTime, so they no
-// longer share their attributes with the collector's copies until the next
+// (`ticking`): the clock attributes then change (in the machine ad the
+// slot ads chain to), while the collector still holds the ads of the last
 // update. A running pool spends most of its time in the second state.
 struct SlotBytes {
   double quiet = -1, ticking = -1;

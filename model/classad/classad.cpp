@@ -82,9 +82,52 @@ ClassAd::Body& ClassAd::mut() {
   return *body_;
 }
 
-const std::vector<Attribute>& ClassAd::attributes() const {
-  static const std::vector<Attribute> kNone;
-  return body_ ? body_->attrs : kNone;
+// ---- Iteration -------------------------------------------------------------
+
+void AttributeRange::iterator::settle() {
+  while (inherited_) {
+    if (cur_ == inherited_end_) {
+      inherited_ = false;
+      cur_ = own_begin_;
+      return;
+    }
+    if (!ad_->find_own(cur_->symbol)) return;
+    ++cur_;
+  }
+}
+
+AttributeRange::iterator AttributeRange::begin() const {
+  iterator it;
+  it.ad_ = ad_;
+  if (ad_->body_) it.own_begin_ = ad_->body_->attrs.data();
+  if (ad_->parent_) {
+    it.inherited_ = true;
+    it.cur_ = ad_->parent_->attrs.data();
+    it.inherited_end_ = it.cur_ + ad_->parent_->attrs.size();
+    it.settle();
+  } else {
+    it.cur_ = it.own_begin_;
+  }
+  return it;
+}
+
+AttributeRange::iterator AttributeRange::end() const {
+  iterator it;
+  it.ad_ = ad_;
+  if (ad_->body_) it.cur_ = ad_->body_->attrs.data() + ad_->body_->attrs.size();
+  return it;
+}
+
+const ClassAd::IndexSlot* ClassAd::find_inherited(Symbol sym) const {
+  const std::vector<IndexSlot>& index = parent_->index;
+  return index.empty() ? nullptr : probe(index.data(), static_cast<std::uint32_t>(index.size() - 1), sym);
+}
+
+std::size_t ClassAd::size() const {
+  std::size_t n = body_ ? body_->attrs.size() : 0;
+  if (parent_)
+    for (const Attribute& a : parent_->attrs) n += find_own(a.symbol) ? 0 : 1;
+  return n;
 }
 
 void ClassAd::reserve(std::size_t n) {
@@ -102,23 +145,44 @@ void ClassAd::shrink_to_fit() {
 }
 
 void ClassAd::rebuild_index(Body& b) {
-  std::size_t cap = 8;
+  std::size_t cap = 4;  // a slot's own part holds two or three attributes
   while (cap * 3 < std::max(b.attrs.size(), b.index_capacity_hint) * 4) cap *= 2;
   b.index.assign(cap, IndexSlot{});
   for (std::uint32_t p = 0; p < b.attrs.size(); ++p) index_insert(b, p);
 }
 
 const Attribute* ClassAd::find_by_name(std::string_view name) const {
-  for (const Attribute& a : attributes()) {
-    if (iequals(a.name, name)) return &a;
-  }
+  // Own attributes first: they hide the parent's.
+  if (body_)
+    for (const Attribute& a : body_->attrs)
+      if (iequals(a.name, name)) return &a;
+  if (parent_)
+    for (const Attribute& a : parent_->attrs)
+      if (iequals(a.name, name)) return &a;
   return nullptr;
 }
+
+namespace {
+
+// Whether `a` already says what `expr` under `spelling` would: the same
+// tree, or two literals of the same value (the literal table is per thread,
+// so equal literals set on two threads are two trees).
+bool says_the_same(const Attribute& a, const ExprPtr& expr, std::string_view spelling) {
+  if (a.name.data() != spelling.data()) return false;
+  if (a.expr == expr) return true;
+  return a.is_literal() && expr->is_literal() && a.expr->same_as(*expr);
+}
+
+}  // namespace
 
 void ClassAd::insert(std::string_view name, ExprPtr expr) {
   const Interned interned = intern_spelling(name);
   const Symbol sym = interned.symbol;
-  if (const IndexSlot* existing = find_slot(sym)) {
+  if (const IndexSlot* existing = find_slot(sym); existing && !is_own(*existing)) {
+    // Setting what the parent already says changes nothing: the slots of a
+    // machine keep seeing its MyCurrentTime through the chain.
+    if (says_the_same(at(*existing), expr, interned.spelling)) return;
+  } else if (existing) {
     const Attribute& old = at(*existing);
     // The same tree under the same spelling changes nothing, and must not
     // unshare a copy (a slot refreshing an unchanged State, say).
@@ -162,9 +226,17 @@ void ClassAd::set(std::string_view name, std::string_view s) {
 }
 
 bool ClassAd::erase(std::string_view name) {
-  const IndexSlot* slot = find_slot(intern(name));
-  if (!slot) return false;
-  const std::uint32_t pos = slot->pos1 - 1;
+  const Symbol sym = intern(name);
+  const IndexSlot* own = find_own(sym);
+  if (parent_ && find_inherited(sym)) {
+    // The parent's attribute cannot go: it is hidden behind undefined, as
+    // HTCondor's chained ads do.
+    if (own && own->tag == IndexSlot::Undefined) return false;
+    insert(name, make_undefined_expr());
+    return true;
+  }
+  if (!own) return false;
+  const std::uint32_t pos = own->pos1 - 1;
   Body& b = mut();
   b.attrs.erase(b.attrs.begin() + pos);
   rebuild_index(b);
@@ -174,17 +246,83 @@ bool ClassAd::erase(std::string_view name) {
 
 void ClassAd::clear() {
   body_.reset();
+  parent_.reset();
   sync();
 }
 
+// ---- Chaining ----------------------------------------------------------------
+
+void ClassAd::chain_to(const ClassAd& parent) {
+  if (parent.parent_) {
+    chain_to(parent.flattened());
+    return;
+  }
+  parent_ = parent.body_;
+  sync();
+}
+
+void ClassAd::unchain() {
+  parent_.reset();
+  sync();
+}
+
+void ClassAd::drop_inherited() {
+  if (!parent_ || !body_) return;
+  bool any = false;
+  for (const Attribute& a : body_->attrs) {
+    const IndexSlot* p = find_inherited(a.symbol);
+    if (p && says_the_same(parent_->attrs[p->pos1 - 1], a.expr, a.name)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return;
+  std::vector<Attribute> keep;
+  for (const Attribute& a : body_->attrs) {
+    const IndexSlot* p = find_inherited(a.symbol);
+    if (!p || !says_the_same(parent_->attrs[p->pos1 - 1], a.expr, a.name)) keep.push_back(a);
+  }
+  if (keep.empty()) {
+    body_.reset();
+  } else {
+    auto b = std::make_shared<Body>();
+    b->attrs = std::move(keep);
+    rebuild_index(*b);
+    body_ = std::move(b);
+  }
+  sync();
+}
+
+ClassAd ClassAd::flattened() const {
+  if (!parent_) return *this;
+  ClassAd flat;
+  flat.reserve(size());
+  for (const Attribute& a : attributes()) flat.insert(a.name, a.expr);
+  return flat;
+}
+
+ClassAd ClassAd::common_part(const std::vector<const ClassAd*>& ads) {
+  ClassAd common;
+  if (ads.empty()) return common;
+  for (const Attribute& a : ads.front()->attributes()) {
+    const bool everywhere = std::all_of(ads.begin() + 1, ads.end(), [&](const ClassAd* other) {
+      const Attribute* b = other->find(a.symbol);
+      return b && says_the_same(*b, a.expr, a.name);
+    });
+    if (everywhere) common.insert(a.name, a.expr);
+  }
+  common.shrink_to_fit();
+  return common;
+}
+
 bool ClassAd::same_as(const ClassAd& other) const {
-  if (size() != other.size()) return false;
   if (shares_with(other)) return true;
-  const auto& attrs = attributes();
-  return std::all_of(attrs.begin(), attrs.end(), [&](const Attribute& a) {
+  if (size() != other.size()) return false;
+  for (const Attribute& a : attributes()) {
     const Attribute* b = other.find(a.symbol);
-    return b && a.expr->same_as(*b->expr);
-  });
+    if (!b || !a.expr->same_as(*b->expr)) return false;
+  }
+  return true;
 }
 
 }  // namespace cara::classad

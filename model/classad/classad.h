@@ -4,9 +4,17 @@
 // spelling; lookup by Symbol goes through an open-addressing index so the
 // evaluator never hashes a string. find_by_name() is the plain path used by
 // the reference evaluator and by tools.
+//
+// An ad may be chained to a parent (HTCondor's chained ClassAds, which its
+// schedd uses for a job and its cluster): a name this ad does not hold
+// itself is looked up in the parent. The startd chains its slot ads to one
+// machine ad, so a thousand slots of a machine hold the forty attributes
+// they have in common once (TARGETS.md: memory per slot).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -30,6 +38,59 @@ struct Attribute {
   // The value of a literal attribute (a string views the tree's pool, which
   // `expr` keeps alive); error for any other expression.
   Value literal() const;
+};
+
+class ClassAd;
+
+// The attributes an ad shows: the parent's that it does not hide, then its
+// own. A forward range of Attribute; valid until the ad changes.
+class AttributeRange {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Attribute;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const Attribute*;
+    using reference = const Attribute&;
+
+    iterator() = default;
+    reference operator*() const { return *cur_; }
+    pointer operator->() const { return cur_; }
+    iterator& operator++() {
+      ++cur_;
+      if (inherited_) settle();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++*this;
+      return old;
+    }
+    bool operator==(const iterator& o) const { return cur_ == o.cur_ && inherited_ == o.inherited_; }
+    bool operator!=(const iterator& o) const { return !(*this == o); }
+
+   private:
+    friend class AttributeRange;
+    // Skips inherited attributes the ad hides; past the last, moves on to
+    // the ad's own.
+    void settle();
+
+    const ClassAd* ad_ = nullptr;
+    const Attribute* cur_ = nullptr;
+    const Attribute* inherited_end_ = nullptr;
+    const Attribute* own_begin_ = nullptr;
+    bool inherited_ = false;  // walking the parent's attributes
+  };
+
+  iterator begin() const;
+  iterator end() const;
+  bool empty() const { return begin() == end(); }
+
+ private:
+  friend class ClassAd;
+  explicit AttributeRange(const ClassAd& ad) : ad_(&ad) {}
+  const ClassAd* ad_;
 };
 
 class ClassAd {
@@ -65,8 +126,28 @@ class ClassAd {
   // slot's, after it is built).
   void shrink_to_fit();
 
-  // Removes `name`; returns whether it was present.
+  // Removes `name`; returns whether it was present. A name the parent
+  // holds cannot be removed from a chained ad: it is hidden behind an
+  // undefined value instead (HTCondor's ClassAd::Delete on chained ads).
   bool erase(std::string_view name);
+
+  // Chains this ad to `parent` (its attributes as they are now: a later
+  // change to `parent` is seen only after chaining again). This ad's own
+  // attributes stay and hide the parent's of the same name. One level: a
+  // chained `parent` is flattened first.
+  void chain_to(const ClassAd& parent);
+  // Forgets the parent; its attributes are no longer seen.
+  void unchain();
+  bool chained() const { return parent_ != nullptr; }
+  // Drops own attributes the parent holds with the same spelling and an
+  // equal expression: they are seen through the chain.
+  void drop_inherited();
+  // A copy without a parent, holding every attribute this ad shows.
+  ClassAd flattened() const;
+  // The attributes every one of `ads` shows under the same spelling with an
+  // equal expression (the same tree, or equal literals): the parent that
+  // lets them share what they have in common.
+  static ClassAd common_part(const std::vector<const ClassAd*>& ads);
 
   // One entry of the lookup index: the symbol, where its attribute lives,
   // and, for scalar literals and strings of up to 8 bytes, the value itself.
@@ -101,14 +182,14 @@ class ClassAd {
   };
 
   const IndexSlot* find_slot(Symbol sym) const {
-    if (index_ == nullptr) return nullptr;
-    for (std::uint32_t i = mix(sym) & mask_;; i = (i + 1) & mask_) {
-      const IndexSlot& slot = index_[i];
-      if (slot.pos1 == 0) return nullptr;
-      if (slot.symbol == sym) return &slot;
-    }
+    if (const IndexSlot* own = probe(index_, mask_, sym)) return own;
+    if (parent_) [[unlikely]]
+      return find_inherited(sym);
+    return nullptr;
   }
-  const Attribute& at(const IndexSlot& slot) const { return body_->attrs[slot.pos1 - 1]; }
+  const Attribute& at(const IndexSlot& slot) const {
+    return (is_own(slot) ? body_ : parent_)->attrs[slot.pos1 - 1];
+  }
 
   const Attribute* find(Symbol sym) const {
     const IndexSlot* slot = find_slot(sym);
@@ -122,19 +203,38 @@ class ClassAd {
     return a ? a->expr : nullptr;
   }
 
-  std::size_t size() const { return body_ ? body_->attrs.size() : 0; }
+  // The number of attributes the ad shows (its own and the parent's it
+  // does not hide).
+  std::size_t size() const;
   bool empty() const { return size() == 0; }
-  const std::vector<Attribute>& attributes() const;
+  AttributeRange attributes() const { return AttributeRange(*this); }
+  // Removes every attribute, and the parent.
   void clear();
   // Whether `other` holds the very same attributes (a copy not changed
   // since): no comparison of contents.
-  bool shares_with(const ClassAd& other) const { return body_ && body_ == other.body_; }
+  bool shares_with(const ClassAd& other) const {
+    return (body_ || parent_) && body_ == other.body_ && parent_ == other.parent_;
+  }
 
   // HTCondor's ClassAd::SameAs: the same attribute names with structurally
   // equal expressions, in any order.
   bool same_as(const ClassAd& other) const;
 
  private:
+  friend class AttributeRange;
+  static const IndexSlot* probe(const IndexSlot* index, std::uint32_t mask, Symbol sym) {
+    if (index == nullptr) return nullptr;
+    for (std::uint32_t i = mix(sym) & mask;; i = (i + 1) & mask) {
+      const IndexSlot& slot = index[i];
+      if (slot.pos1 == 0) return nullptr;
+      if (slot.symbol == sym) return &slot;
+    }
+  }
+  bool is_own(const IndexSlot& slot) const { return index_ && &slot >= index_ && &slot <= index_ + mask_; }
+  const IndexSlot* find_own(Symbol sym) const { return probe(index_, mask_, sym); }
+  // In the parent's index (shared by many ads, so warm in cache). Out of
+  // line: the evaluator inlines find_slot, and must stay small.
+  const IndexSlot* find_inherited(Symbol sym) const;
   static std::uint32_t mix(Symbol s) {
     std::uint32_t h = s * 0x9E3779B1u;
     return h ^ (h >> 15);
@@ -154,7 +254,9 @@ class ClassAd {
   }
   void take(ClassAd& other) {
     body_ = std::move(other.body_);
+    parent_ = std::move(other.parent_);
     other.body_.reset();
+    other.parent_.reset();
     sync();
     other.sync();
   }
@@ -162,11 +264,12 @@ class ClassAd {
   static void index_insert(Body& b, std::uint32_t pos);
   static void fill_inline(IndexSlot& slot, const Attribute& a);
 
-  std::shared_ptr<Body> body_;  // null: no attributes
   // The body's index as the hot path reads it (find_slot touches the
-  // index, not the body).
+  // index, not the body); first, so that an array of ads keeps it dense.
   const IndexSlot* index_ = nullptr;
   std::uint32_t mask_ = 0;
+  std::shared_ptr<Body> body_;          // null: no attributes of its own
+  std::shared_ptr<const Body> parent_;  // the chained parent's attributes (never changed: shared)
 };
 
 }  // namespace cara::classad

@@ -401,6 +401,15 @@ ExprPtr make_literal_expr(double r) {
 ExprPtr make_literal_expr(bool v) {
   return literal_trees().get(NodeKind::Boolean, v ? 1 : 0, {}, [&](ExprBuilder& b) { b.literal_bool(v); });
 }
+ExprPtr make_undefined_expr() {
+  // One tree for the process: it is immutable, and its count is atomic.
+  static const ExprPtr undefined = [] {
+    ExprBuilder b;
+    b.literal_undefined();
+    return b.finish();
+  }();
+  return undefined;
+}
 ExprPtr make_literal_expr(std::string_view s) {
   if (s.size() > LiteralTrees::kMaxString) {
     ExprBuilder b;

@@ -246,5 +246,6 @@ ExprPtr make_literal_expr(std::int64_t i);
 ExprPtr make_literal_expr(double r);
 ExprPtr make_literal_expr(bool b);
 ExprPtr make_literal_expr(std::string_view s);
+ExprPtr make_undefined_expr();
 
 }  // namespace cara::classad

@@ -6,6 +6,7 @@
 
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
+#include "model/startd/slot_ad.h"
 
 namespace cara::startd {
 namespace {
@@ -21,6 +22,10 @@ const classad::ExprPtr& false_expr() {
 }  // namespace
 
 Slot::Slot(classad::ClassAd base, SlotPolicy policy, std::int64_t now, std::int32_t local_offset)
+    : Slot(std::move(base), std::make_shared<const SlotPolicy>(std::move(policy)), now, local_offset) {}
+
+Slot::Slot(classad::ClassAd base, std::shared_ptr<const SlotPolicy> policy, std::int64_t now,
+           std::int32_t local_offset)
     : ad_(std::move(base)),
       policy_(std::move(policy)),
       local_offset_(local_offset),
@@ -38,7 +43,7 @@ void Slot::set_base(classad::ClassAd base, std::int64_t now) {
   for (const classad::Attribute& a : ad_.attributes()) {
     if (!base.find(a.symbol)) base.insert(a.name, a.expr);
   }
-  ad_ = std::move(base);
+  ad_ = std::move(base);  // flat: every attribute it showed, and the new base
   refresh_ad();
   ad_.shrink_to_fit();
 }
@@ -49,12 +54,14 @@ bool Slot::would_start(const classad::ClassAd& job) const {
   env.now = now_;
   env.local_offset = local_offset_;
   bool b = false;
-  const classad::ExprPtr& start = draining_ ? drain_start_ : policy_.start;
+  const classad::ExprPtr& start = draining_ ? drain_start_ : policy_->start;
   return classad::evaluate(*start, &ad_, &job, env).bool_equiv(b) && b;
 }
 
-void Slot::set_attributes(const std::vector<std::pair<std::string, classad::ExprPtr>>& attrs) {
-  for (const auto& [name, expr] : attrs) ad_.insert(name, expr);
+void Slot::chain_to(const classad::ClassAd& machine) {
+  ad_.chain_to(machine);
+  ad_.drop_inherited();
+  ad_.shrink_to_fit();
 }
 
 const std::string& Slot::claim_id() const {
@@ -135,9 +142,9 @@ const PolicyExprs& Slot::exprs() const {
   // Vanilla jobs (JobUniverse 5) use the _VANILLA variants.
   if (claim_) {
     const classad::Attribute* u = claim_->job.find("JobUniverse");
-    if (u && u->is_literal() && u->literal().is_int() && u->literal().as_int() == 5) return policy_.vanilla;
+    if (u && u->is_literal() && u->literal().is_int() && u->literal().as_int() == 5) return policy_->vanilla;
   }
-  return policy_.normal;
+  return policy_->normal;
 }
 
 // Seconds the running job has run, not counting time spent suspended.
@@ -157,7 +164,7 @@ double Slot::retirement_left() const {
   if (peaceful_) return kForever;
   if (reason_ == Reason::Vacate || (reason_ == Reason::Drain && drain_schedule_ != DrainSchedule::Graceful))
     return 0;
-  double allowed = std::max(0.0, number_or(policy_.max_job_retirement_time, true, 0));
+  double allowed = std::max(0.0, number_or(policy_->max_job_retirement_time, true, 0));
   if (const classad::Attribute* a = claim_->job.find("MaxJobRetirementTime")) {
     classad::EvalEnv env;
     env.now = now_;
@@ -173,7 +180,7 @@ double Slot::retirement_left() const {
 // JobMaxVacateTime when smaller; when larger, retirement time left is
 // converted into vacating time up to JobMaxVacateTime.
 double Slot::vacate_time() const {
-  double machine = std::max(0.0, number_or(policy_.machine_max_vacate_time, true, 600));
+  double machine = std::max(0.0, number_or(policy_->machine_max_vacate_time, true, 600));
   if (!claim_) return machine;
   const classad::Attribute* a = claim_->job.find("JobMaxVacateTime");
   if (!a) return machine;
@@ -203,11 +210,7 @@ void Slot::refresh_ad() {
   ad_.set("Activity", activity_name(activity_));
   ad_.set("EnteredCurrentState", entered_state_);
   ad_.set("EnteredCurrentActivity", entered_activity_);
-  ad_.set("MyCurrentTime", now_);
-  const std::int64_t local = now_ + local_offset_;
-  const std::int64_t days = local >= 0 ? local / 86400 : (local - 86399) / 86400;
-  ad_.set("ClockMin", (local - days * 86400) / 60);
-  ad_.set("ClockDay", ((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
+  set_clock_attributes(ad_, now_, local_offset_);
   ad_.set("LastBenchmark", last_benchmark_);
   double unclaimed =
       drain_unclaimed_ + (state_ == State::Drained ? static_cast<double>(now_ - drained_since_) : 0);
@@ -251,7 +254,7 @@ void Slot::refresh_ad() {
   // Drained so the slot is not matched again (policy-configuration,
   // "Matched State", "Preempting State"). While draining, START is the
   // drain's expression or False.
-  classad::ExprPtr start = policy_.start;
+  classad::ExprPtr start = policy_->start;
   if (draining_) start = drain_start_ ? drain_start_ : false_expr();
   ad_.insert("Start", start);
   const bool closed = state_ == State::Matched || state_ == State::Preempting || state_ == State::Drained;
@@ -291,8 +294,8 @@ bool Slot::accept_claim(const ClaimRequest& e, const char* label) {
   c.id = e.claim_id;
   c.job = e.job;
   c.claimed_at = now_;
-  std::optional<Claim> previous = std::move(claim_);
-  claim_ = c;
+  std::unique_ptr<Claim> previous = std::move(claim_);
+  claim_ = std::make_unique<Claim>(std::move(c));
   // While draining, only the drain's START (DEFRAG_DRAINING_START_EXPR)
   // admits jobs, and they get no retirement time.
   const bool willing = would_start(e.job);
@@ -301,7 +304,7 @@ bool Slot::accept_claim(const ClaimRequest& e, const char* label) {
     act(ActionKind::RefuseClaim, draining_ ? "the slot is draining" : "START is not true for this job");
     return false;
   }
-  claim_->rank = number_or(policy_.rank, true, 0);
+  claim_->rank = number_or(policy_->rank, true, 0);
   claim_->interruptible = draining_;
   matched_id_.clear();
   enter(State::Claimed, Activity::Idle, label);
@@ -321,7 +324,7 @@ void Slot::handle(const ClaimRequest& e) {
       accept_claim(e, "G/9");
       return;
     case State::Backfill:
-      backfill_claim_ = e;
+      backfill_claim_ = std::make_unique<ClaimRequest>(e);
       if (activity_ != Activity::Killing) {
         enter(State::Backfill, Activity::Killing, "28");
         act(ActionKind::KillBackfill, "claimed");
@@ -338,10 +341,10 @@ void Slot::handle(const ClaimRequest& e) {
       candidate.id = e.claim_id;
       candidate.job = e.job;
       candidate.claimed_at = now_;
-      std::optional<Claim> current = std::move(claim_);
-      claim_ = candidate;
-      const bool willing = !draining_ && is_true(policy_.start, true);
-      const double new_rank = number_or(policy_.rank, true, 0);
+      std::unique_ptr<Claim> current = std::move(claim_);
+      claim_ = std::make_unique<Claim>(candidate);
+      const bool willing = !draining_ && is_true(policy_->start, true);
+      const double new_rank = number_or(policy_->rank, true, 0);
       claim_ = std::move(current);
       if (!willing || (!e.preempting && !(new_rank > claim_->rank))) {
         act(ActionKind::RefuseClaim, willing ? "the slot is claimed and does not rank this job higher"
@@ -349,7 +352,7 @@ void Slot::handle(const ClaimRequest& e) {
         return;
       }
       candidate.rank = new_rank;
-      pending_ = std::move(candidate);
+      pending_ = std::make_unique<Claim>(std::move(candidate));
       if (out_) out_->actions.push_back(SlotAction{ActionKind::AcceptClaim, pending_->id, "preempting"});
       if (claim_->running) {
         retire(Reason::BetterMatch, "H/13");
@@ -368,7 +371,7 @@ void Slot::handle(const Activate& e) {
     return;
   }
   // CLAIM_WORKLIFE: an older claim takes no more jobs.
-  const double worklife = number_or(policy_.claim_worklife, true, 1200);
+  const double worklife = number_or(policy_->claim_worklife, true, 1200);
   if (worklife >= 0 && static_cast<double>(now_ - claim_->claimed_at) > worklife) {
     act(ActionKind::RefuseClaim, "CLAIM_WORKLIFE has expired");
     preempt(Reason::WorkLife, false, "H/10");
@@ -383,7 +386,7 @@ void Slot::handle(const Activate& e) {
   claim_->running = true;
   claim_->job_start = now_;
   claim_->suspended_total = 0;
-  claim_->rank = number_or(policy_.rank, true, 0);
+  claim_->rank = number_or(policy_->rank, true, 0);
   enter(State::Claimed, Activity::Busy, "11");
   act(ActionKind::StartJob);
 }
@@ -410,7 +413,7 @@ void Slot::handle(const JobExited& e) {
     return;
   }
   enter(State::Claimed, Activity::Idle, "12");
-  const double worklife = number_or(policy_.claim_worklife, true, 1200);
+  const double worklife = number_or(policy_->claim_worklife, true, 1200);
   if (worklife >= 0 && static_cast<double>(now_ - claim_->claimed_at) >= worklife)
     preempt(Reason::WorkLife, false, "H/10");
 }
@@ -628,7 +631,6 @@ void Slot::finish_preemption() {
   if (pending_) {
     end_claim(why);
     claim_ = std::move(pending_);
-    pending_.reset();
     claim_->claimed_at = now_;
     reason_ = Reason::None;
     retiring_ = false;
@@ -664,24 +666,24 @@ void Slot::settle() {
       case State::Owner:
         if (draining_ && !drain_start_) {
           enter(State::Drained, Activity::Retiring, "N/36");
-        } else if (!is_true(policy_.is_owner, false)) {
+        } else if (!is_true(policy_->is_owner, false)) {
           enter(State::Unclaimed, Activity::Idle, "A/1");
         }
         break;
       case State::Unclaimed:
         if (activity_ != Activity::Idle) break;
-        if (is_true(policy_.is_owner, false)) {
+        if (is_true(policy_->is_owner, false)) {
           enter(State::Owner, Activity::Idle, "B/2");
-        } else if (policy_.enable_backfill && is_true(policy_.start_backfill, false)) {
+        } else if (policy_->enable_backfill && is_true(policy_->start_backfill, false)) {
           enter(State::Backfill, Activity::Idle, "E/7");
           act(ActionKind::StartBackfill);
-        } else if (is_true(policy_.run_benchmarks, false)) {
+        } else if (is_true(policy_->run_benchmarks, false)) {
           enter(State::Unclaimed, Activity::Benchmarking, "3");
           act(ActionKind::RunBenchmarks);
         }
         break;
       case State::Matched:
-        if (is_false(policy_.start, false) || now_ - matched_at_ >= policy_.match_timeout) {
+        if (is_false(policy_->start, false) || now_ - matched_at_ >= policy_->match_timeout) {
           matched_id_.clear();
           enter(State::Owner, Activity::Idle, "F/8");
         }
@@ -691,7 +693,7 @@ void Slot::settle() {
           // START with the claim's job as TARGET, as HTCondor evaluates it
           // for a claim: a START that tests job attributes with =?= (the
           // thesis's SLOT_TYPE_2_START) is false without a job.
-          if (is_false(policy_.start, true)) preempt(Reason::Owner, false, "H/10");
+          if (is_false(policy_->start, true)) preempt(Reason::Owner, false, "H/10");
           break;
         }
         if (activity_ == Activity::Busy) {
@@ -744,7 +746,7 @@ void Slot::settle() {
             act(ActionKind::HardKill);
           }
         } else if (activity_ == Activity::Killing && !kill_escalated_ &&
-                   now_ - killing_since_ >= policy_.killing_timeout) {
+                   now_ - killing_since_ >= policy_->killing_timeout) {
           // KILLING_TIMEOUT: the starter did not finish the kill; kill it
           // and its children.
           kill_escalated_ = true;
@@ -752,7 +754,7 @@ void Slot::settle() {
         }
         break;
       case State::Backfill:
-        if (activity_ != Activity::Killing && is_true(policy_.evict_backfill, false)) {
+        if (activity_ != Activity::Killing && is_true(policy_->evict_backfill, false)) {
           enter(State::Backfill, Activity::Killing, "K/28");
           act(ActionKind::KillBackfill, "EVICT_BACKFILL");
         }
@@ -765,7 +767,7 @@ void Slot::settle() {
 
 std::optional<std::int64_t> Slot::next_deadline() const {
   switch (state_) {
-    case State::Matched: return matched_at_ + policy_.match_timeout;
+    case State::Matched: return matched_at_ + policy_->match_timeout;
     case State::Claimed:
       if (activity_ == Activity::Retiring) {
         double wait = retirement_left() - vacate_allowance();
@@ -774,7 +776,8 @@ std::optional<std::int64_t> Slot::next_deadline() const {
       return std::nullopt;
     case State::Preempting:
       if (activity_ == Activity::Vacating) return vacate_deadline_;
-      if (activity_ == Activity::Killing && !kill_escalated_) return killing_since_ + policy_.killing_timeout;
+      if (activity_ == Activity::Killing && !kill_escalated_)
+        return killing_since_ + policy_->killing_timeout;
       return std::nullopt;
     default: return std::nullopt;
   }

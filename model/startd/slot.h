@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +31,10 @@ class Slot {
   // sensor readings to it. `local_offset` (seconds east of UTC) gives
   // ClockMin and ClockDay.
   Slot(classad::ClassAd base, SlotPolicy policy, std::int64_t now, std::int32_t local_offset = 0);
+  // The same, with a policy shared by the slots that have it alike (a
+  // machine's slots of one type): a slot keeps little of its own.
+  Slot(classad::ClassAd base, std::shared_ptr<const SlotPolicy> policy, std::int64_t now,
+       std::int32_t local_offset = 0);
 
   StepResult step(const SlotEvent& event, std::int64_t now);
 
@@ -52,10 +57,15 @@ class Slot {
   bool holds_pre_drain_claim() const { return draining_ && claim_ && !claim_->interruptible; }
 
   // Replaces the fixed attributes (a reconfiguration or a resource change).
+  // The ad is no longer chained: chain it again.
   void set_base(classad::ClassAd base, std::int64_t now);
-  // Sets attributes published from outside the slot (slot<N>_<attr> of
-  // sibling slots), without evaluating anything.
-  void set_attributes(const std::vector<std::pair<std::string, classad::ExprPtr>>& attrs);
+  // Chains the slot's ad to its machine's (the attributes the machine's
+  // slots have in common, classad.h) and drops what it holds alike. Only
+  // the slot's own attributes then take memory of their own.
+  void chain_to(const classad::ClassAd& machine);
+  // Sees the machine's ad as it is now (after the startd changed it),
+  // keeping the slot's own attributes as they are.
+  void rechain(const classad::ClassAd& machine) { ad_.chain_to(machine); }
 
  private:
   enum class Reason { None, Owner, Vacate, BetterMatch, Release, Shutdown, Drain, WorkLife };
@@ -114,7 +124,7 @@ class Slot {
   void act(ActionKind kind, std::string reason = {});
 
   classad::ClassAd ad_;
-  SlotPolicy policy_;
+  std::shared_ptr<const SlotPolicy> policy_;
   std::int32_t local_offset_;
   std::int64_t now_;
 
@@ -122,11 +132,13 @@ class Slot {
   Activity activity_ = Activity::Idle;
   std::int64_t entered_state_, entered_activity_;
 
-  std::optional<Claim> claim_;
-  std::optional<Claim> pending_;  // a preempting claim waiting for the current job to leave
+  // Boxed: most slots of a pool hold no claim, or only one (a slot is a
+  // hundred thousand times in memory: TARGETS.md).
+  std::unique_ptr<Claim> claim_;
+  std::unique_ptr<Claim> pending_;  // a preempting claim waiting for the current job to leave
   std::string matched_id_;
   std::int64_t matched_at_ = 0;
-  std::optional<ClaimRequest> backfill_claim_;  // a claim waiting for backfill to stop
+  std::unique_ptr<ClaimRequest> backfill_claim_;  // a claim waiting for backfill to stop
   bool backfill_matched_ = false;
 
   Reason reason_ = Reason::None;  // why the current claim is being retired or preempted

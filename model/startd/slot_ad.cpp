@@ -109,6 +109,14 @@ Result<classad::ClassAd> base_slot_ad(const config::Config& config, const Machin
   return ad;
 }
 
+void set_clock_attributes(classad::ClassAd& ad, std::int64_t now, std::int32_t local_offset) {
+  ad.set("MyCurrentTime", now);
+  const std::int64_t local = now + local_offset;
+  const std::int64_t days = local >= 0 ? local / 86400 : (local - 86399) / 86400;
+  ad.set("ClockMin", (local - days * 86400) / 60);
+  ad.set("ClockDay", ((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
+}
+
 std::vector<double> distribute_load(double total_load, const std::vector<double>& condor_loads,
                                     const std::vector<bool>& owner_state) {
   std::vector<double> loads = condor_loads;

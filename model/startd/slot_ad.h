@@ -38,6 +38,12 @@ struct SlotDescription {
 Result<classad::ClassAd> base_slot_ad(const config::Config& config, const MachineResources& machine,
                                       const SlotDescription& slot);
 
+// The clock attributes of a machine's ads: MyCurrentTime, ClockMin (minutes
+// past local midnight) and ClockDay (0 = Sunday). `local_offset` is seconds
+// east of UTC. The startd sets them once in the machine ad its slots chain
+// to, and each slot again in its own ad (the same values: no change).
+void set_clock_attributes(classad::ClassAd& ad, std::int64_t now, std::int32_t local_offset);
+
 // HTCondor's per-slot load average (policy-configuration, "Load Average
 // for Multi-core Machines"): each slot starts with its own HTCondor load;
 // the rest of the machine's load is owner load, handed out in pieces of at

@@ -18,6 +18,7 @@ namespace cara::startd {
 
 struct PolicyExprs {
   classad::ExprPtr want_suspend, suspend, continue_job, preempt, want_vacate, kill;
+  bool operator==(const PolicyExprs&) const = default;  // the same trees
 };
 
 struct SlotPolicy {
@@ -32,6 +33,8 @@ struct SlotPolicy {
   std::int64_t killing_timeout = 30;
 
   static Result<SlotPolicy> from_config(const config::Config& config, int slot_id, int type);
+  // The same trees and numbers: slots whose policies are equal share one.
+  bool operator==(const SlotPolicy&) const = default;
 };
 
 }  // namespace cara::startd

@@ -39,12 +39,50 @@ Result<std::unique_ptr<Startd>> Startd::create(const config::Config& config, std
       if (!carve) return Error{carve.error()};
       e.carve_policy = std::move(*carve);
     }
-    e.slot = std::make_unique<Slot>(std::move(*base), std::move(*policy), now, local_offset);
+    e.slot =
+        std::make_unique<Slot>(std::move(*base), s->shared_policy(std::move(*policy)), now, local_offset);
     s->slots_.push_back(std::move(e));
   }
-  StartdResult ignored;
-  s->after(ignored, now);
+  // Each slot starts in Owner and is evaluated at once, as HTCondor's
+  // startd does when it starts: with IS_OWNER false it is Unclaimed before
+  // its first ad goes out (policy-configuration, Owner state, A/1).
+  s->tick(now);
+  s->share_common_attributes();
+  s->clock_ = now;
   return s;
+}
+
+// The slots of a machine have most attributes alike (all but Name and
+// SlotID on a machine of equal slots): those live once, in the machine ad
+// the slot ads chain to (TARGETS.md: memory per slot).
+void Startd::share_common_attributes() {
+  std::vector<const classad::ClassAd*> ads;
+  for (const Entry& e : slots_) ads.push_back(&e.slot->ad());
+  machine_ad_ = classad::ClassAd::common_part(ads);
+  for (Entry& e : slots_) e.slot->chain_to(machine_ad_);
+}
+
+std::shared_ptr<const SlotPolicy> Startd::shared_policy(SlotPolicy policy) {
+  for (const auto& p : policies_)
+    if (*p == policy) return p;
+  policies_.push_back(std::make_shared<const SlotPolicy>(std::move(policy)));
+  return policies_.back();
+}
+
+void Startd::set_machine_attributes(const classad::ClassAd& attrs) {
+  const classad::ClassAd before = machine_ad_;  // a copy shares: no cost
+  for (const classad::Attribute& a : attrs.attributes()) machine_ad_.insert(a.name, a.expr);
+  if (machine_ad_.shares_with(before)) return;  // nothing new
+  machine_ad_.shrink_to_fit();
+  for (Entry& e : slots_) e.slot->rechain(machine_ad_);
+}
+
+void Startd::advance_clock(std::int64_t now) {
+  if (now <= clock_) return;
+  clock_ = now;
+  classad::ClassAd clock;
+  set_clock_attributes(clock, now, local_offset_);
+  set_machine_attributes(clock);
 }
 
 std::vector<std::string> Startd::slot_names() const {
@@ -119,7 +157,9 @@ void Startd::collect(const std::string& name, StepResult step, StartdResult& out
 void Startd::refresh_partition(Entry& parent, std::int64_t now) {
   parent.description.resources = parent.partition->available();
   auto base = base_slot_ad(config_, machine_, parent.description);
-  if (base) parent.slot->set_base(std::move(*base), now);
+  if (!base) return;
+  parent.slot->set_base(std::move(*base), now);
+  parent.slot->chain_to(machine_ad_);
 }
 
 Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, std::int64_t now) {
@@ -144,7 +184,8 @@ Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, s
     parent.partition->release(*dynamic);
     return Error{!base ? base.error() : policy.error()};
   }
-  e.slot = std::make_unique<Slot>(std::move(*base), std::move(*policy), now, local_offset_);
+  e.slot = std::make_unique<Slot>(std::move(*base), shared_policy(std::move(*policy)), now, local_offset_);
+  e.slot->chain_to(machine_ad_);
   const std::string parent_name = parent.description.short_name();
   slots_.push_back(std::move(e));  // `parent` may move: find it again
   ++layout_version_;
@@ -155,6 +196,7 @@ Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, s
 
 StartdResult Startd::deliver(const std::string& name, const SlotEvent& event, std::int64_t now) {
   StartdResult out;
+  advance_clock(now);
   Entry* e = find(name);
   if (!e) {
     out.actions.push_back(StartdAction{name, SlotAction{ActionKind::RefuseClaim, "", "no slot " + name}});
@@ -188,6 +230,7 @@ StartdResult Startd::deliver(const std::string& name, const SlotEvent& event, st
 
 StartdResult Startd::tick(std::int64_t now) {
   StartdResult out;
+  advance_clock(now);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     collect(slots_[i].description.short_name(), slots_[i].slot->step(Tick{}, now), out);
   }
@@ -197,6 +240,7 @@ StartdResult Startd::tick(std::int64_t now) {
 
 StartdResult Startd::sensors(const MachineReadings& r, std::int64_t now) {
   StartdResult out;
+  advance_clock(now);
   std::vector<double> condor;
   std::vector<bool> owner;
   for (const Entry& e : slots_) {
@@ -207,10 +251,14 @@ StartdResult Startd::sensors(const MachineReadings& r, std::int64_t now) {
   std::vector<double> loads = distribute_load(r.total_load, condor, owner);
   double total_condor = 0;
   for (double c : condor) total_condor += c;
+  // The machine-wide readings go to the machine ad first: each slot then
+  // sets what its ad already shows.
+  classad::ClassAd wide = r.machine;
+  wide.set("TotalLoadAvg", r.total_load);
+  wide.set("TotalCondorLoadAvg", total_condor);
+  set_machine_attributes(wide);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
-    classad::ClassAd readings = r.machine;
-    readings.set("TotalLoadAvg", r.total_load);
-    readings.set("TotalCondorLoadAvg", total_condor);
+    classad::ClassAd readings = wide;
     readings.set("LoadAvg", loads[i]);
     readings.set("CondorLoadAvg", condor[i]);
     collect(slots_[i].description.short_name(), slots_[i].slot->step(SensorUpdate{std::move(readings)}, now),
@@ -222,6 +270,7 @@ StartdResult Startd::sensors(const MachineReadings& r, std::int64_t now) {
 
 StartdResult Startd::drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now) {
   StartdResult out;
+  advance_clock(now);
   draining_ = true;
   drain_waits_ = schedule == DrainSchedule::Graceful && start_expr != nullptr;
   all_drained_sent_ = false;
@@ -234,6 +283,7 @@ StartdResult Startd::drain(DrainSchedule schedule, classad::ExprPtr start_expr, 
 
 StartdResult Startd::cancel_drain(std::int64_t now) {
   StartdResult out;
+  advance_clock(now);
   draining_ = false;
   drain_waits_ = false;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -293,15 +343,16 @@ void Startd::after(StartdResult& out, std::int64_t now) {
   }
 }
 
+// slot<N>_<attr> is the same in every slot ad: the machine ad holds it.
 void Startd::publish_slot_attrs() {
-  std::vector<std::pair<std::string, classad::ExprPtr>> values;
+  classad::ClassAd values;
   for (const Entry& e : slots_) {
     for (const std::string& attr : slot_attrs_) {
       const classad::Attribute* a = e.slot->ad().find(attr);
-      if (a) values.emplace_back(e.description.short_name() + "_" + attr, a->expr);
+      if (a) values.insert(e.description.short_name() + "_" + attr, a->expr);
     }
   }
-  for (Entry& e : slots_) e.slot->set_attributes(values);
+  set_machine_attributes(values);
 }
 
 std::optional<std::int64_t> Startd::next_deadline() const {

@@ -73,6 +73,14 @@ class Startd {
   // The earliest timer of any slot.
   std::optional<std::int64_t> next_deadline() const;
 
+  // The attributes all slot ads of the machine share (the slot ads chain
+  // to it): what they had in common when the startd started, the clock,
+  // machine-wide sensor readings, STARTD_SLOT_ATTRS values and what the
+  // driver sets here.
+  const classad::ClassAd& machine_ad() const { return machine_ad_; }
+  // Sets attributes every slot ad shows (a node's MyAddress, say).
+  void set_machine_attributes(const classad::ClassAd& attrs);
+
  private:
   struct Entry {
     SlotDescription description;
@@ -90,12 +98,21 @@ class Startd {
   void after(StartdResult& out, std::int64_t now);
   void refresh_partition(Entry& parent, std::int64_t now);
   void publish_slot_attrs();
+  void share_common_attributes();
+  // One policy object for the slots whose policies are alike.
+  std::shared_ptr<const SlotPolicy> shared_policy(SlotPolicy policy);
+  // Before any slot steps at `now`: the machine ad's clock, so that the
+  // slots' own clock attributes say the same and stay out of their ads.
+  void advance_clock(std::int64_t now);
 
   config::Config config_;
   MachineResources machine_;
   std::int32_t local_offset_;
-  std::vector<Entry> slots_;             // static and partitionable, then dynamic ones appended
-  std::vector<std::string> slot_attrs_;  // STARTD_SLOT_ATTRS
+  std::vector<Entry> slots_;     // static and partitionable, then dynamic ones appended
+  classad::ClassAd machine_ad_;  // every slot's ad chains to it
+  std::vector<std::shared_ptr<const SlotPolicy>> policies_;  // the distinct ones
+  std::int64_t clock_ = 0;                                   // the machine ad's MyCurrentTime
+  std::vector<std::string> slot_attrs_;                      // STARTD_SLOT_ATTRS
   bool draining_ = false;
   bool drain_waits_ = false;  // a graceful drain admitting interruptible jobs, before its final phase
   bool all_drained_sent_ = false;

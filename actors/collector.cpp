@@ -122,6 +122,15 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         setup.context.info("forwarding updates to " + std::to_string(self->state.view_hosts.size()) +
                            " view collector(s)");
       },
+      [self, setup](Reconfigure&) {
+        auto config = setup.context.reconfiguration(self);
+        if (!config) return CommandReply{false, config.error()};
+        auto policy = collector::CollectorPolicy::from_config(**config);
+        if (!policy) return CommandReply{false, policy.error()};
+        self->state.store->set_policy(std::move(*policy));
+        setup.context.info("reconfigured");
+        return CommandReply{true, {}};
+      },
       [self, setup](Timer) {
         const auto gone = self->state.store->expire(setup.clock.now(self));
         if (!gone.empty()) setup.context.info("expired " + std::to_string(gone.size()) + " ads");

@@ -5,18 +5,56 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "model/common/result.h"
+#include "model/config/config.h"
 #include "net/daemon_log.h"
 #include "net/guard.h"
 
 namespace cara::actors {
 
+// A node's configuration as it is now: `cara reconfig` replaces it; the
+// daemons read it again when told (Reconfigure) and when (re)spawned.
+class NodeConfig {
+ public:
+  explicit NodeConfig(std::shared_ptr<const config::Config> config) : config_(std::move(config)) {}
+  std::shared_ptr<const config::Config> get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return config_;
+  }
+  void set(std::shared_ptr<const config::Config> config) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    config_ = std::move(config);
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::shared_ptr<const config::Config> config_;
+};
+
 struct DaemonContext {
   std::shared_ptr<const net::Guard> guard;
   std::shared_ptr<net::DaemonLog> log;
+  // The node's configuration, for a reconfiguration; null in an embedded
+  // pool (nothing to read again).
+  std::shared_ptr<const NodeConfig> node_config;
+
+  std::shared_ptr<const config::Config> current_config() const {
+    return node_config ? node_config->get() : nullptr;
+  }
+  // The configuration a Reconfigure message asks the daemon `self` to
+  // apply, or why there is none to apply.
+  template <class Self>
+  Result<std::shared_ptr<const config::Config>> reconfiguration(Self* self) const {
+    if (!net::from_this_node(self)) return Error{"a reconfiguration from another node is refused"};
+    auto c = current_config();
+    if (!c) return Error{"this daemon has no configuration file to read again"};
+    return c;
+  }
 
   void info(const std::string& text) const {
     if (log) log->info(text);

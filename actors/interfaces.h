@@ -12,14 +12,15 @@
 
 namespace cara::actors {
 
-using collector_actor = caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
-                                         caf::replies_to<AdQueryRequest>::with<AdQueryReply>,
-                                         caf::reacts_to<Timer>, caf::reacts_to<ViewHosts>>;
+using collector_actor =
+    caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
+                     caf::replies_to<AdQueryRequest>::with<AdQueryReply>, caf::reacts_to<Timer>,
+                     caf::reacts_to<ViewHosts>, caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 using negotiator_actor =
     caf::typed_actor<caf::reacts_to<Reschedule>, caf::replies_to<UserprioQuery>::with<UserprioReply>,
                      caf::replies_to<UserprioCommand>::with<CommandReply>, caf::reacts_to<Timer>,
-                     caf::reacts_to<Collectors>>;
+                     caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 // One per accounting group of the negotiator (GROUP_NAMES and <none>): the
 // group's quota and what each cycle made of it; its report between cycles.
@@ -31,12 +32,11 @@ using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<
 using submitter_actor = caf::typed_actor<caf::replies_to<RequestsQuery>::with<RequestsReply>,
                                          caf::reacts_to<WireAd>, caf::reacts_to<Collectors>>;
 
-using schedd_actor =
-    caf::typed_actor<caf::replies_to<SubmitRequest>::with<SubmitReply>,
-                     caf::replies_to<RequestsQuery>::with<RequestsReply>,
-                     caf::replies_to<QueueQuery>::with<QueueReply>, caf::reacts_to<MatchBatch>,
-                     caf::reacts_to<ClaimEnded>, caf::reacts_to<JobFinished>, caf::reacts_to<JobSuspension>,
-                     caf::reacts_to<Timer>, caf::reacts_to<Collectors>>;
+using schedd_actor = caf::typed_actor<
+    caf::replies_to<SubmitRequest>::with<SubmitReply>, caf::replies_to<RequestsQuery>::with<RequestsReply>,
+    caf::replies_to<QueueQuery>::with<QueueReply>, caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimEnded>,
+    caf::reacts_to<JobFinished>, caf::reacts_to<JobSuspension>, caf::reacts_to<Timer>,
+    caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 using slot_actor =
     caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,
@@ -45,7 +45,8 @@ using slot_actor =
 
 using startd_actor =
     caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,
-                     caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>>;
+                     caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>,
+                     caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 using starter_actor = caf::typed_actor<caf::reacts_to<StarterSignal>, caf::reacts_to<StarterExit>>;
 

@@ -4,6 +4,7 @@
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "model/collector/ad_store.h"
 #include "net/gate_messages.h"
 
 namespace cara::actors {
@@ -22,6 +23,85 @@ struct MasterState {
 
 using Self = master_actor::stateful_pointer<MasterState>;
 
+constexpr std::int32_t kAdTimer = -1;  // Timer codes >= 0 restart a daemon
+
+void publish_ad(Self self, const MasterSetup& setup) {
+  if (!setup.collectors) return;
+  classad::ClassAd ad;
+  ad.set("MyType", "DaemonMaster");  // HTCondor's MyType for master ads
+  ad.set("Name", setup.name);
+  ad.set("Machine", setup.name);
+  ad.set("MyAddress", setup.address);
+  ad.set("MasterIpAddr", setup.address);
+  std::string list = "MASTER";
+  for (const DaemonSpawn& d : setup.daemons) list += ", " + d.name;
+  ad.set("DaemonList", list);
+  ad.set("UpdateSequenceNumber", setup.clock.now(self));
+  AdUpdate u{static_cast<std::int32_t>(collector::AdType::Master),
+             {WireAd{std::move(ad)}},
+             {caf::actor_cast<caf::actor>(self)}};
+  for (const collector_actor& c : setup.collectors())
+    if (c) self->send(c, u);
+}
+
+// condor_reconfig: each running daemon applies the configuration and says
+// how it went; the answer gathers what they said. A daemon waiting to be
+// restarted reads the new configuration when it starts.
+caf::result<CommandReply> reconfigure(Self self, const MasterSetup& setup) {
+  if (auto no = setup.context.refused(self, net::Permission::Administrator, "master"))
+    return CommandReply{false, *no};
+  if (!setup.reload || !setup.node_config)
+    return CommandReply{false, "this node has no configuration file to read again"};
+  auto reloaded = setup.reload();
+  if (!reloaded) {
+    setup.context.warning("reconfiguration refused: " + reloaded.error());
+    return CommandReply{false, "the configuration has an error, nothing changed: " + reloaded.error()};
+  }
+  setup.node_config->set(reloaded->config);
+  struct Gathering {
+    std::vector<std::string> done, failed;
+    std::vector<std::string> notes;
+    std::size_t waiting = 0;
+  };
+  auto g = std::make_shared<Gathering>();
+  g->notes = reloaded->notes;
+  auto rp = self->make_response_promise<CommandReply>();
+  auto finish = [self, setup, g, rp]() mutable {
+    std::string text = "reconfigured MASTER";
+    for (const std::string& d : g->done) text += " " + d;
+    for (const std::string& f : g->failed) text += "; " + f;
+    for (const std::string& n : g->notes) text += "; " + n;
+    (g->failed.empty() ? setup.context.info(text) : setup.context.warning(text));
+    publish_ad(self, setup);
+    rp.deliver(CommandReply{g->failed.empty(), text});
+  };
+  for (std::size_t i = 0; i < self->state.running.size(); ++i)
+    if (self->state.running[i].actor) ++g->waiting;
+  if (g->waiting == 0) {
+    finish();
+    return rp;
+  }
+  for (std::size_t i = 0; i < self->state.running.size(); ++i) {
+    const caf::actor& d = self->state.running[i].actor;
+    if (!d) continue;
+    const std::string name = setup.daemons[i].name;
+    self->request(d, std::chrono::seconds(10), Reconfigure{})
+        .then(
+            [g, name, finish](CommandReply& r) mutable {
+              if (r.ok)
+                g->done.push_back(name);
+              else
+                g->failed.push_back(name + " kept its configuration: " + r.error);
+              if (--g->waiting == 0) finish();
+            },
+            [g, name, finish](caf::error& e) mutable {
+              g->failed.push_back(name + " did not answer: " + caf::to_string(e));
+              if (--g->waiting == 0) finish();
+            });
+  }
+  return rp;
+}
+
 void announce(Self self, const MasterSetup& setup, std::size_t i) {
   self->monitor(self->state.running[i].actor);
   if (setup.gate)
@@ -34,6 +114,12 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
     self->state.running.push_back(Running{spawned[i], 0, now});
     announce(self, setup, i);
   }
+  // Tools reach the master (condor_reconfig) through the gate too.
+  if (setup.gate) self->send(setup.gate, net::GateRegister{"MASTER", caf::actor_cast<caf::actor>(self)});
+  publish_ad(self, setup);
+  if (setup.collectors)
+    self->delayed_send(self, std::chrono::seconds(std::max<std::int64_t>(1, setup.update_interval)),
+                       Timer{kAdTimer});
   self->set_down_handler([self, setup](caf::down_msg& d) {
     auto& running = self->state.running;
     for (std::size_t i = 0; i < running.size(); ++i) {
@@ -57,6 +143,12 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
   });
   return {
       [self, setup](Timer t) {
+        if (t.what == kAdTimer) {
+          publish_ad(self, setup);
+          self->delayed_send(self, std::chrono::seconds(std::max<std::int64_t>(1, setup.update_interval)), t);
+          return;
+        }
+        if (t.what < 0) return;
         const auto i = static_cast<std::size_t>(t.what);
         auto& running = self->state.running;
         if (i >= running.size() || running[i].actor) return;
@@ -81,6 +173,7 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         setup.context.info(setup.daemons[i].name + " restarted (restart " +
                            std::to_string(running[i].restarts) + ")");
       },
+      [self, setup](ReconfigRequest&) { return reconfigure(self, setup); },
       [self, setup](MasterStatusQuery) {
         MasterStatus s;
         for (std::size_t i = 0; i < self->state.running.size(); ++i) {

@@ -2,6 +2,9 @@
 // gate where they are, and restarts a daemon that dies of an error after a
 // backoff (model/node/restart_backoff.h, HTCondor's condor_master). A
 // daemon that stops normally (its node shutting down) is not restarted.
+// It publishes the node's Master ad, and carries out condor_reconfig
+// (ADMINISTRATOR): the configuration is read again and each daemon applies
+// it in place.
 #pragma once
 
 #include <caf/actor.hpp>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "actors/daemon_context.h"
+#include "actors/interfaces.h"
 #include "actors/node_messages.h"
 #include "actors/pool_clock.h"
 #include "model/common/result.h"
@@ -47,13 +51,34 @@ typename I::result_type inspect(I& f, MasterStatus& x) {
 }
 
 using master_actor =
-    caf::typed_actor<caf::reacts_to<Timer>, caf::replies_to<MasterStatusQuery>::with<MasterStatus>>;
+    caf::typed_actor<caf::reacts_to<Timer>, caf::replies_to<MasterStatusQuery>::with<MasterStatus>,
+                     caf::replies_to<ReconfigRequest>::with<CommandReply>>;
+
+// A configuration read again for condor_reconfig, checked and with what the
+// node holds itself (its authorization) applied; `notes` says what needs a
+// restart instead (DAEMON_LIST, the port).
+struct Reloaded {
+  std::shared_ptr<const config::Config> config;
+  std::vector<std::string> notes;
+};
 
 struct MasterSetup {
   std::vector<DaemonSpawn> daemons;
-  net::gate_actor gate;  // told each (re)spawned daemon; may be null
+  net::gate_actor gate;  // told each (re)spawned daemon, and the master; may be null
   PoolClock clock;
   DaemonContext context;
+  // condor_reconfig: reads the configuration again; then the daemons are
+  // told (Reconfigure) and those spawned later read it from `node_config`.
+  // Null: the node cannot reconfigure (an embedded pool).
+  std::function<Result<Reloaded>()> reload;
+  std::shared_ptr<NodeConfig> node_config;
+  // The Master ad (HTCondor's: Name, Machine, MyAddress, DaemonList) goes
+  // to these collectors at start, after a reconfiguration and every
+  // `update_interval` seconds (MASTER_UPDATE_INTERVAL). No collectors: none.
+  std::function<std::vector<collector_actor>()> collectors;
+  std::string name;     // FULL_HOSTNAME
+  std::string address;  // <host:port>, where tools reach the node
+  std::int64_t update_interval = 300;
 };
 
 // Fails when a daemon cannot be spawned at start (a configuration error):

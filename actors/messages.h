@@ -173,6 +173,13 @@ struct DrainRequest {
   bool cancel = false;
 };
 
+// ---- Nodes ----------------------------------------------------------------
+
+// condor_reconfig: the node's master reads its configuration again and
+// has its daemons apply it. Needs ADMINISTRATOR. Answered with a
+// CommandReply saying what was applied.
+struct ReconfigRequest {};
+
 // ---- Groups ---------------------------------------------------------------
 
 // A group's turn in a cycle: what the cycle made of its quota (group_ad).
@@ -300,6 +307,10 @@ typename I::result_type inspect(I& f, UserprioReply& x) {
 template <class I>
 typename I::result_type inspect(I& f, DrainRequest& x) {
   return f(caf::meta::type_name("DrainRequest"), x.how, x.cancel);
+}
+template <class I>
+typename I::result_type inspect(I& f, ReconfigRequest&) {
+  return f(caf::meta::type_name("ReconfigRequest"));
 }
 template <class I>
 typename I::result_type inspect(I& f, GroupTurn& x) {

@@ -332,6 +332,54 @@ CommandReply run_command(Self self, const NegotiatorSetup& setup, const Userprio
   return CommandReply{true, {}};
 }
 
+// One group actor per group of GROUP_NAMES (none without groups); those
+// of a previous configuration end.
+void take_groups(Self self, const accounting::GroupTree& groups) {
+  auto& st = self->state;
+  for (auto& [name, a] : st.group_actors) {
+    self->unlink_from(a);
+    self->send_exit(a, caf::exit_reason::user_shutdown);
+  }
+  st.group_actors.clear();
+  st.groups.reset();
+  if (groups.nodes().size() <= 1) return;
+  st.groups = groups;
+  for (const accounting::GroupNode& g : st.groups->nodes()) {
+    group_actor a = spawn_group(self->system(), g.name, g.configured_quota);
+    self->link_to(a);  // groups end with their negotiator
+    st.group_actors.emplace(g.name, std::move(a));
+  }
+}
+
+void read_intervals(NegotiatorState& st, const config::Config& config) {
+  for (auto [knob, into] : {std::pair{"NEGOTIATOR_INTERVAL", &st.interval},
+                            std::pair{"NEGOTIATOR_MIN_INTERVAL", &st.min_interval},
+                            std::pair{"NEGOTIATOR_CYCLE_DELAY", &st.cycle_delay}})
+    if (auto v = config.integer(knob); v && *v >= 0) *into = *v;
+  if (st.interval < 1) st.interval = 1;
+}
+
+// condor_reconfig: the next cycle runs under the new policy, accountant
+// settings, groups and intervals. A cycle runs within one handler, so none
+// sees a half-applied configuration. Nothing changes when any part fails.
+CommandReply reconfigure(Self self, const NegotiatorSetup& setup, const config::Config& config) {
+  auto policy = negotiation::NegotiatorPolicy::from_config(config);
+  if (!policy) return CommandReply{false, policy.error()};
+  auto acc = accounting::AccountantConfig::from_config(config);
+  if (!acc) return CommandReply{false, acc.error()};
+  auto groups = accounting::GroupTree::from_config(config);
+  if (!groups) return CommandReply{false, groups.error()};
+  auto& st = self->state;
+  st.policy = std::move(*policy);
+  st.accountant->reconfigure(std::move(*acc), setup.clock.now(self));
+  take_groups(self, *groups);
+  read_intervals(st, config);
+  publish(self, setup);
+  if (!st.running) plan_next(self, setup);
+  setup.context.info("reconfigured");
+  return CommandReply{true, {}};
+}
+
 negotiator_actor::behavior_type negotiator_behavior(Self self,
                                                     std::shared_ptr<negotiation::NegotiatorPolicy> policy,
                                                     std::shared_ptr<accounting::AccountantConfig> acc,
@@ -341,19 +389,8 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   st.policy = *policy;
   st.accountant.emplace(*acc, setup.clock.now(self));
   st.collectors = setup.collectors;
-  if (groups && groups->nodes().size() > 1) {
-    st.groups = *groups;
-    for (const accounting::GroupNode& g : st.groups->nodes()) {
-      group_actor a = spawn_group(self->system(), g.name, g.configured_quota);
-      self->link_to(a);  // groups end with their negotiator
-      st.group_actors.emplace(g.name, std::move(a));
-    }
-  }
-  for (auto [knob, into] : {std::pair{"NEGOTIATOR_INTERVAL", &st.interval},
-                            std::pair{"NEGOTIATOR_MIN_INTERVAL", &st.min_interval},
-                            std::pair{"NEGOTIATOR_CYCLE_DELAY", &st.cycle_delay}})
-    if (auto v = setup.config->integer(knob); v && *v >= 0) *into = *v;
-  if (st.interval < 1) st.interval = 1;
+  take_groups(self, *groups);
+  read_intervals(st, *setup.config);
   st.random.seed(setup.seed != 0 ? setup.seed : std::random_device{}());
   publish(self, setup);
   plan_next(self, setup);
@@ -411,6 +448,11 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
       },
       [self, setup](Collectors& c) {
         if (take_collectors(self, c, self->state.collectors)) publish(self, setup);
+      },
+      [self, setup](Reconfigure&) {
+        auto config = setup.context.reconfiguration(self);
+        if (!config) return CommandReply{false, config.error()};
+        return reconfigure(self, setup, **config);
       },
       [self, setup](Timer t) {
         if (t.what != kCycleTimer) return;

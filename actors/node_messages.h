@@ -67,6 +67,10 @@ struct Collectors {
 struct ViewHosts {
   std::vector<caf::actor> collectors;
 };
+// The node's master tells a daemon that the node's configuration changed
+// (DaemonContext::current_config): it applies what it can in place and
+// answers with a CommandReply. Only this node's master may send it.
+struct Reconfigure {};
 
 template <class I>
 typename I::result_type inspect(I& f, SlotCall& x) {
@@ -87,6 +91,10 @@ typename I::result_type inspect(I& f, StarterExit& x) {
 template <class I>
 typename I::result_type inspect(I& f, StarterSignal& x) {
   return f(caf::meta::type_name("StarterSignal"), x.action);
+}
+template <class I>
+typename I::result_type inspect(I& f, Reconfigure&) {
+  return f(caf::meta::type_name("Reconfigure"));
 }
 template <class I>
 typename I::result_type inspect(I& f, Timer& x) {

@@ -43,6 +43,7 @@ struct Claim {
 };
 
 struct ScheddState {
+  std::shared_ptr<const config::Config> config;  // the queue policy's macros: kept alive with it
   std::optional<schedd::JobQueue> queue;
   std::string schedd_name;
   std::string uid_domain;
@@ -347,7 +348,7 @@ SubmitReply submit(Self self, const ScheddSetup& setup, const SubmitRequest& r) 
   ctx.now = setup.clock.now(self);
   ctx.cluster_id = st.queue->next_cluster_id();
   ctx.label = r.label.empty() ? "submit description" : r.label;
-  ctx.config = setup.config.get();
+  ctx.config = st.config.get();
   ctx.files = setup.files.get();
   for (const std::string& e : r.environment) {
     const auto eq = e.find('=');
@@ -433,13 +434,33 @@ void claim(Self self, MatchInfo m, const ScheddSetup& setup) {
           });
 }
 
+void read_settings(ScheddState& st, const config::Config& config) {
+  st.uid_domain = knob(config, "UID_DOMAIN", st.schedd_name);
+  if (auto u = config.integer("SCHEDD_INTERVAL"); u && *u > 0) st.update_interval = *u;
+  if (auto p = config.integer("PERIODIC_EXPR_INTERVAL"); p && *p > 0) st.periodic_interval = *p;
+}
+
+// condor_reconfig: submit requirements, transforms, periodic expressions
+// and the schedd's own ad follow the new configuration from the next
+// submission or evaluation on; the queued jobs stay as they are. Nothing
+// changes when the new policy does not parse.
+CommandReply reconfigure(Self self, std::shared_ptr<const config::Config> config) {
+  auto& st = self->state;
+  auto policy = schedd::QueuePolicy::from_config(*config, st.schedd_name);
+  if (!policy) return CommandReply{false, policy.error()};
+  st.queue->set_policy(std::move(*policy));
+  st.config = std::move(config);  // after the policy that points into it
+  read_settings(st, *st.config);
+  advertise(self);
+  return CommandReply{true, {}};
+}
+
 schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
                                             std::shared_ptr<schedd::QueuePolicy> policy, ScheddSetup setup) {
   auto& st = self->state;
   st.schedd_name = std::move(schedd_name);
-  st.uid_domain = knob(*setup.config, "UID_DOMAIN", st.schedd_name);
-  if (auto u = setup.config->integer("SCHEDD_INTERVAL"); u && *u > 0) st.update_interval = *u;
-  if (auto p = setup.config->integer("PERIODIC_EXPR_INTERVAL"); p && *p > 0) st.periodic_interval = *p;
+  st.config = setup.config;
+  read_settings(st, *setup.config);
   classad::EvalEnv env;
   st.queue.emplace(std::move(*policy), "<" + st.schedd_name + ">", env);
   st.negotiator = setup.negotiator;
@@ -523,6 +544,13 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
           if (s.suspended ? self->state.queue->suspend(*id, now) : self->state.queue->unsuspend(*id, now))
             changed(self);
         }
+      },
+      [self, setup](Reconfigure&) {
+        auto config = setup.context.reconfiguration(self);
+        if (!config) return CommandReply{false, config.error()};
+        CommandReply r = reconfigure(self, std::move(*config));
+        if (r.ok) setup.context.info("reconfigured");
+        return r;
       },
       [self, setup](Collectors& c) {
         auto& st = self->state;

@@ -203,6 +203,23 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
             who);
         return CommandReply{true, {}};
       },
+      [self, setup](Reconfigure&) {
+        auto config = setup.context.reconfiguration(self);
+        if (!config) return CommandReply{false, config.error()};
+        auto& st = self->state;
+        const std::int64_t now = setup.clock.now(self);
+        if (auto s = st.model->reconfigure(**config, now); !s) return CommandReply{false, s.error()};
+        if (auto u = (*config)->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
+        // The slots act on their new policy now (START turned false, say),
+        // and every ad goes out again.
+        dispatch(self, setup, st.model->tick(now), nullptr);
+        std::set<std::string> all;
+        for (const auto& [n, a] : st.slots) all.insert(n);
+        advertise(self, all);
+        st.last_full_update = now;
+        setup.context.info("reconfigured");
+        return CommandReply{true, {}};
+      },
       [self, setup](Collectors& c) {
         if (!take_collectors(self, c, self->state.collectors)) return;
         // A new collector knows nothing yet: every slot's ad at once.

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   auto* q = raw("q", "List the jobs of this node's schedd (like condor_q)");
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
   auto* drain = raw("drain", "Drain an execution point, or cancel its drain (like condor_drain)");
+  auto* reconfig = raw("reconfig", "Have a node read its configuration again (like condor_reconfig)");
 
   try {
     app.parse(argc, argv);
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
   if (userprio->parsed()) return cara::apps::run_userprio(userprio->remaining(), std::cout, std::cerr);
   if (drain->parsed()) return cara::apps::run_drain(drain->remaining(), std::cout, std::cerr);
+  if (reconfig->parsed()) return cara::apps::run_reconfig(reconfig->remaining(), std::cout, std::cerr);
   if (demo->parsed()) return cara::apps::run_demo(demo->remaining(), std::cout, std::cerr);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;

@@ -15,6 +15,17 @@ void Guard::forget(const caf::node_id& node) {
   peers_.erase(node);
 }
 
+std::shared_ptr<const Authorization> Guard::authorization() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return authorization_;
+}
+
+void Guard::set_authorization(Authorization authorization) {
+  auto next = std::make_shared<const Authorization>(std::move(authorization));
+  std::lock_guard<std::mutex> lock(mutex_);
+  authorization_ = std::move(next);
+}
+
 std::optional<Identity> Guard::identity(const caf::node_id& node) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = peers_.find(node);
@@ -35,7 +46,7 @@ std::optional<std::string> Guard::refuse(Permission p, const caf::strong_actor_p
       why =
           std::string(permission_name(p)) + " access refused to " + peer + ": it has not proven its identity";
     else
-      why = authorization_.refuse(p, *who);
+      why = authorization()->refuse(p, *who);
   } else {
     why = std::string(permission_name(p)) + " access refused to an anonymous sender";
   }
@@ -45,7 +56,7 @@ std::optional<std::string> Guard::refuse(Permission p, const caf::strong_actor_p
 }
 
 std::optional<std::string> Guard::refuse(Permission p, const Identity& who, std::string_view daemon) const {
-  auto why = authorization_.refuse(p, who);
+  auto why = authorization()->refuse(p, who);
   if (why && log_) log_->warning(std::string(daemon) + ": " + *why);
   return why;
 }

@@ -22,7 +22,8 @@ namespace cara::net {
 class Guard {
  public:
   Guard(Authorization authorization, std::shared_ptr<DaemonLog> log)
-      : authorization_(std::move(authorization)), log_(std::move(log)) {}
+      : authorization_(std::make_shared<const Authorization>(std::move(authorization))),
+        log_(std::move(log)) {}
 
   // Records that `node` proved `who`.
   void admit(const caf::node_id& node, Identity who);
@@ -40,10 +41,13 @@ class Guard {
   // credentials).
   std::optional<std::string> refuse(Permission p, const Identity& who, std::string_view daemon) const;
 
-  const Authorization& authorization() const { return authorization_; }
+  // The rules in force; a reconfiguration replaces them (condor_reconfig
+  // applies new ALLOW_*/DENY_* lists without a restart).
+  std::shared_ptr<const Authorization> authorization() const;
+  void set_authorization(Authorization authorization);
 
  private:
-  Authorization authorization_;
+  std::shared_ptr<const Authorization> authorization_;  // guarded by mutex_
   std::shared_ptr<DaemonLog> log_;
   mutable std::mutex mutex_;
   std::map<caf::node_id, Identity> peers_;

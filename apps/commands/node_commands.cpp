@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "actors/interfaces.h"
+#include "actors/master.h"
 #include "apps/commands/arguments.h"
 #include "apps/commands/pool_client.h"
 #include "apps/node/node.h"
@@ -84,6 +85,7 @@ constexpr const char* kKeygenUsage =
     "       cara keygen cert CA_DIR OUT --host HOST [--user NAME@DOMAIN] [--days N]\n";
 constexpr const char* kQUsage = "usage: cara q [--config FILE] [-constraint EXPR] [-af ATTR,ATTR...]\n";
 constexpr const char* kUserprioUsage = "usage: cara userprio [--config FILE] [-setfactor NAME FACTOR]\n";
+constexpr const char* kReconfigUsage = "usage: cara reconfig [--config FILE] [MACHINE]\n";
 constexpr const char* kDrainUsage =
     "usage: cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE\n";
 
@@ -123,6 +125,35 @@ int send_command(caf::actor_system& sys, const Handle& to, Message message, cons
   return rc;
 }
 
+// The node whose `type` ads match `constraint` (a tool names a machine),
+// found through the collector (the ads' MyAddress) and joined over TLS;
+// `what` names it in messages.
+Result<net::Joined> join_advertised(PoolClient& client, collector::AdType type, const std::string& constraint,
+                                    const std::string& what) {
+  caf::actor_system& sys = client.system();
+  auto c = client.central().daemons.find("COLLECTOR");
+  if (c == client.central().daemons.end())
+    return Error{"the central manager (" + client.central().peer.text() + ") runs no collector"};
+  std::string address, error;
+  {
+    caf::scoped_actor self{sys};
+    self->request(caf::actor_cast<actors::collector_actor>(c->second), 10s,
+                  actors::AdQueryRequest{static_cast<std::int32_t>(type), constraint, {"MyAddress"}, false})
+        .receive(
+            [&](actors::AdQueryReply& r) {
+              if (!r.ok) error = r.error;
+              for (const actors::WireAd& a : r.ads)
+                if (classad::Value v = classad::evaluate_attr(a.ad, "MyAddress"); v.is_string())
+                  address = std::string(v.as_string());
+            },
+            [&](caf::error& e) { error = "the collector did not answer: " + sys.render(e); });
+  }
+  if (address.empty()) return Error{error.empty() ? "no " + what + " in the collector" : error};
+  auto where = parse_host_port(address, "MyAddress");
+  if (!where) return Error{what + ": " + where.error()};
+  return client.join(*where);
+}
+
 }  // namespace
 
 int run_master(const std::vector<std::string>& args, std::ostream&, std::ostream& err) {
@@ -137,7 +168,10 @@ int run_master(const std::vector<std::string>& args, std::ostream&, std::ostream
     err << "cara master: " << cfg.error() << "\n";
     return 2;
   }
-  return run_node(std::make_shared<const config::Config>(std::move(*cfg)), err);
+  const auto file = option(*p, "config");
+  return run_node(
+      std::make_shared<const config::Config>(std::move(*cfg)), [file] { return tool_config(file, "MASTER"); },
+      err);
 }
 
 int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -380,40 +414,9 @@ int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostr
   auto client = PoolClient::open(*cfg, "drain", err, rc);
   if (!client) return rc;
   caf::actor_system& sys = client->system();
-  auto c = client->central().daemons.find("COLLECTOR");
-  if (c == client->central().daemons.end()) {
-    err << "cara drain: the central manager (" << client->central().peer.text() << ") runs no collector\n";
-    return 1;
-  }
-  // Where the machine takes connections: its slot ads say (MyAddress).
-  std::string address, error;
-  {
-    caf::scoped_actor self{sys};
-    self->request(caf::actor_cast<actors::collector_actor>(c->second), 10s,
-                  actors::AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Machine),
-                                         "Machine == " + classad::unparse(classad::Value::string(machine)),
-                                         {"MyAddress"},
-                                         false})
-        .receive(
-            [&](actors::AdQueryReply& r) {
-              if (!r.ok) error = r.error;
-              for (const actors::WireAd& a : r.ads)
-                if (classad::Value v = classad::evaluate_attr(a.ad, "MyAddress"); v.is_string())
-                  address = std::string(v.as_string());
-            },
-            [&](caf::error& e) { error = "the collector did not answer: " + sys.render(e); });
-  }
-  if (address.empty()) {
-    err << "cara drain: " << (error.empty() ? "no execution point " + machine + " in the collector" : error)
-        << "\n";
-    return 1;
-  }
-  auto where = parse_host_port(address, "MyAddress");
-  if (!where) {
-    err << "cara drain: " << machine << ": " << where.error() << "\n";
-    return 1;
-  }
-  auto node = client->join(*where);
+  auto node = join_advertised(*client, collector::AdType::Machine,
+                              "Machine == " + classad::unparse(classad::Value::string(machine)),
+                              "execution point " + machine);
   if (!node) {
     err << "cara drain: " << node.error() << "\n";
     return 1;
@@ -427,6 +430,66 @@ int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostr
                       actors::DrainRequest{how, cancel}, "drain", "startd",
                       (cancel ? "Sent request to cancel draining on " : "Sent request to drain ") + machine,
                       out, err);
+}
+
+}  // namespace cara::apps
+
+namespace cara::apps {
+
+int run_reconfig(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  auto p = parse(args, {"config"}, "reconfig", kReconfigUsage, err);
+  if (!p) return 2;
+  if (p->positional.size() > 1) {
+    err << "cara reconfig: expected at most one machine name\n" << kReconfigUsage;
+    return 2;
+  }
+  auto cfg = tool_config(option(*p, "config"), "TOOL");
+  if (!cfg) {
+    err << "cara reconfig: " << cfg.error() << "\n";
+    return 2;
+  }
+  // condor_reconfig without a name: this machine.
+  std::string machine;
+  if (!p->positional.empty()) {
+    machine = p->positional.front();
+  } else if (auto host = cfg->string("FULL_HOSTNAME"); host && !host->empty()) {
+    machine = *host;
+  } else {
+    err << "cara reconfig: no machine named and FULL_HOSTNAME is not set\n" << kReconfigUsage;
+    return 2;
+  }
+  int rc = 0;
+  auto client = PoolClient::open(*cfg, "reconfig", err, rc);
+  if (!client) return rc;
+  auto node =
+      join_advertised(*client, collector::AdType::Master,
+                      "Name == " + classad::unparse(classad::Value::string(machine)), "master " + machine);
+  if (!node) {
+    err << "cara reconfig: " << node.error() << "\n";
+    return 1;
+  }
+  auto m = node->daemons.find("MASTER");
+  if (m == node->daemons.end()) {
+    err << "cara reconfig: " << machine << " runs no master\n";
+    return 1;
+  }
+  caf::actor_system& sys = client->system();
+  caf::scoped_actor self{sys};
+  self->request(caf::actor_cast<actors::master_actor>(m->second), 30s, actors::ReconfigRequest{})
+      .receive(
+          [&](actors::CommandReply& r) {
+            if (r.ok) {
+              out << "Sent reconfig to " << machine << ": " << r.error << "\n";
+            } else {
+              err << "cara reconfig: " << machine << ": " << r.error << "\n";
+              rc = 1;
+            }
+          },
+          [&](caf::error& e) {
+            err << "cara reconfig: the master of " << machine << " did not answer: " << sys.render(e) << "\n";
+            rc = 1;
+          });
+  return rc;
 }
 
 }  // namespace cara::apps

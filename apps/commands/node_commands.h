@@ -1,6 +1,7 @@
 // The commands of a running pool: `cara master` (a node), `cara keygen`
-// (the pool CA and certificates), `cara q` (the local schedd's queue) and
-// `cara userprio` (the negotiator's accountant, over TLS).
+// (the pool CA and certificates), `cara q` (the local schedd's queue),
+// `cara userprio` (the negotiator's accountant, over TLS), `cara drain` and
+// `cara reconfig`.
 #pragma once
 
 #include <iosfwd>
@@ -16,5 +17,9 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
 // cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE: finds
 // the machine's address in the collector and asks its startd (ADMINISTRATOR).
 int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara reconfig [--config FILE] [MACHINE]: the machine's master (this
+// machine's by default, found by its Master ad) reads its configuration
+// again and its daemons apply it (ADMINISTRATOR), like condor_reconfig.
+int run_reconfig(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace cara::apps

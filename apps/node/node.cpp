@@ -121,9 +121,33 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
   return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit or q"}};
 }
 
+// condor_reconfig on this node: the configuration read again, checked,
+// and the node's own part (authorization) applied. What cannot change
+// without a restart is noted.
+Result<actors::Reloaded> reload(const std::function<Result<config::Config>()>& reread,
+                                const NodePlan& running, net::Guard& guard) {
+  auto c = reread();
+  if (!c) return Error{c.error()};
+  auto config = std::make_shared<const config::Config>(std::move(*c));
+  auto plan = plan_node(*config);
+  if (!plan) return Error{plan.error()};
+  auto authz = net::Authorization::from_config(*config);
+  if (!authz) return Error{authz.error()};
+  actors::Reloaded r{config, {}};
+  if (plan->daemons != running.daemons)
+    r.notes.push_back("DAEMON_LIST changed: restart the node to apply it");
+  if (plan->port != running.port || plan->bind != running.bind || plan->advertise != running.advertise)
+    r.notes.push_back("the node's address changed: restart the node to apply it");
+  if (plan->certificate != running.certificate || plan->key != running.key || plan->ca != running.ca)
+    r.notes.push_back("the node's certificate files changed: restart the node to apply them");
+  guard.set_authorization(std::move(*authz));
+  return r;
+}
+
 }  // namespace
 
-int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
+int run_node(std::shared_ptr<const config::Config> config, std::function<Result<config::Config>()> reread,
+             std::ostream& err) {
   auto plan = plan_node(*config);
   if (!plan) {
     err << "cara master: " << plan.error() << "\n";
@@ -179,13 +203,20 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
   actors::MasterSetup master;
   master.gate = gate;
   master.clock = clock;
-  master.context = actors::DaemonContext{guard, master_log};
+  auto node_config = std::make_shared<actors::NodeConfig>(config);
+  master.context = actors::DaemonContext{guard, master_log, node_config};
+  master.node_config = node_config;
+  master.reload = [reread, running = *plan, guard] { return reload(reread, running, *guard); };
+  master.name = config->string("FULL_HOSTNAME").ok() ? *config->string("FULL_HOSTNAME") : plan->advertise;
+  master.address = address;
+  if (auto u = config->integer("MASTER_UPDATE_INTERVAL"); u && *u > 0) master.update_interval = *u;
 
   // The collector comes first: every other daemon reports to it. A daemon
   // (re)spawned later reads the current collectors; the running ones are
   // told when they change (a restarted local collector: by the master; the
   // central manager's: by the collector watch below).
   auto collectors = std::make_shared<CollectorList>();
+  master.collectors = [collectors] { return collectors->get(); };
   std::vector<CentralManager> centrals;
   std::shared_ptr<CollectorWatch> watch;
   std::shared_ptr<ViewHostLink> view_link;
@@ -209,7 +240,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     actors::CollectorSetup setup;
     setup.policy = *policy;
     setup.clock = clock;
-    setup.context = actors::DaemonContext{guard, open_log(*plan, "COLLECTOR")};
+    setup.context = actors::DaemonContext{guard, open_log(*plan, "COLLECTOR"), node_config};
     // CONDOR_VIEW_HOST: reached (again) in the background, told to each
     // collector.
     view_link = std::make_shared<ViewHostLink>();
@@ -220,14 +251,19 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
         setup.context.log, caf::actor_cast<caf::actor>(gate),
         [link = view_link](const std::vector<collector_actor>& reached) { link->update(reached); },
         seconds_ms(plan->collector_check_interval));
-    master.daemons.push_back({"COLLECTOR",
-                              [setup, collectors, view_link](caf::actor_system& s) -> Result<caf::actor> {
-                                auto c = actors::spawn_collector(s, setup);
-                                collectors->set({c});
-                                view_link->attach(c);
-                                return caf::actor_cast<caf::actor>(c);
-                              },
-                              restart_backoff("COLLECTOR")});
+    master.daemons.push_back(
+        {"COLLECTOR",
+         [setup, collectors, view_link, node_config](caf::actor_system& s) mutable -> Result<caf::actor> {
+           // A restart reads the configuration as it is now.
+           auto policy = collector::CollectorPolicy::from_config(*node_config->get());
+           if (!policy) return Error{policy.error()};
+           setup.policy = std::move(*policy);
+           auto c = actors::spawn_collector(s, setup);
+           collectors->set({c});
+           view_link->attach(c);
+           return caf::actor_cast<caf::actor>(c);
+         },
+         restart_backoff("COLLECTOR")});
   } else {
     std::vector<collector_actor> joined;
     for (auto& [central, collector] : join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log,
@@ -248,10 +284,10 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     master.daemons.push_back({"NEGOTIATOR",
                               [=](caf::actor_system& s) -> Result<caf::actor> {
                                 actors::NegotiatorSetup n;
-                                n.config = config;
+                                n.config = node_config->get();
                                 n.clock = clock;
                                 n.collectors = collectors->get();
-                                n.context = actors::DaemonContext{guard, log};
+                                n.context = actors::DaemonContext{guard, log, node_config};
                                 auto a = actors::spawn_negotiator(s, n);
                                 if (!a) return Error{a.error()};
                                 return caf::actor_cast<caf::actor>(*a);
@@ -263,11 +299,11 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     master.daemons.push_back({"SCHEDD",
                               [=](caf::actor_system& s) -> Result<caf::actor> {
                                 actors::ScheddSetup sd;
-                                sd.config = config;
+                                sd.config = node_config->get();
                                 sd.clock = clock;
                                 sd.collectors = collectors->get();
                                 sd.files = std::make_shared<config::SystemHost>();
-                                sd.context = actors::DaemonContext{guard, log};
+                                sd.context = actors::DaemonContext{guard, log, node_config};
                                 sd.middleman = middleman;
                                 auto a = actors::spawn_schedd(s, sd);
                                 if (!a) return Error{a.error()};
@@ -281,11 +317,11 @@ int run_node(std::shared_ptr<const config::Config> config, std::ostream& err) {
     master.daemons.push_back({"STARTD",
                               [=](caf::actor_system& s) -> Result<caf::actor> {
                                 actors::StartdSetup st;
-                                st.config = config;
+                                st.config = node_config->get();
                                 st.clock = clock;
                                 st.collectors = collectors->get();
                                 st.runner = runner;
-                                st.context = actors::DaemonContext{guard, log};
+                                st.context = actors::DaemonContext{guard, log, node_config};
                                 st.address = address;
                                 auto a = actors::spawn_startd(s, st);
                                 if (!a) return Error{a.error()};

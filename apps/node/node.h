@@ -5,6 +5,7 @@
 // submit` and `cara q`. Runs until SIGTERM or SIGINT.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <ostream>
 
@@ -13,7 +14,9 @@
 namespace cara::apps {
 
 // Returns the exit code: 0 after a clean stop, non-zero (with the reason
-// on `err`) when the node cannot start.
-int run_node(std::shared_ptr<const config::Config> config, std::ostream& err);
+// on `err`) when the node cannot start. `reread` reads the configuration
+// again as it was read at start (`cara reconfig`).
+int run_node(std::shared_ptr<const config::Config> config, std::function<Result<config::Config>()> reread,
+             std::ostream& err);
 
 }  // namespace cara::apps

@@ -82,6 +82,11 @@ Status Accountant::end_claim(const std::string& slot, std::int64_t now) {
   return Ok{};
 }
 
+void Accountant::reconfigure(AccountantConfig config, std::int64_t now) {
+  update_priorities(now);
+  config_ = std::move(config);
+}
+
 void Accountant::update_priorities(std::int64_t now) {
   if (now <= last_update_) return;
   const double dt = static_cast<double>(now - last_update_);

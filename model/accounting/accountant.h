@@ -67,6 +67,11 @@ class Accountant {
   Accountant(AccountantConfig config, std::int64_t now);
 
   const AccountantConfig& config() const { return config_; }
+  // A reconfiguration (condor_reconfig): usage decays under the old
+  // half-life up to `now`, then under the new one. Records keep their
+  // priority factors (HTCondor keeps them in its accountant log); new
+  // records start with the new defaults.
+  void reconfigure(AccountantConfig config, std::int64_t now);
 
   // A match is charged to `submitter` (and its groups) from `now`.
   Status begin_claim(const ClaimRecord& claim, std::int64_t now);

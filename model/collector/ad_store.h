@@ -53,6 +53,9 @@ struct AdQuery {
 class AdStore {
  public:
   explicit AdStore(CollectorPolicy policy) : policy_(std::move(policy)) {}
+  // A reconfiguration: stored ads keep their expiry times; what comes next
+  // follows `policy`.
+  void set_policy(CollectorPolicy policy) { policy_ = std::move(policy); }
 
   // Stores (or replaces) an ad; its key is its Name (Submitter ads:
   // Name and ScheddName). An ad without a Name is refused. A returning

@@ -38,6 +38,10 @@ class JobQueue {
  public:
   JobQueue(QueuePolicy policy, std::string address, classad::EvalEnv env = {});
 
+  // A reconfiguration: submissions and periodic evaluations from now on
+  // follow `policy`; queued jobs stay as they are.
+  void set_policy(QueuePolicy policy) { policy_ = std::move(policy); }
+
   // The id the next submission gets; submit files expand $(Cluster) with it.
   std::int64_t next_cluster_id() const { return next_cluster_; }
 

@@ -59,6 +59,8 @@ class Slot {
   // Replaces the fixed attributes (a reconfiguration or a resource change).
   // The ad is no longer chained: chain it again.
   void set_base(classad::ClassAd base, std::int64_t now);
+  // A reconfiguration: the policy the slot evaluates from now on.
+  void set_policy(std::shared_ptr<const SlotPolicy> policy) { policy_ = std::move(policy); }
   // Chains the slot's ad to its machine's (the attributes the machine's
   // slots have in common, classad.h) and drops what it holds alike. Only
   // the slot's own attributes then take memory of their own.

@@ -85,6 +85,76 @@ void Startd::advance_clock(std::int64_t now) {
   set_machine_attributes(clock);
 }
 
+namespace {
+
+// The resources that make a layout. Disk and swap are not: they are
+// measured free space, which moves between two readings of the same
+// configuration.
+bool same_layout_resources(const Resources& a, const Resources& b) {
+  return a.cpus == b.cpus && a.memory == b.memory && a.custom == b.custom;
+}
+
+}  // namespace
+
+Status Startd::reconfigure(const config::Config& config, std::int64_t now) {
+  auto machine = machine_resources(config);
+  if (!machine) return Error{machine.error()};
+  auto plans = plan_slots(config, *machine);
+  if (!plans) return Error{plans.error()};
+  auto attrs = config.list("STARTD_SLOT_ATTRS");
+  if (!attrs) return Error{attrs.error()};
+  // The static and partitionable slots as they were laid out at start.
+  std::vector<const Entry*> laid_out;
+  for (const Entry& e : slots_)
+    if (e.description.kind != SlotKind::Dynamic) laid_out.push_back(&e);
+  bool same_layout = laid_out.size() == plans->size();
+  for (std::size_t i = 0; same_layout && i < laid_out.size(); ++i) {
+    const SlotDescription& d = laid_out[i]->description;
+    const SlotPlan& p = (*plans)[i];
+    same_layout = d.id == p.id && d.type == p.type &&
+                  (d.kind == SlotKind::Partitionable) == p.partitionable &&
+                  same_layout_resources(d.slot_total, p.resources);
+  }
+  if (!same_layout)
+    return Error{
+        "the slot layout changed (NUM_SLOTS, SLOT_TYPE_<N>, NUM_CPUS, MEMORY, ...): restart the startd "
+        "to apply it"};
+  // Everything is built first: an error leaves the slots as they were.
+  struct Next {
+    classad::ClassAd base;
+    SlotPolicy policy;
+    std::optional<CarvePolicy> carve;
+  };
+  std::vector<Next> next;
+  for (const Entry& e : slots_) {
+    auto base = base_slot_ad(config, *machine, e.description);
+    if (!base) return Error{e.description.short_name() + ": " + base.error()};
+    auto policy = SlotPolicy::from_config(config, e.description.id, e.description.type);
+    if (!policy) return Error{e.description.short_name() + ": " + policy.error()};
+    Next n{std::move(*base), std::move(*policy), std::nullopt};
+    if (e.partition) {
+      auto carve = CarvePolicy::from_config(config, e.description.id, e.description.type);
+      if (!carve) return Error{e.description.short_name() + ": " + carve.error()};
+      n.carve = std::move(*carve);
+    }
+    next.push_back(std::move(n));
+  }
+  config_ = config;
+  machine_ = std::move(*machine);
+  slot_attrs_ = std::move(*attrs);
+  policies_.clear();
+  advance_clock(now);
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    Entry& e = slots_[i];
+    e.slot->set_policy(shared_policy(std::move(next[i].policy)));
+    e.slot->set_base(std::move(next[i].base), now);
+    if (e.partition) e.carve_policy = std::move(next[i].carve);
+  }
+  if (!slot_attrs_.empty()) publish_slot_attrs();
+  share_common_attributes();
+  return Ok{};
+}
+
 std::vector<std::string> Startd::slot_names() const {
   std::vector<const Entry*> order;
   for (const Entry& e : slots_) order.push_back(&e);

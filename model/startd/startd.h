@@ -62,6 +62,13 @@ class Startd {
   StartdResult sensors(const MachineReadings& readings, std::int64_t now);
   StartdResult drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now);
   StartdResult cancel_drain(std::int64_t now);
+  // condor_reconfig: the slots take the policy expressions, RANK,
+  // SLOT_WEIGHT, STARTD_ATTRS and STARTD_SLOT_ATTRS of `config`; claims and
+  // running jobs stay. The slot layout cannot change under them: a new
+  // layout is refused (HTCondor needs a restart for it too), and so is any
+  // configuration error, leaving everything as it was. Tick afterwards for
+  // the slots to act on their new policy.
+  Status reconfigure(const config::Config& config, std::int64_t now);
 
   // Slot short names, in SlotID order (dynamic slots after their parent).
   std::vector<std::string> slot_names() const;

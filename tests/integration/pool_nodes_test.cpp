@@ -324,6 +324,52 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     CHECK(usage.exit_code == 2);
   }
 
+  SECTION("reconfig needs ADMINISTRATOR; nodes apply a new configuration in place") {
+    const std::string alice = client("alice"), admin = client("admin");
+    REQUIRE(await(
+        [&] { return pool.collector_log().find("new DaemonMaster ad ep1.pool") != std::string::npos; }, 30));
+    auto refused = run_process({CARA_BINARY, "reconfig", "--config", alice, "cm.pool"});
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
+    CHECK_THAT(read(pool.dir / "cm/log/MasterLog"), Catch::Contains("refused to alice@pool"));
+    // The central manager makes alice an administrator, without a restart.
+    const fs::path cm = pool.nodes[0].conf;
+    std::ofstream(cm, std::ios::app)
+        << "ALLOW_ADMINISTRATOR = admin@pool, alice@pool\nNEGOTIATOR_INTERVAL = 30\n";
+    auto done = run_process({CARA_BINARY, "reconfig", "--config", admin, "cm.pool"});
+    REQUIRE(done.exit_code == 0);
+    CHECK_THAT(done.out,
+               Catch::Contains("Sent reconfig to cm.pool: reconfigured MASTER COLLECTOR NEGOTIATOR"));
+    CHECK_THAT(read(pool.dir / "cm/log/NegotiatorLog"), Catch::Contains("reconfigured"));
+    CHECK(run_process({CARA_BINARY, "userprio", "--config", alice, "-setfactor", "alice@pool", "10"})
+              .exit_code == 0);
+    // A broken configuration is refused, naming the line; nothing changes.
+    std::ofstream(cm, std::ios::app) << "this is not a line\n";
+    auto broken = run_process({CARA_BINARY, "reconfig", "--config", admin, "cm.pool"});
+    CHECK(broken.exit_code == 1);
+    CHECK_THAT(broken.err, Catch::Contains("nothing changed") && Catch::Contains("line"));
+    CHECK(run_process({CARA_BINARY, "userprio", "--config", alice, "-setfactor", "alice@pool", "20"})
+              .exit_code == 0);
+    // An execution point takes a new START: ep1 runs no more jobs.
+    std::ofstream(pool.nodes[1].conf, std::ios::app) << "START = false\n";
+    auto ep = run_process({CARA_BINARY, "reconfig", "--config", admin, "ep1.pool"});
+    REQUIRE(ep.exit_code == 0);
+    CHECK_THAT(ep.out, Catch::Contains("reconfigured MASTER STARTD"));
+    const fs::path sub = pool.dir / "closed.sub";
+    std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/closed.log\nqueue 3\n";
+    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+    REQUIRE(await([&] { return count(read(pool.dir / "closed.log"), "Job terminated.") == 3; }, 60));
+    CHECK(read(pool.dir / "closed.log").find("@ep1.pool") == std::string::npos);
+    // A slot layout cannot change under running jobs: refused, said why.
+    std::ofstream(pool.nodes[1].conf, std::ios::app) << "NUM_SLOTS = 2\n";
+    auto layout = run_process({CARA_BINARY, "reconfig", "--config", admin, "ep1.pool"});
+    CHECK(layout.exit_code == 1);
+    CHECK_THAT(layout.err, Catch::Contains("STARTD kept its configuration: the slot layout changed"));
+    auto unknown = run_process({CARA_BINARY, "reconfig", "--config", admin, "nowhere.pool"});
+    CHECK(unknown.exit_code == 1);
+    CHECK_THAT(unknown.err, Catch::Contains("no master nowhere.pool"));
+  }
+
   SECTION("setfactor needs ADMINISTRATOR") {
     auto refused =
         run_process({CARA_BINARY, "userprio", "--config", client("alice"), "-setfactor", "alice@pool", "10"});

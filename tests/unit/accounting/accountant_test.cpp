@@ -227,3 +227,17 @@ TEST_CASE("the spec's A/B example: A alone 48 h on 100 cores, then B", "[account
   // The approach is from below and never overshoots.
   CHECK(*std::max_element(share_of_a.begin(), share_of_a.end()) <= 50.0 + 1e-9);
 }
+
+TEST_CASE("a reconfigured half-life applies from the reconfiguration on; factors stay", "[accounting]") {
+  Accountant a(config_of(""), kT0);
+  REQUIRE(a.set_priority("u@physik.rwth-aachen.de", 40));
+  REQUIRE(a.set_factor("u@physik.rwth-aachen.de", 7));
+  // One day under the old half-life (a day): 40 -> 20; then an hour's
+  // half-life: two hours take 20 -> 5.
+  a.reconfigure(config_of("PRIORITY_HALFLIFE = 3600\nDEFAULT_PRIO_FACTOR = 50\n"), kT0 + kDay);
+  CHECK(a.priority("u@physik.rwth-aachen.de") == Approx(20));
+  a.update_priorities(kT0 + kDay + 2 * kHour);
+  CHECK(a.priority("u@physik.rwth-aachen.de") == Approx(5));
+  CHECK(a.factor("u@physik.rwth-aachen.de") == 7);     // an existing record keeps its factor
+  CHECK(a.factor("new@physik.rwth-aachen.de") == 50);  // a new one starts with the new default
+}

@@ -75,6 +75,9 @@ struct MatchInfo {
   caf::actor slot;
   std::vector<std::string> job_ids;  // the jobs the match was made for
   bool preempting = false;
+  // ALLOW_PSLOT_PREEMPTION: the dynamic slots of the matched partitionable
+  // slot whose jobs make room for this one.
+  std::vector<std::string> preempt_dslots;
 };
 struct MatchBatch {
   std::vector<MatchInfo> matches;
@@ -90,7 +93,8 @@ struct ClaimSlot {
   std::string claim_id;
   WireAd job;
   bool preempting = false;
-  caf::actor schedd;  // told when the claim ends or its job exits
+  caf::actor schedd;                        // told when the claim ends or its job exits
+  std::vector<std::string> preempt_dslots;  // MatchInfo::preempt_dslots
 };
 struct ClaimReply {
   bool ok = false;
@@ -98,6 +102,9 @@ struct ClaimReply {
   std::string slot_name;  // the slot that holds the claim (a dynamic one for a p-slot)
   caf::actor slot;
   WireAd slot_ad;
+  // Granted once the slot is free: its job is being preempted (retirement,
+  // vacating). The schedd activates nothing until a ClaimReady.
+  bool pending = false;
 };
 struct ActivateClaim {
   std::string claim_id;
@@ -109,6 +116,15 @@ struct ActivateReply {
 };
 struct ReleaseSlot {
   std::string claim_id;
+};
+// Startd -> schedd: a pending claim now holds a slot, idle (the preempted
+// jobs have left): it may be activated. With pslot preemption the slot is
+// a dynamic one carved for the claim, not the one the claim was sent to.
+struct ClaimReady {
+  std::string claim_id;
+  caf::actor slot;
+  std::string slot_name;  // the slot ad's Name
+  WireAd slot_ad;
 };
 // Slot -> schedd.
 struct ClaimEnded {
@@ -236,7 +252,7 @@ typename I::result_type inspect(I& f, SlotMatched& x) {
 template <class I>
 typename I::result_type inspect(I& f, MatchInfo& x) {
   return f(caf::meta::type_name("MatchInfo"), x.claim_id, x.submitter, x.slot_name, x.slot_ad, x.slot,
-           x.job_ids, x.preempting);
+           x.job_ids, x.preempting, x.preempt_dslots);
 }
 template <class I>
 typename I::result_type inspect(I& f, MatchBatch& x) {
@@ -248,11 +264,15 @@ typename I::result_type inspect(I& f, Reschedule& x) {
 }
 template <class I>
 typename I::result_type inspect(I& f, ClaimSlot& x) {
-  return f(caf::meta::type_name("ClaimSlot"), x.claim_id, x.job, x.preempting, x.schedd);
+  return f(caf::meta::type_name("ClaimSlot"), x.claim_id, x.job, x.preempting, x.schedd, x.preempt_dslots);
 }
 template <class I>
 typename I::result_type inspect(I& f, ClaimReply& x) {
-  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad);
+  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending);
+}
+template <class I>
+typename I::result_type inspect(I& f, ClaimReady& x) {
+  return f(caf::meta::type_name("ClaimReady"), x.claim_id, x.slot, x.slot_name, x.slot_ad);
 }
 template <class I>
 typename I::result_type inspect(I& f, ActivateClaim& x) {

@@ -1,7 +1,11 @@
 #include "actors/negotiator.h"
 
+#include <sys/random.h>
+
+#include <array>
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
+#include <cerrno>
 #include <map>
 #include <optional>
 #include <random>
@@ -43,6 +47,7 @@ struct NegotiatorState {
   std::optional<std::int64_t> timer_at;  // when the pending cycle timer fires
   std::mt19937_64 random;
   std::uint64_t claim_counter = 0;
+  std::int64_t started = 0;  // when this negotiator started: claim ids' public part
   negotiation::CycleStats last_stats;
   std::map<std::string, std::string> submitter_schedd;  // submitter -> ScheddName
   std::map<std::string, group_actor> group_actors;      // one per group of `groups`
@@ -71,14 +76,32 @@ classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {
   return a;
 }
 
-std::string fresh_claim_id(Self self) {
-  static const char* hex = "0123456789abcdef";
-  std::string id;
-  for (int i = 0; i < 4; ++i) {
-    std::uint64_t r = self->state.random();
-    for (int k = 0; k < 16; ++k, r >>= 4) id += hex[r & 15];
+// A claim id is "<public part>#<secret>" (HTCondor's claim ids too end in
+// their secret). The public part (this negotiator's start and a counter)
+// names the claim in slot ads (PublicClaimId); the secret is 256 bits that
+// only the matched schedd and slot ever see: from the kernel's CSPRNG, or
+// from the seeded generator when a test asked for reproducible ids.
+std::string fresh_claim_id(Self self, const NegotiatorSetup& setup) {
+  auto& st = self->state;
+  std::array<std::uint64_t, 4> words{};
+  if (setup.seed != 0) {
+    for (std::uint64_t& w : words) w = st.random();
+  } else {
+    std::size_t got = 0;
+    auto* bytes = reinterpret_cast<unsigned char*>(words.data());
+    while (got < sizeof words) {
+      const ssize_t n = ::getrandom(bytes + got, sizeof words - got, 0);
+      if (n > 0)
+        got += static_cast<std::size_t>(n);
+      else if (errno != EINTR)
+        throw std::runtime_error("getrandom failed: no entropy for claim ids");
+    }
   }
-  return id + "#" + std::to_string(++self->state.claim_counter);
+  static const char* hex = "0123456789abcdef";
+  std::string secret;
+  for (std::uint64_t w : words)
+    for (int k = 0; k < 16; ++k, w >>= 4) secret += hex[w & 15];
+  return std::to_string(st.started) + "." + std::to_string(++st.claim_counter) + "#" + secret;
 }
 
 void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at);
@@ -184,7 +207,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
 
   std::map<std::string, MatchBatch> batches;  // by schedd name
   for (const negotiation::Match& m : result.matches) {
-    const std::string claim_id = fresh_claim_id(self);
+    const std::string claim_id = fresh_claim_id(self, setup);
     accounting::ClaimRecord c;
     c.slot = m.slot_name;
     // A partitionable slot takes several claims (each carves a dynamic
@@ -206,6 +229,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     info.slot = slot;
     if (!m.job_id.empty()) info.job_ids.push_back(m.job_id);
     info.preempting = m.reason != negotiation::MatchReason::NoPreemption;
+    info.preempt_dslots = m.victim_names;  // ALLOW_PSLOT_PREEMPTION: the startd evicts them
     batches[st.submitter_schedd[m.submitter]].matches.push_back(std::move(info));
   }
   for (auto& [schedd, batch] : batches) {
@@ -391,7 +415,8 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   st.collectors = setup.collectors;
   take_groups(self, *groups);
   read_intervals(st, *setup.config);
-  st.random.seed(setup.seed != 0 ? setup.seed : std::random_device{}());
+  st.random.seed(setup.seed);
+  st.started = setup.clock.now(self);
   publish(self, setup);
   plan_next(self, setup);
   return {

@@ -24,7 +24,8 @@ struct SlotCall {
   std::string claim_id;
   WireAd job;
   bool preempting = false;
-  caf::actor schedd;  // Claim: who holds the claim
+  caf::actor schedd;                        // Claim: who holds the claim
+  std::vector<std::string> preempt_dslots;  // Claim: ClaimSlot::preempt_dslots
 };
 struct SlotCallReply {
   bool ok = false;
@@ -32,6 +33,7 @@ struct SlotCallReply {
   std::string slot_name;  // the slot that took the claim
   caf::actor slot;
   WireAd slot_ad;
+  bool pending = false;  // the claim waits for the slot's job to leave (ClaimReply::pending)
 };
 // The startd tells a slot actor to carry out an action of its state
 // machine (startd::ActionKind).
@@ -74,11 +76,12 @@ struct Reconfigure {};
 
 template <class I>
 typename I::result_type inspect(I& f, SlotCall& x) {
-  return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd);
+  return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd,
+           x.preempt_dslots);
 }
 template <class I>
 typename I::result_type inspect(I& f, SlotCallReply& x) {
-  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad);
+  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending);
 }
 template <class I>
 typename I::result_type inspect(I& f, SlotOrder& x) {

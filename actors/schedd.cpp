@@ -40,6 +40,7 @@ struct Claim {
   std::vector<std::string> job_ids;  // the jobs the match was made for
   std::optional<JobId> job;          // the job activated on it
   bool ending = false;               // its job was evicted: the slot ends the claim
+  bool ready = true;                 // false while it waits for a preempted job to leave
 };
 
 struct ScheddState {
@@ -50,9 +51,17 @@ struct ScheddState {
   std::map<std::string, submitter_actor> submitters;
   std::map<std::string, Claim> claims;  // by claim id
   std::set<JobId> busy;                 // jobs being claimed for, activated or running
-  std::int64_t finished = 0;            // jobs that left the queue (completed or removed)
-  bool dirty = true;                    // counts changed: advertise
-  bool reschedule = true;               // ask for a cycle at the next tick
+  // Claims asked for whose ClaimReply has not come, with what the startd
+  // said of them meanwhile: a waiting claim's news comes straight from the
+  // startd, its reply through the slot actor, and may be overtaken.
+  struct EarlyNews {
+    std::optional<ClaimReady> ready;
+    std::optional<std::string> ended;  // why
+  };
+  std::map<std::string, EarlyNews> claiming;  // by claim id
+  std::int64_t finished = 0;                  // jobs that left the queue (completed or removed)
+  bool dirty = true;                          // counts changed: advertise
+  bool reschedule = true;                     // ask for a cycle at the next tick
   negotiator_actor negotiator;
   std::vector<collector_actor> collectors;  // setup's, until the node says otherwise
   std::set<caf::node_id> direct;            // nodes this schedd has its own connection to
@@ -110,12 +119,22 @@ std::optional<JobId> next_job(Self self, const Claim& c) {
   return std::nullopt;
 }
 
+// A claim's slot is watched (its death loses the claim's job) while any
+// claim is on it: a demonitor drops every monitor of the slot at once, and
+// claims waiting on a partitionable slot share it.
+void unwatch(Self self, const slot_actor& slot) {
+  for (const auto& [id, c] : self->state.claims)
+    if (c.slot == slot) return;
+  self->demonitor(caf::actor_cast<caf::actor_addr>(slot));
+}
+
 void release(Self self, const std::string& claim_id) {
   auto it = self->state.claims.find(claim_id);
   if (it == self->state.claims.end()) return;
-  self->send(it->second.slot, ReleaseSlot{claim_id});
-  self->demonitor(caf::actor_cast<caf::actor_addr>(it->second.slot));
+  const slot_actor slot = it->second.slot;
+  self->send(slot, ReleaseSlot{claim_id});
   self->state.claims.erase(it);
+  unwatch(self, slot);
   self->state.dirty = true;
 }
 
@@ -163,6 +182,9 @@ void activate(Self self, const std::string& claim_id, JobId job, const ScheddSet
           });
 }
 
+void claim_ready(Self self, ClaimReady r, const ScheddSetup& setup);
+void lose_claim(Self self, const std::string& claim_id, const std::string& why, const ScheddSetup& setup);
+
 void claim_now(Self self, MatchInfo m, const ScheddSetup& setup) {
   Claim c;
   c.id = m.claim_id;
@@ -172,15 +194,23 @@ void claim_now(Self self, MatchInfo m, const ScheddSetup& setup) {
   std::optional<JobId> job = next_job(self, c);
   if (!job) return;  // nothing left to run: the match times out at the slot
   self->state.busy.insert(*job);
+  self->state.claiming[c.id];
   const classad::ClassAd& ad = *self->state.queue->find(*job);
   slot_actor slot = caf::actor_cast<slot_actor>(m.slot);
   self->request(slot, kSlotTimeout,
-                ClaimSlot{m.claim_id, WireAd{ad}, m.preempting, caf::actor_cast<caf::actor>(self)})
+                ClaimSlot{m.claim_id, WireAd{ad}, m.preempting, caf::actor_cast<caf::actor>(self),
+                          std::move(m.preempt_dslots)})
       .then(
           [self, c = std::move(c), job, setup](ClaimReply& r) mutable {
-            self->state.busy.erase(*job);
+            auto& st = self->state;
+            st.busy.erase(*job);
+            ScheddState::EarlyNews news;
+            if (auto it = st.claiming.find(c.id); it != st.claiming.end()) {
+              news = std::move(it->second);
+              st.claiming.erase(it);
+            }
             if (!r.ok) {
-              self->state.reschedule = true;
+              st.reschedule = true;
               return;
             }
             c.slot = caf::actor_cast<slot_actor>(r.slot);
@@ -191,17 +221,45 @@ void claim_now(Self self, MatchInfo m, const ScheddSetup& setup) {
             if (full.is_string()) c.slot_name = std::string(full.as_string());
             self->monitor(c.slot);
             const std::string id = c.id;
-            self->state.claims.emplace(id, std::move(c));
-            const classad::ClassAd* ad = self->state.queue->find(*job);
-            if (ad && is_idle(*ad) && !self->state.busy.count(*job))
+            c.ready = !r.pending;
+            st.claims.emplace(id, std::move(c));
+            if (r.pending) {
+              // A preempting claim: the slot's jobs leave first (ClaimReady).
+              if (news.ready) claim_ready(self, std::move(*news.ready), setup);
+              if (news.ended) lose_claim(self, id, "the slot ended it: " + *news.ended, setup);
+              if (!news.ready && !news.ended)
+                setup.context.info("claim on " + r.slot_name + " waits for preempted jobs to leave");
+              return;
+            }
+            const classad::ClassAd* ad = st.queue->find(*job);
+            if (ad && is_idle(*ad) && !st.busy.count(*job))
               activate(self, id, *job, setup);
             else
               reuse_or_release(self, id, setup);
           },
-          [self, job](caf::error&) {
+          [self, job, id = m.claim_id](caf::error&) {
             self->state.busy.erase(*job);
+            self->state.claiming.erase(id);
             self->state.reschedule = true;
           });
+}
+
+// A waiting claim holds its slot now (the preempted jobs have left): run a
+// job on it. With pslot preemption the slot is the dynamic one carved for it.
+void claim_ready(Self self, ClaimReady r, const ScheddSetup& setup) {
+  auto it = self->state.claims.find(r.claim_id);
+  if (it == self->state.claims.end() || it->second.ready) return;
+  Claim& c = it->second;
+  c.ready = true;
+  if (r.slot && r.slot != caf::actor_cast<caf::actor>(c.slot)) {
+    const slot_actor before = c.slot;
+    c.slot = caf::actor_cast<slot_actor>(r.slot);
+    self->monitor(c.slot);
+    unwatch(self, before);
+  }
+  if (!r.slot_name.empty()) c.slot_name = r.slot_name;
+  if (!r.slot_ad.ad.attributes().empty()) c.slot_ad = std::move(r.slot_ad.ad);
+  reuse_or_release(self, r.claim_id, setup);
 }
 
 // The job on a claim that ended without an exit: back to Idle.
@@ -216,8 +274,9 @@ void lose_claim(Self self, const std::string& claim_id, const std::string& why, 
     const classad::ClassAd* ad = self->state.queue->find(job);
     if (ad && !is_idle(*ad)) self->state.queue->evict(job, setup.clock.now(self));
   }
-  self->demonitor(caf::actor_cast<caf::actor_addr>(it->second.slot));
+  const slot_actor slot = it->second.slot;
   self->state.claims.erase(it);
+  unwatch(self, slot);
   changed(self);
 }
 
@@ -537,7 +596,20 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
         changed(self);
         reuse_or_release(self, f.claim_id, setup);
       },
-      [self, setup](ClaimEnded& e) { lose_claim(self, e.claim_id, "the slot ended it: " + e.reason, setup); },
+      [self, setup](ClaimReady& r) {
+        auto& st = self->state;
+        if (auto early = st.claiming.find(r.claim_id); early != st.claiming.end())
+          early->second.ready = std::move(r);
+        else
+          claim_ready(self, std::move(r), setup);
+      },
+      [self, setup](ClaimEnded& e) {
+        auto& st = self->state;
+        if (auto early = st.claiming.find(e.claim_id); early != st.claiming.end())
+          early->second.ended = e.reason;
+        else
+          lose_claim(self, e.claim_id, "the slot ended it: " + e.reason, setup);
+      },
       [self, setup](JobSuspension& s) {
         if (auto id = parse_job_id(s.job_id)) {
           const std::int64_t now = setup.clock.now(self);

@@ -15,10 +15,15 @@ using startd::ActionKind;
 // Every request to the startd is local; it answers at once.
 constexpr auto kStartdTimeout = std::chrono::seconds(30);
 
-struct SlotState {
-  std::string slot;  // its short name
+// A claim as the slot knows it: its secret and the schedd holding it.
+struct Holder {
   std::string claim_id;
   caf::actor schedd;
+};
+
+struct SlotState {
+  std::string slot;      // its short name
+  Holder claim;          // the claim on the slot
   classad::ClassAd job;  // the activated job
   std::string job_id;
   starter_actor starter;
@@ -35,25 +40,34 @@ std::string job_id_of(const classad::ClassAd& job) {
   return std::to_string(c.as_int()) + "." + std::to_string(p.as_int());
 }
 
-void call_startd(Self self, const startd_actor& startd, SlotCall call) {
-  self->request(startd, kStartdTimeout, std::move(call)).then([](const SlotCallReply&) {});
+void call_startd(Self self, const startd_actor& startd, SlotCallKind kind, const std::string& claim_id) {
+  self->request(startd, kStartdTimeout,
+                SlotCall{self->state.slot, static_cast<std::int32_t>(kind), claim_id, {}, false, nullptr, {}})
+      .then([](const SlotCallReply&) {});
 }
 
-void forget_claim(Self self) {
-  if (self->state.schedd) self->demonitor(self->state.schedd);
-  self->state.claim_id.clear();
-  self->state.schedd = nullptr;
+// The claim's schedd is watched while it holds the claim: a schedd that
+// dies gives its claim back.
+void drop(Self self, Holder& h) {
+  if (h.schedd) self->demonitor(h.schedd);
+  h = Holder{};
+}
+
+void hold(Self self, Holder& h, std::string claim_id, caf::actor schedd) {
+  drop(self, h);
+  h.claim_id = std::move(claim_id);
+  h.schedd = std::move(schedd);
+  if (h.schedd) self->monitor(h.schedd);
+}
+
+void tell(const Self& self, const Holder& h, auto message) {
+  if (h.schedd) self->send(caf::actor_cast<schedd_actor>(h.schedd), std::move(message));
 }
 
 void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& runner) {
   auto& st = self->state;
   switch (static_cast<ActionKind>(o.action)) {
-    case ActionKind::AcceptClaim:
-      if (st.schedd && st.schedd != o.schedd) self->demonitor(st.schedd);
-      st.claim_id = o.claim_id;
-      st.schedd = o.schedd;
-      if (st.schedd) self->monitor(st.schedd);
-      break;
+    case ActionKind::AcceptClaim: hold(self, st.claim, o.claim_id, o.schedd); break;
     case ActionKind::StartJob:
       st.vacating = false;
       st.starter = spawn_starter(self->system(), st.job, self, runner);
@@ -62,10 +76,9 @@ void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& 
     case ActionKind::SuspendJob:
     case ActionKind::ContinueJob:
       if (st.starter) self->send(st.starter, StarterSignal{o.action});
-      if (st.schedd)
-        self->send(caf::actor_cast<schedd_actor>(st.schedd),
-                   JobSuspension{st.claim_id, st.job_id,
-                                 static_cast<ActionKind>(o.action) == ActionKind::SuspendJob});
+      tell(self, st.claim,
+           JobSuspension{st.claim.claim_id, st.job_id,
+                         static_cast<ActionKind>(o.action) == ActionKind::SuspendJob});
       break;
     case ActionKind::SoftKill:
     case ActionKind::HardKill:
@@ -73,9 +86,10 @@ void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& 
       if (st.starter) self->send(st.starter, StarterSignal{o.action});
       break;
     case ActionKind::ClaimEnded:
-      if (st.schedd && (o.claim_id.empty() || o.claim_id == st.claim_id))
-        self->send(caf::actor_cast<schedd_actor>(st.schedd), ClaimEnded{st.claim_id, o.reason});
-      if (o.claim_id.empty() || o.claim_id == st.claim_id) forget_claim(self);
+      if (o.claim_id.empty() || o.claim_id == st.claim.claim_id) {
+        tell(self, st.claim, ClaimEnded{st.claim.claim_id, o.reason});
+        drop(self, st.claim);
+      }
       break;
     default: break;  // RefuseClaim is answered by the reply; the rest is the startd's
   }
@@ -87,52 +101,46 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
   self->set_down_handler([self, startd](caf::down_msg& d) {
     // The claim's schedd is gone (crashed, or its node unreachable): the
     // claim is released as if it had asked (policy-configuration, H).
-    if (d.source == self->state.schedd && !self->state.claim_id.empty()) {
-      call_startd(self, startd,
-                  SlotCall{self->state.slot,
-                           static_cast<std::int32_t>(SlotCallKind::Release),
-                           self->state.claim_id,
-                           {},
-                           false,
-                           nullptr});
-      self->state.schedd = nullptr;
-    }
+    auto& st = self->state;
+    if (st.claim.claim_id.empty() || d.source != st.claim.schedd) return;
+    call_startd(self, startd, SlotCallKind::Release, st.claim.claim_id);
+    st.claim.schedd = nullptr;
   });
   return {
       [self, startd, context](SlotMatched& m) {
         if (context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot)) return;
-        call_startd(self, startd,
-                    SlotCall{self->state.slot,
-                             static_cast<std::int32_t>(SlotCallKind::Match),
-                             m.claim_id,
-                             {},
-                             false,
-                             nullptr});
+        call_startd(self, startd, SlotCallKind::Match, m.claim_id);
       },
       [self, startd](ClaimSlot& c) -> caf::result<ClaimReply> {
         auto rp = self->make_response_promise<ClaimReply>();
         self->request(startd, kStartdTimeout,
                       SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Claim), c.claim_id,
-                               std::move(c.job), c.preempting, c.schedd})
+                               std::move(c.job), c.preempting, c.schedd, std::move(c.preempt_dslots)})
             .then(
                 [rp](SlotCallReply& r) mutable {
-                  rp.deliver(ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad)});
+                  rp.deliver(
+                      ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad), r.pending});
                 },
                 [rp](caf::error& e) mutable {
-                  rp.deliver(
-                      ClaimReply{false, "the startd did not answer: " + caf::to_string(e), {}, nullptr, {}});
+                  rp.deliver(ClaimReply{
+                      false, "the startd did not answer: " + caf::to_string(e), {}, nullptr, {}, false});
                 });
         return rp;
       },
       [self, startd](ActivateClaim& a) -> caf::result<ActivateReply> {
-        if (self->state.claim_id.empty() || a.claim_id != self->state.claim_id)
+        if (self->state.claim.claim_id.empty() || a.claim_id != self->state.claim.claim_id)
           return ActivateReply{false, "no claim with this id on " + self->state.slot};
         self->state.job = a.job.ad;
         self->state.job_id = job_id_of(a.job.ad);
         auto rp = self->make_response_promise<ActivateReply>();
         self->request(startd, kStartdTimeout,
-                      SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Activate),
-                               a.claim_id, std::move(a.job), false, nullptr})
+                      SlotCall{self->state.slot,
+                               static_cast<std::int32_t>(SlotCallKind::Activate),
+                               a.claim_id,
+                               std::move(a.job),
+                               false,
+                               nullptr,
+                               {}})
             .then(
                 [rp](SlotCallReply& r) mutable {
                   rp.deliver(ActivateReply{r.ok, r.reason});
@@ -143,14 +151,10 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
         return rp;
       },
       [self, startd](ReleaseSlot& r) {
-        if (self->state.claim_id.empty() || r.claim_id != self->state.claim_id) return;
-        call_startd(self, startd,
-                    SlotCall{self->state.slot,
-                             static_cast<std::int32_t>(SlotCallKind::Release),
-                             r.claim_id,
-                             {},
-                             false,
-                             nullptr});
+        // The claim, or one waiting for this slot's job to leave (the
+        // startd knows those).
+        if (r.claim_id.empty()) return;
+        call_startd(self, startd, SlotCallKind::Release, r.claim_id);
       },
       [self, runner](SlotOrder& o) { carry_out(self, o, runner); },
       [self, startd](StarterExit& e) {
@@ -158,16 +162,9 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
         st.starter = nullptr;
         // The startd first, so that the schedd's next activation finds the
         // claim idle (messages from one sender arrive in order).
-        call_startd(self, startd,
-                    SlotCall{st.slot,
-                             static_cast<std::int32_t>(SlotCallKind::JobExited),
-                             st.claim_id,
-                             {},
-                             false,
-                             nullptr});
-        if (st.schedd)
-          self->send(caf::actor_cast<schedd_actor>(st.schedd),
-                     JobFinished{st.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating});
+        call_startd(self, startd, SlotCallKind::JobExited, st.claim.claim_id);
+        tell(self, st.claim,
+             JobFinished{st.claim.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating});
         st.vacating = false;
       },
   };

@@ -24,6 +24,13 @@ struct StartdState {
   std::vector<std::string> partitionable;      // their ads change with every dynamic slot
   std::optional<std::uint64_t> synced_layout;  // the model's layout_version() `slots` mirrors
   std::vector<collector_actor> collectors;     // setup's, until the node says otherwise
+  // Claims granted once their slot is free (a preempted job leaving): the
+  // schedd waiting for each, and the slot the claim was sent to.
+  struct Waiting {
+    caf::actor schedd;
+    std::string slot;
+  };
+  std::map<std::string, Waiting> waiting;  // by claim id
   std::int64_t update_interval = 300;
   std::int64_t last_full_update = 0;
   static inline const char* name = "startd";
@@ -34,7 +41,8 @@ using Self = startd_actor::stateful_pointer<StartdState>;
 startd::SlotEvent to_event(SlotCall& c) {
   switch (static_cast<SlotCallKind>(c.kind)) {
     case SlotCallKind::Match: return startd::MatchNotified{c.claim_id};
-    case SlotCallKind::Claim: return startd::ClaimRequest{c.claim_id, std::move(c.job.ad), c.preempting};
+    case SlotCallKind::Claim:
+      return startd::ClaimRequest{c.claim_id, std::move(c.job.ad), c.preempting, std::move(c.preempt_dslots)};
     case SlotCallKind::Activate: return startd::Activate{c.claim_id, std::move(c.job.ad)};
     case SlotCallKind::Release: return startd::ReleaseClaim{c.claim_id};
     case SlotCallKind::JobExited: return startd::JobExited{c.claim_id};
@@ -91,6 +99,34 @@ void sync_slots(Self self, const StartdSetup& setup, std::set<std::string>& chan
     for (const collector_actor& c : st.collectors) self->send(c, inv);
 }
 
+// A waiting claim's schedd is watched: if it dies, its claim is withdrawn
+// (policy-configuration, 19) rather than handed to nobody.
+void watch_waiting(Self self, const std::string& claim_id, StartdState::Waiting w) {
+  if (w.schedd) self->monitor(w.schedd);
+  self->state.waiting[claim_id] = std::move(w);
+}
+
+void forget_waiting(Self self, std::map<std::string, StartdState::Waiting>::iterator it) {
+  auto& st = self->state;
+  const caf::actor schedd = it->second.schedd;
+  st.waiting.erase(it);
+  if (!schedd) return;
+  for (const auto& [id, w] : st.waiting)
+    if (w.schedd == schedd) return;  // still waiting for another (demonitor drops them all)
+  self->demonitor(schedd);
+}
+
+// A claim that waited for its slot: its schedd hears of the end.
+bool end_waiting(Self self, const std::string& claim_id, const std::string& reason) {
+  auto& st = self->state;
+  auto it = st.waiting.find(claim_id);
+  if (it == st.waiting.end()) return false;
+  if (it->second.schedd)
+    self->send(caf::actor_cast<schedd_actor>(it->second.schedd), ClaimEnded{claim_id, reason});
+  forget_waiting(self, it);
+  return true;
+}
+
 // Sends each action to its slot and advertises the ads that changed;
 // the reply says what became of `call`'s claim or activation.
 SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult result,
@@ -99,6 +135,7 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
   SlotCallReply reply;
   reply.ok = call == nullptr || (static_cast<SlotCallKind>(call->kind) != SlotCallKind::Claim &&
                                  static_cast<SlotCallKind>(call->kind) != SlotCallKind::Activate);
+  const bool claim_call = call && static_cast<SlotCallKind>(call->kind) == SlotCallKind::Claim;
   std::set<std::string> changed;
   sync_slots(self, setup, changed);  // a carved dynamic slot needs its actor before its orders
   for (startd::StartdAction& a : result.actions) {
@@ -114,16 +151,54 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
       }
       continue;
     }
+    if (a.action.kind == ActionKind::ClaimEnded && for_call && claim_call) {
+      // The claim asked for ended within its own call (its room could not
+      // be made): the reply says so.
+      if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) forget_waiting(self, w);
+      reply = SlotCallReply{false, a.action.reason, {}, nullptr, {}, false};
+      changed.insert(a.slot);
+      continue;
+    }
+    if (a.action.kind == ActionKind::ClaimEnded && end_waiting(self, a.action.claim_id, a.action.reason)) {
+      changed.insert(a.slot);
+      continue;
+    }
     auto it = st.slots.find(a.slot);
     if (it == st.slots.end()) continue;
+    const caf::actor slot = caf::actor_cast<caf::actor>(it->second);
+    if (a.action.kind == ActionKind::ClaimPending) {
+      // The claim holds nothing yet: the startd keeps its schedd until the
+      // slot is free, and tells the slot's actor then.
+      if (for_call && claim_call) {
+        watch_waiting(self, a.action.claim_id, StartdState::Waiting{call->schedd, call->slot});
+        reply = SlotCallReply{true, {}, a.slot, slot, WireAd{}, true};
+        if (const startd::Slot* s = st.model->slot(a.slot)) reply.slot_ad = WireAd{s->ad()};
+      }
+      continue;
+    }
     SlotOrder order{static_cast<std::int32_t>(a.action.kind), a.action.claim_id, a.action.reason, nullptr};
     if (a.action.kind == ActionKind::AcceptClaim) {
-      if (call && for_call && static_cast<SlotCallKind>(call->kind) == SlotCallKind::Claim) {
+      const startd::Slot* s = st.model->slot(a.slot);
+      if (for_call && claim_call) {
+        // Granted at once (or its room was made within the call).
+        if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) forget_waiting(self, w);
         order.schedd = call->schedd;
-        reply.ok = true;
-        reply.slot_name = a.slot;
-        reply.slot = caf::actor_cast<caf::actor>(it->second);
-        if (const startd::Slot* s = st.model->slot(a.slot)) reply.slot_ad = WireAd{s->ad()};
+        reply = SlotCallReply{true, {}, a.slot, slot, WireAd{}, false};
+        if (s) reply.slot_ad = WireAd{s->ad()};
+      } else if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) {
+        // The preempted jobs have left: the waiting schedd may activate.
+        order.schedd = w->second.schedd;
+        ClaimReady ready{a.action.claim_id, slot, {}, {}};
+        if (s) {
+          ready.slot_ad = WireAd{s->ad()};
+          classad::Value name = classad::evaluate_attr(s->ad(), "Name");
+          if (name.is_string()) ready.slot_name = std::string(name.as_string());
+        }
+        self->send(it->second, std::move(order));
+        if (w->second.schedd) self->send(caf::actor_cast<schedd_actor>(w->second.schedd), std::move(ready));
+        forget_waiting(self, w);
+        changed.insert(a.slot);
+        continue;
       }
     }
     if (a.action.kind == ActionKind::StartJob && for_call) reply.ok = true;
@@ -167,6 +242,17 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   sync_slots(self, setup, all);
   advertise(self, all);
   st.last_full_update = setup.clock.now(self);
+  self->set_down_handler([self, setup](caf::down_msg& d) {
+    // A schedd waiting for a slot is gone: its claim is withdrawn.
+    std::vector<std::pair<std::string, std::string>> gone;  // claim id, slot
+    for (const auto& [id, w] : self->state.waiting)
+      if (w.schedd && d.source == w.schedd) gone.emplace_back(id, w.slot);
+    for (const auto& [id, slot] : gone) {
+      auto result = self->state.model->deliver(slot, startd::ReleaseClaim{id}, setup.clock.now(self));
+      dispatch(self, setup, std::move(result), nullptr);
+      if (auto it = self->state.waiting.find(id); it != self->state.waiting.end()) forget_waiting(self, it);
+    }
+  });
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
       [self, setup](SlotCall& c) -> SlotCallReply {

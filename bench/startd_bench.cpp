@@ -67,7 +67,7 @@ int main() {
   busy->sensors(idle, t0);
   for (int i = 1; i <= 128; ++i) {
     std::string slot = "slot" + std::to_string(i), claim = "c" + std::to_string(i);
-    busy->deliver(slot, ClaimRequest{claim, job, false}, t0);
+    busy->deliver(slot, ClaimRequest{claim, job, false, {}}, t0);
     busy->deliver(slot, Activate{claim, job}, t0);
   }
   std::int64_t now = t0;
@@ -103,7 +103,7 @@ int main() {
     claims.push_back(rate(kClaims, [&] {
       for (int i = 0; i < kClaims; ++i) {
         std::string id = "c" + std::to_string(i);
-        auto r = p->deliver("slot1", ClaimRequest{id, job, false}, t0 + i);
+        auto r = p->deliver("slot1", ClaimRequest{id, job, false, {}}, t0 + i);
         const std::string& dslot = r.actions.front().slot;
         p->deliver(dslot, Activate{id, job}, t0 + i);
         p->deliver(dslot, JobExited{id}, t0 + i);  // CLAIM_WORKLIFE 0: the claim ends

@@ -154,16 +154,12 @@ double Slot::run_time() const {
   return static_cast<double>(now_ - claim_->job_start - suspended);
 }
 
-// Seconds of retirement the running job has left: the smaller of the
-// machine's MAXJOBRETIREMENTTIME and the job's MaxJobRetirementTime,
-// counted from JobStart without the time spent suspended
-// (policy-configuration, MAXJOBRETIREMENTTIME).
-double Slot::retirement_left() const {
-  if (!claim_ || !claim_->running) return 0;
-  if (claim_->interruptible) return 0;  // started on a draining machine
-  if (peaceful_) return kForever;
-  if (reason_ == Reason::Vacate || (reason_ == Reason::Drain && drain_schedule_ != DrainSchedule::Graceful))
-    return 0;
+// Seconds of retirement the running job is granted: the smaller of the
+// machine's MAXJOBRETIREMENTTIME and the job's MaxJobRetirementTime
+// ("can only be used to take less than the time granted by the
+// condor_startd, never more"; policy-configuration, MAXJOBRETIREMENTTIME).
+double Slot::retirement_granted() const {
+  if (!claim_ || !claim_->running || claim_->interruptible) return 0;  // interruptible: started draining
   double allowed = std::max(0.0, number_or(policy_->max_job_retirement_time, true, 0));
   if (const classad::Attribute* a = claim_->job.find("MaxJobRetirementTime")) {
     classad::EvalEnv env;
@@ -173,7 +169,18 @@ double Slot::retirement_left() const {
     if (!v.is_string() && v.number(job) && std::isfinite(job))
       allowed = std::min(allowed, std::max(0.0, job));
   }
-  return std::max(0.0, allowed - run_time());
+  return allowed;
+}
+
+// Seconds of retirement the running job has left, counted from JobStart
+// without the time spent suspended; a peaceful shutdown grants forever, a
+// vacate or a quick or fast drain nothing.
+double Slot::retirement_left() const {
+  if (!claim_ || !claim_->running || claim_->interruptible) return 0;
+  if (peaceful_) return kForever;
+  if (reason_ == Reason::Vacate || (reason_ == Reason::Drain && drain_schedule_ != DrainSchedule::Graceful))
+    return 0;
+  return std::max(0.0, retirement_granted() - run_time());
 }
 
 // The vacating time X the job gets: MachineMaxVacateTime, or the job's
@@ -240,13 +247,27 @@ void Slot::refresh_ad() {
         ad_.set("AccountingGroup", std::string(group.as_string()) + std::string(u.substr(at)));
     }
     ad_.set("CurrentRank", claim_->rank);
-    ad_.set("PublicClaimId", claim_->id.substr(0, claim_->id.find('#')));
-    if (claim_->running)
-      ad_.set("JobStart", claim_->job_start);
+    // The claim id is "<public part>#<secret>": only the public part is
+    // shown (an id without one shows nothing), or anyone who may read the
+    // collector could claim the slot.
+    if (const auto hash = claim_->id.find('#'); hash != std::string::npos)
+      ad_.set("PublicClaimId", claim_->id.substr(0, hash));
     else
+      ad_.erase("PublicClaimId");
+    if (claim_->running) {
+      ad_.set("JobStart", claim_->job_start);
+      // With JobStart, tells the negotiator whether the job is still within
+      // its retirement time: "By default the condor_negotiator will not
+      // match jobs to a slot with retirement time remaining"
+      // (NEGOTIATOR_CONSIDER_EARLY_PREEMPTION).
+      ad_.set("MaxJobRetirementTime", retirement_granted());
+    } else {
       ad_.erase("JobStart");
+      ad_.erase("MaxJobRetirementTime");
+    }
   } else {
-    for (const char* attr : {"RemoteOwner", "RemoteUser", "AccountingGroup", "JobStart", "PublicClaimId"})
+    for (const char* attr : {"RemoteOwner", "RemoteUser", "AccountingGroup", "JobStart",
+                             "MaxJobRetirementTime", "PublicClaimId"})
       ad_.erase(attr);
     ad_.set("CurrentRank", 0.0);
   }
@@ -325,6 +346,7 @@ void Slot::handle(const ClaimRequest& e) {
       return;
     case State::Backfill:
       backfill_claim_ = std::make_unique<ClaimRequest>(e);
+      if (out_) out_->actions.push_back(SlotAction{ActionKind::ClaimPending, e.claim_id, "backfill"});
       if (activity_ != Activity::Killing) {
         enter(State::Backfill, Activity::Killing, "28");
         act(ActionKind::KillBackfill, "claimed");
@@ -353,7 +375,7 @@ void Slot::handle(const ClaimRequest& e) {
       }
       candidate.rank = new_rank;
       pending_ = std::make_unique<Claim>(std::move(candidate));
-      if (out_) out_->actions.push_back(SlotAction{ActionKind::AcceptClaim, pending_->id, "preempting"});
+      if (out_) out_->actions.push_back(SlotAction{ActionKind::ClaimPending, pending_->id, "preempting"});
       if (claim_->running) {
         retire(Reason::BetterMatch, "H/13");
       } else {
@@ -442,6 +464,10 @@ void Slot::handle(const PreemptingClaimWithdrawn&) {
     reason_ = Reason::None;
     if (activity_ == Activity::Retiring) enter(State::Claimed, Activity::Busy, "19");
   }
+}
+
+void Slot::handle(const EvictForPartition&) {
+  if (state_ == State::Claimed) preempt(Reason::BetterMatch, false, "H/10");
 }
 
 void Slot::handle(const Vacate& e) {
@@ -636,6 +662,7 @@ void Slot::finish_preemption() {
     retiring_ = false;
     peaceful_ = false;
     enter(State::Claimed, Activity::Idle, was_killing ? "I/24" : "I/23");
+    act(ActionKind::AcceptClaim);  // the waiting schedd may activate now
     return;
   }
   end_claim(why);

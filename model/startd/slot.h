@@ -93,6 +93,7 @@ class Slot {
   void handle(const JobExited& e);
   void handle(const ReleaseClaim& e);
   void handle(const PreemptingClaimWithdrawn& e);
+  void handle(const EvictForPartition& e);
   void handle(const Vacate& e);
   void handle(const Drain& e);
   void handle(const AllSlotsDrained& e);
@@ -119,6 +120,7 @@ class Slot {
   const PolicyExprs& exprs() const;
   double number_or(const classad::ExprPtr& e, bool with_job, double fallback) const;
   double run_time() const;
+  double retirement_granted() const;
   double retirement_left() const;
   double vacate_time() const;
   double vacate_allowance() const;

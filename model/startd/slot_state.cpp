@@ -31,6 +31,7 @@ const char* activity_name(Activity a) {
 const char* action_name(ActionKind k) {
   switch (k) {
     case ActionKind::AcceptClaim: return "AcceptClaim";
+    case ActionKind::ClaimPending: return "ClaimPending";
     case ActionKind::RefuseClaim: return "RefuseClaim";
     case ActionKind::StartJob: return "StartJob";
     case ActionKind::SuspendJob: return "SuspendJob";

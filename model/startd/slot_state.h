@@ -47,6 +47,10 @@ struct ClaimRequest {
   std::string claim_id;
   classad::ClassAd job;
   bool preempting = false;
+  // ALLOW_PSLOT_PREEMPTION, for a claim on a partitionable slot: the
+  // dynamic slots (short or full names) whose jobs are evicted to make room
+  // when what is free does not fit the job (the negotiator's choice).
+  std::vector<std::string> preempt_dslots;
 };
 
 // The claiming schedd starts a job on its claim (11).
@@ -68,6 +72,12 @@ struct ReleaseClaim {
 
 // A preempting claim that is waiting on retirement was withdrawn (19).
 struct PreemptingClaimWithdrawn {};
+
+// ALLOW_PSLOT_PREEMPTION: the partitionable slot this dynamic slot was
+// carved from took a better match that needs its resources. The job is
+// evicted as for a better match (H/10; the negotiator picks only slots
+// with no retirement left) and the claim ends, returning the resources.
+struct EvictForPartition {};
 
 // condor_vacate: evict the job (soft kill first unless fast) and go to
 // Owner (F, H, J, K).
@@ -100,21 +110,24 @@ struct Shutdown {
   enum class How { Graceful, Fast, Peaceful } how = How::Graceful;
 };
 
-using SlotEvent = std::variant<Tick, SensorUpdate, MatchNotified, ClaimRequest, Activate, JobExited,
-                               ReleaseClaim, PreemptingClaimWithdrawn, Vacate, Drain, AllSlotsDrained,
-                               CancelDrain, BenchmarksDone, BackfillStarted, BackfillExited, Shutdown>;
+using SlotEvent =
+    std::variant<Tick, SensorUpdate, MatchNotified, ClaimRequest, Activate, JobExited, ReleaseClaim,
+                 PreemptingClaimWithdrawn, EvictForPartition, Vacate, Drain, AllSlotsDrained, CancelDrain,
+                 BenchmarksDone, BackfillStarted, BackfillExited, Shutdown>;
 
 // ---- Actions ----------------------------------------------------------
 
 enum class ActionKind {
-  AcceptClaim,  // the claim is granted: tell the schedd
-  RefuseClaim,  // the claim or activation is refused: `reason` says why
-  StartJob,     // spawn the starter for the activated job
-  SuspendJob,   // SIGSTOP the job's process group
-  ContinueJob,  // SIGCONT
-  SoftKill,     // the job's kill_sig (SIGTERM), once
-  HardKill,     // SIGKILL
-  ClaimEnded,   // tell the schedd its claim is over (released, preempted, evicted)
+  AcceptClaim,   // the claim holds the slot, idle: tell the schedd it may activate
+  ClaimPending,  // the claim is granted once the slot is free (a job preempted, backfill
+                 // killed): the schedd waits for its AcceptClaim (or ClaimEnded)
+  RefuseClaim,   // the claim or activation is refused: `reason` says why
+  StartJob,      // spawn the starter for the activated job
+  SuspendJob,    // SIGSTOP the job's process group
+  ContinueJob,   // SIGCONT
+  SoftKill,      // the job's kill_sig (SIGTERM), once
+  HardKill,      // SIGKILL
+  ClaimEnded,    // tell the schedd its claim is over (released, preempted, evicted)
   RunBenchmarks,
   StartBackfill,
   KillBackfill,

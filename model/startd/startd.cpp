@@ -274,28 +274,115 @@ StartdResult Startd::deliver(const std::string& name, const SlotEvent& event, st
   }
   if (e->partition) {
     if (const auto* claim = std::get_if<ClaimRequest>(&event)) {
-      // Only a job the partitionable slot would START gets a dynamic slot.
-      if (!e->slot->would_start(claim->job)) {
-        out.actions.push_back(StartdAction{
-            name, SlotAction{ActionKind::RefuseClaim, claim->claim_id, "START is not true for this job"}});
-        return out;
-      }
-      auto dyn = carve(*e, *claim, now);
-      if (!dyn) {
-        out.actions.push_back(
-            StartdAction{name, SlotAction{ActionKind::RefuseClaim, claim->claim_id, dyn.error()}});
-        return out;
-      }
-      const std::string dyn_name = (*dyn)->description.short_name();
-      collect(dyn_name, (*dyn)->slot->step(event, now), out);
+      claim_partition(*e, *claim, now, out);
       after(out, now);
       return out;
     }
     if (std::holds_alternative<MatchNotified>(event)) return out;  // a pslot is never Matched
+    if (const auto* release = std::get_if<ReleaseClaim>(&event)) {
+      // A claim waiting for preempted dynamic slots is withdrawn; they
+      // are on their way out already and give their resources back.
+      auto w = std::find_if(waiting_.begin(), waiting_.end(),
+                            [&](const WaitingCarve& c) { return c.claim.claim_id == release->claim_id; });
+      if (w != waiting_.end()) {
+        out.actions.push_back(
+            StartdAction{name, SlotAction{ActionKind::ClaimEnded, release->claim_id, "claim withdrawn"}});
+        waiting_.erase(w);
+      }
+      return out;
+    }
   }
   collect(name, e->slot->step(event, now), out);
   after(out, now);
   return out;
+}
+
+// A claim on a partitionable slot: a dynamic slot carved for the job, or
+// room made for it by preempting the dynamic slots the negotiator chose.
+void Startd::claim_partition(Entry& parent, const ClaimRequest& claim, std::int64_t now, StartdResult& out) {
+  const std::string name = parent.description.short_name();
+  // Only a job the partitionable slot would START gets a dynamic slot.
+  if (!parent.slot->would_start(claim.job)) {
+    out.actions.push_back(StartdAction{
+        name, SlotAction{ActionKind::RefuseClaim, claim.claim_id, "START is not true for this job"}});
+    return;
+  }
+  auto dyn = carve(parent, claim, now);
+  if (dyn) {
+    collect((*dyn)->description.short_name(), (*dyn)->slot->step(claim, now), out);
+    return;
+  }
+  if (claim.preempt_dslots.empty()) {
+    out.actions.push_back(
+        StartdAction{name, SlotAction{ActionKind::RefuseClaim, claim.claim_id, dyn.error()}});
+    return;
+  }
+  preempt_for(parent, claim, now, out);
+}
+
+// "When the condor_schedd claims the partitionable slot, the dynamic slots
+// are preempted, such that their resources are returned to the
+// partitionable slot for use by the new job" (policy-configuration,
+// pslot preemption). Each named slot must be a busy dynamic slot of
+// `parent`, and their resources with what is free must fit the job.
+void Startd::preempt_for(Entry& parent, const ClaimRequest& claim, std::int64_t now, StartdResult& out) {
+  const std::string name = parent.description.short_name();
+  auto refuse = [&](const std::string& why) {
+    out.actions.push_back(StartdAction{name, SlotAction{ActionKind::RefuseClaim, claim.claim_id, why}});
+  };
+  auto want = parent.partition->request_of(claim.job, parent.slot->ad(), *parent.carve_policy,
+                                           classad::EvalEnv{now, local_offset_, nullptr, nullptr});
+  if (!want) return refuse(want.error());
+  Resources room = parent.partition->available();
+  std::vector<std::string> victims;
+  for (const std::string& full : claim.preempt_dslots) {
+    const std::string v = full.substr(0, full.find('@'));
+    Entry* d = find(v);
+    if (!d || d->description.kind != SlotKind::Dynamic || d->description.id != parent.description.id ||
+        d->slot->state() != State::Claimed)
+      return refuse(v + " is not a claimed dynamic slot of " + name + ": nothing to preempt");
+    if (std::find(victims.begin(), victims.end(), v) != victims.end()) continue;
+    victims.push_back(v);
+    room += d->description.resources;
+  }
+  if (!want->fits_within(room))
+    return refuse("preempting " + std::to_string(victims.size()) +
+                  " dynamic slots would still leave too little for this job");
+  for (const std::string& v : victims) collect(v, find(v)->slot->step(EvictForPartition{}, now), out);
+  out.actions.push_back(
+      StartdAction{name, SlotAction{ActionKind::ClaimPending, claim.claim_id, "preempting dynamic slots"}});
+  waiting_.push_back(WaitingCarve{name, claim, std::move(victims)});
+}
+
+// Claims whose preempted dynamic slots are all gone get their own.
+void Startd::carve_waiting(std::int64_t now, StartdResult& out) {
+  for (std::size_t i = 0; i < waiting_.size();) {
+    WaitingCarve& w = waiting_[i];
+    std::erase_if(w.victims, [this](const std::string& v) { return find(v) == nullptr; });
+    if (!w.victims.empty()) {
+      ++i;
+      continue;
+    }
+    const WaitingCarve done = std::move(w);
+    waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+    Entry* parent = find(done.parent);
+    std::string why;
+    if (!parent || !parent->slot->would_start(done.claim.job)) {
+      why = "START is no longer true for this job";
+    } else if (auto dyn = carve(*parent, done.claim, now)) {
+      StepResult step = (*dyn)->slot->step(done.claim, now);
+      // Nobody waits for a refusal now: the claim ends.
+      for (SlotAction& a : step.actions)
+        if (a.kind == ActionKind::RefuseClaim)
+          a = SlotAction{ActionKind::ClaimEnded, done.claim.claim_id, a.reason};
+      collect((*dyn)->description.short_name(), std::move(step), out);
+      continue;
+    } else {
+      why = dyn.error();
+    }
+    out.actions.push_back(
+        StartdAction{done.parent, SlotAction{ActionKind::ClaimEnded, done.claim.claim_id, why}});
+  }
 }
 
 StartdResult Startd::tick(std::int64_t now) {
@@ -391,6 +478,7 @@ void Startd::after(StartdResult& out, std::int64_t now) {
     }
     ++i;
   }
+  if (!waiting_.empty()) carve_waiting(now, out);
   if (!slot_attrs_.empty()) {
     publish_slot_attrs();
     for (Entry& e : slots_) collect(e.description.short_name(), e.slot->step(Tick{}, now), out);

@@ -56,6 +56,11 @@ class Startd {
 
   // Delivers `event` to slot `slot` (short name). A claim request to a
   // partitionable slot carves a dynamic slot; its actions name the new slot.
+  // When it does not fit and the request names dynamic slots to preempt
+  // (ALLOW_PSLOT_PREEMPTION), their jobs are evicted and the claim waits
+  // (ClaimPending on the partitionable slot) until they have given their
+  // resources back; then the dynamic slot is carved and AcceptClaim names
+  // it, or ClaimEnded says why it could not be.
   StartdResult deliver(const std::string& slot, const SlotEvent& event, std::int64_t now);
   // Evaluates every slot.
   StartdResult tick(std::int64_t now);
@@ -99,8 +104,19 @@ class Startd {
   Startd(config::Config config, MachineResources machine, std::int32_t local_offset)
       : config_(std::move(config)), machine_(std::move(machine)), local_offset_(local_offset) {}
 
+  // A claim on a partitionable slot waiting for the dynamic slots it
+  // preempts to end (ALLOW_PSLOT_PREEMPTION).
+  struct WaitingCarve {
+    std::string parent;  // the partitionable slot's short name
+    ClaimRequest claim;
+    std::vector<std::string> victims;  // short names of the dynamic slots still there
+  };
+
   Entry* find(const std::string& name);
   Result<Entry*> carve(Entry& parent, const ClaimRequest& claim, std::int64_t now);
+  void claim_partition(Entry& parent, const ClaimRequest& claim, std::int64_t now, StartdResult& out);
+  void preempt_for(Entry& parent, const ClaimRequest& claim, std::int64_t now, StartdResult& out);
+  void carve_waiting(std::int64_t now, StartdResult& out);
   void collect(const std::string& name, StepResult step, StartdResult& out);
   void after(StartdResult& out, std::int64_t now);
   void refresh_partition(Entry& parent, std::int64_t now);
@@ -124,6 +140,7 @@ class Startd {
   bool drain_waits_ = false;  // a graceful drain admitting interruptible jobs, before its final phase
   bool all_drained_sent_ = false;
   std::uint64_t layout_version_ = 0;
+  std::vector<WaitingCarve> waiting_;
 };
 
 }  // namespace cara::startd

@@ -2,145 +2,13 @@
 // threads, no real processes (a stand-in JobRunner is driven by hand).
 // Covers the claim protocol, claim reuse, eviction and requeue when a slot
 // dies, the negotiator cycle over messages, and userprio commands.
-#include "actors/pool.h"
-
-#include <map>
-
-#include "actor/caf_catch.h"
-#include "actors/collector.h"
-#include "model/classad/eval.h"
-#include "model/classad/unparse.h"
-#include "model/collector/ad_store.h"
-#include "model/config/config_host.h"
+#include "actor/pool_fixture.h"
 
 using namespace cara;
 using namespace cara::actors;
+using namespace cara::actors::testing;
 
 namespace {
-
-// Jobs "run" until the test ends them.
-class FakeRunner : public JobRunner {
- public:
-  struct Run {
-    classad::ClassAd job;
-    std::function<void(ProcessExit)> on_exit;
-    std::vector<int> signals;
-    bool ended = false;
-  };
-  Result<std::int64_t> start(const classad::ClassAd& job, std::function<void(ProcessExit)> on_exit) override {
-    runs.push_back(Run{job, std::move(on_exit), {}, false});
-    return static_cast<std::int64_t>(runs.size() - 1);
-  }
-  void signal(std::int64_t handle, int sig) override {
-    runs[static_cast<std::size_t>(handle)].signals.push_back(sig);
-  }
-  void finish(std::size_t i, int code) {
-    runs[i].ended = true;
-    runs[i].on_exit(ProcessExit{false, code});
-  }
-  std::size_t running() const {
-    std::size_t n = 0;
-    for (const Run& r : runs) n += r.ended ? 0 : 1;
-    return n;
-  }
-  std::vector<Run> runs;
-};
-
-std::shared_ptr<const config::Config> make_config(const std::string& text, const char* daemon) {
-  auto host = std::make_shared<config::MemoryHost>();
-  auto c = config::config_from_text(text, {daemon, ""}, host);
-  if (!c) FAIL(c.error());
-  return std::make_shared<config::Config>(std::move(*c));
-}
-
-constexpr const char* kCentralManager =
-    "FULL_HOSTNAME = cm.test\nUID_DOMAIN = test\nNEGOTIATOR_INTERVAL = 60\n"
-    "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n";
-constexpr const char* kAccessPoint = "FULL_HOSTNAME = ap.test\nUID_DOMAIN = test\n";
-
-std::string execution_point(const std::string& host, int cpus, const std::string& extra = "") {
-  return "FULL_HOSTNAME = " + host + "\nUID_DOMAIN = test\nNUM_CPUS = " + std::to_string(cpus) +
-         "\nMEMORY = " + std::to_string(cpus * 1000) + "\nSTART = true\nSUSPEND = false\nPREEMPT = false\n" +
-         extra;
-}
-
-std::string str(const classad::ClassAd& ad, const char* name) {
-  classad::Value v = classad::evaluate_attr(ad, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
-}
-std::int64_t num(const classad::ClassAd& ad, const char* name) {
-  classad::Value v = classad::evaluate_attr(ad, name);
-  return v.is_int() ? v.as_int() : -1;
-}
-
-struct PoolFixture : test_coordinator_fixture<> {
-  std::shared_ptr<FakeRunner> runner = std::make_shared<FakeRunner>();
-  EmbeddedPool pool;
-
-  void start(const std::vector<std::string>& eps, const std::string& cm_extra = "") {
-    PoolSpec spec;
-    spec.central_manager = make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR");
-    spec.access_point = make_config(kAccessPoint, "SCHEDD");
-    for (const std::string& ep : eps) spec.execution_points.push_back(make_config(ep, "STARTD"));
-    spec.runner = runner;
-    spec.files = std::make_shared<config::MemoryHost>();
-    spec.clock = PoolClock{1700000000};
-    spec.seed = 42;
-    auto p = spawn_pool(sys, spec);
-    if (!p) FAIL(p.error());
-    pool = *p;
-    settle();
-  }
-  ~PoolFixture() override {
-    stop_pool(sys, pool);
-    settle();
-    trigger_timeouts();  // the stopped actors' timers fire into the void
-    settle();
-  }
-  // Delivers every message without moving time.
-  void settle() {
-    while (consume_message()) {
-    }
-  }
-  // Moves virtual time in steps of 250 ms, delivering what each step sends.
-  void advance(double seconds) {
-    for (double t = 0; t < seconds; t += 0.25) {
-      advance_time(std::chrono::milliseconds(250));
-      settle();
-    }
-  }
-  SubmitReply submit(const std::string& text, const std::string& owner = "alice") {
-    SubmitRequest r;
-    r.description = text;
-    r.label = "test.submit";
-    r.owner = owner;
-    r.iwd = "/tmp";
-    auto h = self->request(pool.schedd, caf::infinite, r);
-    settle();
-    SubmitReply out;
-    h.receive([&](SubmitReply& reply) { out = reply; }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
-    return out;
-  }
-  std::vector<classad::ClassAd> queue() {
-    auto h = self->request(pool.schedd, caf::infinite, QueueQuery{});
-    settle();
-    std::vector<classad::ClassAd> jobs;
-    h.receive(
-        [&](QueueReply& q) {
-          for (WireAd& a : q.jobs) jobs.push_back(std::move(a.ad));
-        },
-        [&](caf::error& e) { FAIL(caf::to_string(e)); });
-    return jobs;
-  }
-  AdQueryReply ads(collector::AdType type, const std::string& constraint = "") {
-    auto h = self->request(pool.collector, caf::infinite,
-                           AdQueryRequest{static_cast<std::int32_t>(type), constraint, {}, false});
-    settle();
-    AdQueryReply out;
-    h.receive([&](AdQueryReply& r) { out = std::move(r); }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
-    return out;
-  }
-};
 
 constexpr const char* kOneJob = "executable = /bin/true\nqueue\n";
 
@@ -159,6 +27,13 @@ TEST_CASE_METHOD(PoolFixture, "a job is matched, claimed, activated and complete
   auto claimed = ads(collector::AdType::Machine, "State == \"Claimed\" && Activity == \"Busy\"");
   REQUIRE(claimed.ads.size() == 1);
   CHECK(str(claimed.ads[0].ad, "RemoteUser") == "alice@test");
+  // The claim id's secret stays between the schedd and the slot: the ad
+  // shows only its public part (the negotiator's start and a counter).
+  const std::string public_id = str(claimed.ads[0].ad, "PublicClaimId");
+  CHECK(public_id.size() > 2);
+  CHECK(public_id.ends_with(".1"));  // the first claim of this negotiator
+  for (const classad::Attribute& a : claimed.ads[0].ad.attributes())
+    CHECK(classad::unparse(*a.expr).find('#') == std::string::npos);
 
   runner->finish(0, 3);
   settle();

@@ -109,7 +109,7 @@ TEST_CASE("a claimed slot holds its state itself; its siblings are unchanged", "
   auto sd = machine("NUM_SLOTS = 2\nSTART = True\n");
   const classad::ClassAd job = *classad::parse_classad(
       R"([ Owner = "alice"; User = "alice@example.org"; Requirements = true; RequestCpus = 1 ])");
-  sd->deliver("slot2", ClaimRequest{"c1#secret", job, false}, kTuesday10am + 1);
+  sd->deliver("slot2", ClaimRequest{"c1#secret", job, false, {}}, kTuesday10am + 1);
   const Slot& s2 = *sd->slot("slot2");
   CHECK(shown(s2, "State") == "\"Claimed\"");
   CHECK(shown(s2, "RemoteUser") == "\"alice@example.org\"");
@@ -126,7 +126,7 @@ TEST_CASE("a dynamic slot chains to the machine ad too", "[startd][machine-ad]")
   const classad::ClassAd job = *classad::parse_classad(
       R"([ Owner = "alice"; User = "alice@example.org"; Requirements = true; RequestCpus = 2;
            RequestMemory = 1024; RequestDisk = 1000 ])");
-  auto r = sd->deliver("slot1", ClaimRequest{"c1#secret", job, false}, kTuesday10am + 1);
+  auto r = sd->deliver("slot1", ClaimRequest{"c1#secret", job, false, {}}, kTuesday10am + 1);
   const Slot* d = sd->slot("slot1_1");
   REQUIRE(d != nullptr);
   CHECK(d->ad().chained());
@@ -158,7 +158,7 @@ TEST_CASE("STARTD_SLOT_ATTRS values live in the machine ad", "[startd][machine-a
   CHECK(shown(*sd->slot("slot2"), "slot1_State") == "\"Unclaimed\"");
   const classad::ClassAd job =
       *classad::parse_classad(R"([ Owner = "a"; User = "a@x"; Requirements = true ])");
-  sd->deliver("slot1", ClaimRequest{"c1#s", job, false}, kTuesday10am + 1);
+  sd->deliver("slot1", ClaimRequest{"c1#s", job, false, {}}, kTuesday10am + 1);
   CHECK(shown(*sd->slot("slot2"), "slot1_State") == "\"Claimed\"");
   CHECK(own(*sd->slot("slot2")) == std::vector<std::string>{"Name", "SlotID"});
 }

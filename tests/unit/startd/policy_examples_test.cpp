@@ -44,12 +44,13 @@ class Machine {
     last_ = startd_->deliver(slot, e, now_);
     return last_;
   }
-  // Claims `slot` for `job`; returns the slot holding the claim ("" if
-  // refused).
+  // Claims `slot` for `job`; returns the slot holding the claim, or about
+  // to once its job has left ("" if refused).
   std::string claim(const std::string& slot, const std::string& job, const std::string& id) {
-    send(slot, ClaimRequest{id, *classad::parse_classad(job), false});
+    send(slot, ClaimRequest{id, *classad::parse_classad(job), false, {}});
     for (const auto& a : last_.actions) {
-      if (a.action.kind == ActionKind::AcceptClaim) return a.slot;
+      if (a.action.kind == ActionKind::AcceptClaim || a.action.kind == ActionKind::ClaimPending)
+        return a.slot;
     }
     return "";
   }
@@ -435,4 +436,73 @@ TEST_CASE("the slots of a machine share the trees of their common attributes and
   CHECK(s1->ad().lookup("Name").get() != s4->ad().lookup("Name").get());
   CHECK(m.attr("slot4", "Name") == "\"slot4@node1.example.org\"");
   CHECK(m.attr("slot4", "SlotID") == "4");
+}
+
+namespace {
+
+// The actions of the last step on `slot` with `claim_id`, as "Kind" names.
+bool acted(const StartdResult& r, const std::string& slot, ActionKind k, const std::string& claim_id) {
+  for (const auto& a : r.actions)
+    if (a.slot == slot && a.action.kind == k && a.action.claim_id == claim_id) return true;
+  return false;
+}
+
+const std::string kTwoCpus = "[ Owner = \"a\"; RequestCpus = 2; RequestMemory = 1024; RequestDisk = 100 ]";
+const std::string kThreeCpus = "[ Owner = \"c\"; RequestCpus = 3; RequestMemory = 1024; RequestDisk = 100 ]";
+
+}  // namespace
+
+TEST_CASE("pslot preemption: the named dynamic slots are evicted, then the claim gets its slot",
+          "[startd][pslot][preemption]") {
+  // "When the condor_schedd claims the partitionable slot, the dynamic
+  // slots are preempted, such that their resources are returned to the
+  // partitionable slot for use by the new job."
+  Machine m("WANT_VACATE = True\nMachineMaxVacateTime = 60\n");
+  REQUIRE(m.run("slot1", kTwoCpus, "a1") == "slot1_1");
+  REQUIRE(m.run("slot1", kTwoCpus, "a2") == "slot1_2");
+  REQUIRE(m.attr("slot1", "Cpus") == "0");
+  const StartdResult& r =
+      m.send("slot1", ClaimRequest{"c3",
+                                   *classad::parse_classad(kThreeCpus),
+                                   true,
+                                   {"slot1_1@node1.example.org", "slot1_2@node1.example.org"}});
+  CHECK(acted(r, "slot1", ActionKind::ClaimPending, "c3"));
+  CHECK(acted(r, "slot1_1", ActionKind::SoftKill, "a1"));
+  CHECK(acted(r, "slot1_2", ActionKind::SoftKill, "a2"));
+  CHECK(m.state("slot1_1") == "Preempting/Vacating");
+  m.send("slot1_1", JobExited{"a1"}, 5);
+  CHECK(m.did("slot1_1", ActionKind::ClaimEnded));
+  CHECK(m.state("slot1_1") == "<gone>");
+  CHECK(m.startd().slot_names() == std::vector<std::string>{"slot1", "slot1_2"});  // still waiting for one
+  const StartdResult& done = m.send("slot1_2", JobExited{"a2"}, 5);
+  CHECK(acted(done, "slot1_3", ActionKind::AcceptClaim, "c3"));
+  CHECK(m.state("slot1_3") == "Claimed/Idle");
+  CHECK(m.attr("slot1_3", "Cpus") == "3");
+  CHECK(m.attr("slot1_3", "RemoteOwner") == "\"c\"");
+  CHECK(m.attr("slot1", "Cpus") == "1");
+}
+
+TEST_CASE("pslot preemption: nothing is evicted for a claim that would still not fit, or names no busy slot",
+          "[startd][pslot][preemption]") {
+  Machine m("");
+  REQUIRE(m.run("slot1", kTwoCpus, "a1") == "slot1_1");
+  REQUIRE(m.run("slot1", kTwoCpus, "a2") == "slot1_2");
+  // One 2-CPU slot does not make room for 3 CPUs.
+  const StartdResult& r =
+      m.send("slot1", ClaimRequest{"c3", *classad::parse_classad(kThreeCpus), true, {"slot1_1"}});
+  CHECK(acted(r, "slot1", ActionKind::RefuseClaim, "c3"));
+  CHECK(!m.did("slot1_1", ActionKind::HardKill));
+  CHECK(m.state("slot1_1") == "Claimed/Busy");
+  const StartdResult& s =
+      m.send("slot1", ClaimRequest{"c4", *classad::parse_classad(kThreeCpus), true, {"slot1_1", "slot1_9"}});
+  CHECK(acted(s, "slot1", ActionKind::RefuseClaim, "c4"));
+  CHECK(m.state("slot1_1") == "Claimed/Busy");
+  // What fits is carved at once; the named slots keep their jobs.
+  m.send("slot1_2", ReleaseClaim{"a2"});
+  m.send("slot1_2", JobExited{"a2"}, 1);
+  REQUIRE(m.state("slot1_2") == "<gone>");
+  const StartdResult& t =
+      m.send("slot1", ClaimRequest{"c5", *classad::parse_classad(kTwoCpus), true, {"slot1_1"}});
+  CHECK(acted(t, "slot1_3", ActionKind::AcceptClaim, "c5"));
+  CHECK(m.state("slot1_1") == "Claimed/Busy");
 }

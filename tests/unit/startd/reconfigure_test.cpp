@@ -36,7 +36,7 @@ TEST_CASE("a reconfigured START and STARTD_ATTRS apply in place; claims stay", "
   auto created = Startd::create(conf("NUM_SLOTS = 2\nSTART = True\n"), kTuesday10am);
   REQUIRE(created);
   Startd& sd = **created;
-  sd.deliver("slot1", ClaimRequest{"c1#s", job(), false}, kTuesday10am + 1);
+  sd.deliver("slot1", ClaimRequest{"c1#s", job(), false, {}}, kTuesday10am + 1);
   REQUIRE(shown(sd, "slot1", "State") == "\"Claimed\"");
   REQUIRE(sd.reconfigure(
       conf("NUM_SLOTS = 2\nSTART = Owner != \"mallory\"\nColor = \"blue\"\nSTARTD_ATTRS = Color\n"),

@@ -56,7 +56,7 @@ class SlotHarness {
                           bool preempting = false) {
     auto job = classad::parse_classad(job_ad);
     REQUIRE(job.ok());
-    return send(ClaimRequest{id, std::move(*job), preempting});
+    return send(ClaimRequest{id, std::move(*job), preempting, {}});
   }
   const StepResult& activate(const std::string& job_ad, const std::string& id = "claim1") {
     auto job = classad::parse_classad(job_ad);

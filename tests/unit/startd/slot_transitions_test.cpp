@@ -144,6 +144,8 @@ TEST_CASE("Backfill: L/32 to Matched and M/31 to Claimed once backfill is gone",
   SlotHarness c("ENABLE_BACKFILL = True\nSTART_BACKFILL = True\n");
   c.send(BackfillStarted{});
   c.claim(kJob);
+  CHECK(c.did(ActionKind::ClaimPending));  // the schedd waits for the backfill job to go
+  CHECK(!c.did(ActionKind::AcceptClaim));
   c.send(BackfillExited{});
   CHECK(c.transitions() == "29 M/31");
   CHECK(c.state() == "Claimed/Idle");
@@ -240,7 +242,12 @@ TEST_CASE("WANT_SUSPEND true means PREEMPT is not consulted from Busy", "[startd
 TEST_CASE("retirement: MAXJOBRETIREMENTTIME and the job's MaxJobRetirementTime, smaller wins",
           "[startd][slot]") {
   SlotHarness h("PREEMPT = KeyboardIdle < 60\nMAXJOBRETIREMENTTIME = 3600\nWANT_VACATE = False\n");
+  CHECK(h.attr("MaxJobRetirementTime") == "<none>");
   h.run("[ Owner = \"a\"; MaxJobRetirementTime = 600 ]");
+  // The negotiator reads the retirement granted, with JobStart, to leave
+  // the job alone (NEGOTIATOR_CONSIDER_EARLY_PREEMPTION).
+  CHECK(h.attr("MaxJobRetirementTime") == "600.0");
+  CHECK(h.attr("JobStart") == std::to_string(h.now()));
   h.sensors("KeyboardIdle = 1\n", 100);
   CHECK(h.state() == "Claimed/Retiring");
   CHECK(h.slot().next_deadline() == h.now() + 500);  // 600 - 100 already run
@@ -252,6 +259,7 @@ TEST_CASE("retirement: MAXJOBRETIREMENTTIME and the job's MaxJobRetirementTime, 
   CHECK(h.did(ActionKind::HardKill));
   h.send(JobExited{"claim1"}, 1);
   CHECK(h.transitions() == "J/25 A/1");
+  CHECK(h.attr("MaxJobRetirementTime") == "<none>");
 }
 
 TEST_CASE("retirement: a job that finishes while retiring goes straight on (18)", "[startd][slot]") {
@@ -386,7 +394,8 @@ TEST_CASE("a better match: H/13 retire, then I/23 or I/24 to the new claim; 19 i
   h.claim("[ Owner = \"carol\" ]", "claim2");  // ranks no higher: refused
   CHECK(h.did(ActionKind::RefuseClaim));
   h.claim("[ Owner = \"bob\" ]", "claim3");
-  CHECK(h.did(ActionKind::AcceptClaim));
+  CHECK(h.did(ActionKind::ClaimPending));  // bob's schedd waits for alice's job to go
+  CHECK(!h.did(ActionKind::AcceptClaim));
   CHECK(h.transitions() == "H/13");
   CHECK(h.state() == "Claimed/Retiring");
   h.send(PreemptingClaimWithdrawn{}, 10);
@@ -400,6 +409,8 @@ TEST_CASE("a better match: H/13 retire, then I/23 or I/24 to the new claim; 19 i
   CHECK(h.state() == "Preempting/Vacating");
   h.send(JobExited{"claim1"}, 5);
   CHECK(h.transitions() == "I/23");
+  CHECK(h.did(ActionKind::ClaimEnded));   // alice's schedd hears her claim is over,
+  CHECK(h.did(ActionKind::AcceptClaim));  // then bob's that his may activate
   CHECK(h.state() == "Claimed/Idle");
   CHECK(h.slot().claim_id() == "claim3");
   CHECK(h.attr("CurrentRank") == "1.0");
@@ -528,4 +539,17 @@ TEST_CASE("a claimed slot advertises its user's accounting principal with the do
   CHECK(h.state() == "Claimed/Idle");
   CHECK(h.attr("AccountingGroup") == "\"group_cms.cms.cms001@physik.rwth-aachen.de\"");
   CHECK(h.attr("RemoteUser") == "\"cms001@physik.rwth-aachen.de\"");
+}
+
+TEST_CASE("a claimed slot shows only the public part of its claim id", "[startd][slot]") {
+  // "<public>#<secret>": the secret would let anyone who reads the
+  // collector claim the slot.
+  SlotHarness h("");
+  h.claim("[ Owner = \"a\" ]", "1700000000.7#5ec2e7");
+  CHECK(h.attr("PublicClaimId") == "\"1700000000.7\"");
+  for (const classad::Attribute& a : h.slot().ad().attributes())
+    CHECK(classad::unparse(*a.expr).find("5ec2e7") == std::string::npos);
+  SlotHarness bare("");
+  bare.claim("[ Owner = \"a\" ]", "secretonly");
+  CHECK(bare.attr("PublicClaimId") == "<none>");
 }

@@ -1,0 +1,155 @@
+// The embedded pool under CAF's test coordinator, shared by the actor
+// tests: virtual time, no threads, no real processes (a stand-in JobRunner
+// the test drives by hand), helpers to submit, read the queue and query
+// the collector.
+#pragma once
+
+#include <map>
+
+#include "actor/caf_catch.h"
+#include "actors/collector.h"
+#include "actors/pool.h"
+#include "model/classad/eval.h"
+#include "model/classad/unparse.h"
+#include "model/collector/ad_store.h"
+#include "model/config/config_host.h"
+
+namespace cara::actors::testing {
+
+// Jobs "run" until the test ends them.
+class FakeRunner : public JobRunner {
+ public:
+  struct Run {
+    classad::ClassAd job;
+    std::function<void(ProcessExit)> on_exit;
+    std::vector<int> signals;
+    bool ended = false;
+  };
+  Result<std::int64_t> start(const classad::ClassAd& job, std::function<void(ProcessExit)> on_exit) override {
+    runs.push_back(Run{job, std::move(on_exit), {}, false});
+    return static_cast<std::int64_t>(runs.size() - 1);
+  }
+  void signal(std::int64_t handle, int sig) override {
+    runs[static_cast<std::size_t>(handle)].signals.push_back(sig);
+  }
+  void finish(std::size_t i, int code) {
+    runs[i].ended = true;
+    runs[i].on_exit(ProcessExit{false, code});
+  }
+  // The job dies of `sig` (after a kill the test let through).
+  void kill(std::size_t i, int sig) {
+    runs[i].ended = true;
+    runs[i].on_exit(ProcessExit{true, sig});
+  }
+  std::size_t running() const {
+    std::size_t n = 0;
+    for (const Run& r : runs) n += r.ended ? 0 : 1;
+    return n;
+  }
+  std::vector<Run> runs;
+};
+
+inline std::shared_ptr<const config::Config> make_config(const std::string& text, const char* daemon) {
+  auto host = std::make_shared<config::MemoryHost>();
+  auto c = config::config_from_text(text, {daemon, ""}, host);
+  if (!c) FAIL(c.error());
+  return std::make_shared<config::Config>(std::move(*c));
+}
+
+constexpr const char* kCentralManager =
+    "FULL_HOSTNAME = cm.test\nUID_DOMAIN = test\nNEGOTIATOR_INTERVAL = 60\n"
+    "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n";
+constexpr const char* kAccessPoint = "FULL_HOSTNAME = ap.test\nUID_DOMAIN = test\n";
+
+inline std::string execution_point(const std::string& host, int cpus, const std::string& extra = "") {
+  return "FULL_HOSTNAME = " + host + "\nUID_DOMAIN = test\nNUM_CPUS = " + std::to_string(cpus) +
+         "\nMEMORY = " + std::to_string(cpus * 1000) + "\nSTART = true\nSUSPEND = false\nPREEMPT = false\n" +
+         extra;
+}
+
+inline std::string str(const classad::ClassAd& ad, const char* name) {
+  classad::Value v = classad::evaluate_attr(ad, name);
+  return v.is_string() ? std::string(v.as_string()) : std::string();
+}
+inline std::int64_t num(const classad::ClassAd& ad, const char* name) {
+  classad::Value v = classad::evaluate_attr(ad, name);
+  return v.is_int() ? v.as_int() : -1;
+}
+
+struct PoolFixture : test_coordinator_fixture<> {
+  std::shared_ptr<FakeRunner> runner = std::make_shared<FakeRunner>();
+  EmbeddedPool pool;
+
+  void start(const std::vector<std::string>& eps, const std::string& cm_extra = "") {
+    PoolSpec spec;
+    spec.central_manager = make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR");
+    spec.access_point = make_config(kAccessPoint, "SCHEDD");
+    for (const std::string& ep : eps) spec.execution_points.push_back(make_config(ep, "STARTD"));
+    spec.runner = runner;
+    spec.files = std::make_shared<config::MemoryHost>();
+    spec.clock = PoolClock{1700000000};
+    spec.seed = 42;
+    auto p = spawn_pool(sys, spec);
+    if (!p) FAIL(p.error());
+    pool = *p;
+    settle();
+  }
+  ~PoolFixture() override {
+    stop_pool(sys, pool);
+    settle();
+    trigger_timeouts();  // the stopped actors' timers fire into the void
+    settle();
+  }
+  // Delivers every message without moving time.
+  void settle() {
+    while (consume_message()) {
+    }
+  }
+  // Moves virtual time in steps of 250 ms, delivering what each step sends.
+  void advance(double seconds) {
+    for (double t = 0; t < seconds; t += 0.25) {
+      advance_time(std::chrono::milliseconds(250));
+      settle();
+    }
+  }
+  SubmitReply submit(const std::string& text, const std::string& owner = "alice") {
+    SubmitRequest r;
+    r.description = text;
+    r.label = "test.submit";
+    r.owner = owner;
+    r.iwd = "/tmp";
+    auto h = self->request(pool.schedd, caf::infinite, r);
+    settle();
+    SubmitReply out;
+    h.receive([&](SubmitReply& reply) { out = reply; }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
+    return out;
+  }
+  std::vector<classad::ClassAd> queue() {
+    auto h = self->request(pool.schedd, caf::infinite, QueueQuery{});
+    settle();
+    std::vector<classad::ClassAd> jobs;
+    h.receive(
+        [&](QueueReply& q) {
+          for (WireAd& a : q.jobs) jobs.push_back(std::move(a.ad));
+        },
+        [&](caf::error& e) { FAIL(caf::to_string(e)); });
+    return jobs;
+  }
+  CommandReply userprio(const UserprioCommand& c) {
+    auto h = self->request(pool.negotiator, caf::infinite, c);
+    settle();
+    CommandReply out;
+    h.receive([&](CommandReply& r) { out = r; }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
+    return out;
+  }
+  AdQueryReply ads(collector::AdType type, const std::string& constraint = "") {
+    auto h = self->request(pool.collector, caf::infinite,
+                           AdQueryRequest{static_cast<std::int32_t>(type), constraint, {}, false});
+    settle();
+    AdQueryReply out;
+    h.receive([&](AdQueryReply& r) { out = std::move(r); }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
+    return out;
+  }
+};
+
+}  // namespace cara::actors::testing

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "model/classad/parser.h"
+#include "model/collector/collector_ad.h"
 
 namespace cara::actors {
 namespace {
@@ -15,6 +16,9 @@ struct CollectorState {
   std::optional<collector::AdStore> store;
   std::map<std::string, caf::actor> endpoints[collector::kAdTypes];
   std::vector<collector_actor> view_hosts;  // CONDOR_VIEW_HOST: every update goes on to these
+  collector::CollectorPolicy policy;        // the store's, for its own ad
+  collector::CollectorCounters counters;
+  std::int64_t next_own_ad = 0;  // when its own ad is refreshed next
   static inline const char* name = "collector";
 };
 
@@ -27,6 +31,22 @@ bool valid_type(std::int32_t t) {
 void forget_missing(CollectorState& st, int type, const std::vector<std::string>& keys) {
   for (const std::string& k : keys)
     if (!st.store->find(static_cast<collector::AdType>(type), k)) st.endpoints[type].erase(k);
+}
+
+// The collector's own ad, in its own store (and its view collectors'),
+// every COLLECTOR_UPDATE_INTERVAL.
+void advertise_self(Self self, const CollectorSetup& setup) {
+  auto& st = self->state;
+  const std::int64_t now = setup.clock.now(self);
+  classad::ClassAd ad = collector::collector_ad(*st.store, st.policy, st.counters, now);
+  (void)st.store->update(collector::AdType::Collector, ad, now);
+  st.endpoints[static_cast<int>(collector::AdType::Collector)][st.policy.name] =
+      caf::actor_cast<caf::actor>(self);
+  const AdUpdate u{static_cast<std::int32_t>(collector::AdType::Collector),
+                   {WireAd{std::move(ad)}},
+                   {caf::actor_cast<caf::actor>(self)}};
+  for (const collector_actor& view : st.view_hosts) self->send(view, u);
+  st.next_own_ad = now + st.policy.update_interval;
 }
 
 AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequest& q) {
@@ -64,19 +84,28 @@ AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequ
 
 collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setup) {
   self->state.store.emplace(setup.policy);
+  self->state.policy = setup.policy;
   self->state.view_hosts = setup.view_hosts;
+  advertise_self(self, setup);
   self->delayed_send(self, setup.expire_every, Timer{});
   return {
       [self, setup](AdUpdate& u) {
         // Advertising is DAEMON work (HTCondor's ALLOW_ADVERTISE_* default).
-        if (setup.context.refused(self, net::Permission::Daemon, "collector")) return;
-        if (!valid_type(u.type)) return;
+        auto& counters = self->state.counters;
+        if (setup.context.refused(self, net::Permission::Daemon, "collector") || !valid_type(u.type)) {
+          counters.updates_lost += static_cast<std::int64_t>(u.ads.size());
+          return;
+        }
         const auto type = static_cast<collector::AdType>(u.type);
         const std::int64_t now = setup.clock.now(self);
         for (std::size_t i = 0; i < u.ads.size(); ++i) {
           const std::string key = collector::AdStore::key_of(type, u.ads[i].ad);
           const bool known = setup.context.log && self->state.store->find(type, key);
-          if (!self->state.store->update(type, u.ads[i].ad, now)) continue;  // no Name: ignored
+          if (!self->state.store->update(type, u.ads[i].ad, now)) {  // no Name: ignored
+            ++counters.updates_lost;
+            continue;
+          }
+          ++counters.updates_total;
           if (setup.context.log && !known)
             setup.context.info("new " + std::string(collector::ad_type_name(type)) + " ad " + key);
           if (i < u.endpoints.size() && u.endpoints[i]) self->state.endpoints[u.type][key] = u.endpoints[i];
@@ -127,11 +156,21 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         if (!config) return CommandReply{false, config.error()};
         auto policy = collector::CollectorPolicy::from_config(**config);
         if (!policy) return CommandReply{false, policy.error()};
-        self->state.store->set_policy(std::move(*policy));
+        auto& st = self->state;
+        if (policy->name != st.policy.name) {  // its ad goes by its new name
+          st.store->invalidate(collector::AdType::Collector, st.policy.name, setup.clock.now(self));
+          st.endpoints[static_cast<int>(collector::AdType::Collector)].erase(st.policy.name);
+          const AdInvalidate inv{static_cast<std::int32_t>(collector::AdType::Collector), {st.policy.name}};
+          for (const collector_actor& view : st.view_hosts) self->send(view, inv);
+        }
+        st.policy = *policy;
+        st.store->set_policy(std::move(*policy));
+        advertise_self(self, setup);
         setup.context.info("reconfigured");
         return CommandReply{true, {}};
       },
       [self, setup](Timer) {
+        if (setup.clock.now(self) >= self->state.next_own_ad) advertise_self(self, setup);
         const auto gone = self->state.store->expire(setup.clock.now(self));
         if (!gone.empty()) setup.context.info("expired " + std::to_string(gone.size()) + " ads");
         for (int t = 0; t < collector::kAdTypes; ++t) forget_missing(self->state, t, gone);

@@ -63,6 +63,18 @@ Result<CollectorPolicy> CollectorPolicy::from_config(const config::Config& confi
     if (!e) return Error{e.error()};
     p.absent_requirements = *e;
   }
+  auto interval = config.integer("COLLECTOR_UPDATE_INTERVAL");
+  if (!interval) return Error{interval.error()};
+  if (*interval <= 0) return Error{"COLLECTOR_UPDATE_INTERVAL must be a positive number of seconds"};
+  p.update_interval = *interval;
+  for (const char* knob : {"COLLECTOR_NAME", "FULL_HOSTNAME"}) {
+    auto name = config.string(knob);
+    if (name && !name->empty()) {
+      p.name = *name;
+      break;
+    }
+  }
+  if (p.name.empty()) p.name = "collector";
   return p;
 }
 

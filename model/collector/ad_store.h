@@ -37,6 +37,8 @@ struct CollectorPolicy {
   classad::ExprPtr absent_requirements;               // ABSENT_REQUIREMENTS (null: no absent ads)
   std::int64_t absent_expire_after = 30 * 24 * 3600;  // ABSENT_EXPIRE_ADS_AFTER; 0 = never
   bool expire_invalidated_ads = false;                // EXPIRE_INVALIDATED_ADS
+  std::string name = "collector";                     // COLLECTOR_NAME, else FULL_HOSTNAME: its own ad's
+  std::int64_t update_interval = 900;                 // COLLECTOR_UPDATE_INTERVAL: its own ad's refresh
 
   static Result<CollectorPolicy> from_config(const config::Config& config);
 };

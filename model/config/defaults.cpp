@@ -12,6 +12,7 @@ constexpr KnobDefault kDefaults[] = {
     {"CLAIM_WORKLIFE", "1200"},
     {"CLASSAD_LIFETIME", "900"},
     {"COLLECTOR_HOST", "$(CONDOR_HOST)"},
+    {"COLLECTOR_UPDATE_INTERVAL", "900"},
     {"CONDOR_HOST", ""},
     {"CONDOR_VIEW_HOST", ""},
     {"CONSUMPTION_POLICY", "False"},

@@ -74,3 +74,66 @@ TEST_CASE("view hosts from an anonymous sender are ignored", "[collector][actor]
   f.advertise("slot1@ep1");
   CHECK(f.names(f.view).empty());
 }
+
+TEST_CASE("the collector advertises itself with the pool it sees, every COLLECTOR_UPDATE_INTERVAL",
+          "[collector][actor]") {
+  CollectorsFixture f;
+  CollectorSetup s;
+  s.policy.name = "cm.example.org";
+  s.policy.update_interval = 60;
+  s.clock = PoolClock{1700000000};
+  const collector_actor c = spawn_collector(f.sys, s);
+  auto send = [&](collector::AdType type, const std::string& text) {
+    f.self->send(c, AdUpdate{static_cast<std::int32_t>(type), {WireAd{*classad::parse_classad(text)}}, {}});
+  };
+  auto own_ad = [&] {
+    auto h = f.self->request(
+        c, caf::infinite,
+        AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Collector), "", {}, false});
+    f.settle();
+    classad::ClassAd out;
+    h.receive(
+        [&](AdQueryReply& r) {
+          REQUIRE(r.ads.size() == 1);
+          REQUIRE(r.endpoints.size() == 1);
+          CHECK(r.endpoints[0] == caf::actor_cast<caf::actor>(c));
+          out = r.ads[0].ad;
+        },
+        [](caf::error& e) { FAIL(caf::to_string(e)); });
+    return out;
+  };
+  auto num = [](const classad::ClassAd& ad, const char* name) {
+    classad::Value v = classad::evaluate_attr(ad, name);
+    return v.is_int() ? v.as_int() : -1;
+  };
+  f.settle();
+  classad::ClassAd first = own_ad();  // there from the start
+  CHECK(classad::evaluate_attr(first, "Name").as_string() == "cm.example.org");
+  CHECK(num(first, "HostsTotal") == 0);
+  send(collector::AdType::Machine, "[ Name = \"slot1@a\"; State = \"Claimed\" ]");
+  send(collector::AdType::Machine, "[ Name = \"slot2@a\"; State = \"Unclaimed\" ]");
+  send(collector::AdType::Machine, "[ Name = \"slot3@a\"; State = \"Owner\" ]");
+  send(collector::AdType::Machine, "[ State = \"Owner\" ]");  // no Name: lost
+  send(collector::AdType::Submitter,
+       "[ Name = \"alice@x\"; ScheddName = \"ap\"; RunningJobs = 1; IdleJobs = 5 ]");
+  send(collector::AdType::Submitter,
+       "[ Name = \"bob@x\"; ScheddName = \"ap\"; RunningJobs = 2; IdleJobs = 0 ]");
+  f.settle();
+  CHECK(num(own_ad(), "HostsTotal") == 0);  // refreshed at its interval, not on each update
+  for (int i = 0; i < 12; ++i) {
+    f.advance_time(std::chrono::seconds(5));
+    f.settle();
+  }
+  classad::ClassAd ad = own_ad();
+  CHECK(num(ad, "HostsTotal") == 3);
+  CHECK(num(ad, "HostsClaimed") == 1);
+  CHECK(num(ad, "HostsUnclaimed") == 1);
+  CHECK(num(ad, "HostsOwner") == 1);
+  CHECK(num(ad, "RunningJobs") == 3);
+  CHECK(num(ad, "IdleJobs") == 5);
+  CHECK(num(ad, "SubmitterAds") == 2);
+  CHECK(num(ad, "UpdatesTotal") == 5);
+  CHECK(num(ad, "UpdatesLost") == 1);
+  caf::anon_send_exit(c, caf::exit_reason::user_shutdown);
+  f.settle();
+}

@@ -6,6 +6,7 @@
 
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
+#include "model/collector/collector_ad.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 
@@ -189,4 +190,40 @@ TEST_CASE("a bad CLASSAD_LIFETIME is a clear error", "[collector]") {
   auto p = CollectorPolicy::from_config(*c);
   REQUIRE_FALSE(p);
   CHECK(p.error() == "CLASSAD_LIFETIME must be a positive number of seconds");
+}
+
+TEST_CASE("the collector's own ad: its name and interval from the configuration", "[collector]") {
+  CHECK(policy("").update_interval == 900);  // COLLECTOR_UPDATE_INTERVAL's documented default
+  CHECK(policy("FULL_HOSTNAME = cm.example.org\n").name == "cm.example.org");
+  const CollectorPolicy named = policy(
+      "FULL_HOSTNAME = cm.example.org\nCOLLECTOR_NAME = Physics Pool\n"
+      "COLLECTOR_UPDATE_INTERVAL = 120\n");
+  CHECK(named.name == "Physics Pool");
+  CHECK(named.update_interval == 120);
+  auto host = std::make_shared<config::MemoryHost>();
+  auto c = config::config_from_text("COLLECTOR_UPDATE_INTERVAL = 0", {"COLLECTOR", ""}, host);
+  REQUIRE(c);
+  auto p = CollectorPolicy::from_config(*c);
+  REQUIRE_FALSE(p);
+  CHECK(p.error() == "COLLECTOR_UPDATE_INTERVAL must be a positive number of seconds");
+}
+
+TEST_CASE("the collector's own ad counts slots by State and jobs from the submitter ads", "[collector]") {
+  CollectorPolicy p;
+  p.name = "cm";
+  AdStore store(p);
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@a\"; State = \"Claimed\" ]"), kT0));
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot2@a\"; State = \"Claimed\" ]"), kT0));
+  REQUIRE(store.update(AdType::Submitter, ad("[ Name = \"u@x\"; RunningJobs = 2; IdleJobs = 7 ]"), kT0));
+  const classad::ClassAd own = collector_ad(store, p, CollectorCounters{3, 1}, kT0);
+  auto num = [&](const char* name) { return classad::evaluate_attr(own, name).as_int(); };
+  CHECK(num("HostsTotal") == 2);
+  CHECK(num("HostsClaimed") == 2);
+  CHECK(num("HostsUnclaimed") == 0);
+  CHECK(num("RunningJobs") == 2);
+  CHECK(num("IdleJobs") == 7);
+  CHECK(num("UpdatesTotal") == 3);
+  CHECK(num("UpdatesLost") == 1);
+  CHECK(num("ClassAdLifetime") == 3 * 900);
+  CHECK(classad::evaluate_attr(own, "MyType").as_string() == "Collector");
 }

@@ -30,6 +30,7 @@
 #include "actors/pool.h"
 #include "actors/startd.h"
 #include "apps/node/tls_system.h"
+#include "bench/embedded_pool.h"
 #include "bench/timing.h"
 #include "model/classad/parser.h"
 #include "net/pki.h"
@@ -40,69 +41,16 @@ extern char** environ;
 using namespace cara;
 using cara::scratch::free_port;
 using cara::scratch::TempDir;
+using namespace cara::bench;
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr auto kWait = std::chrono::seconds(120);
-
-std::shared_ptr<const config::Config> make_config(const std::string& text, const char* daemon) {
-  auto c = config::config_from_text(text, {daemon, ""}, std::make_shared<config::SystemHost>());
-  if (!c) {
-    std::cerr << "actor_bench: " << daemon << " configuration: " << c.error() << "\n";
-    std::exit(1);
-  }
-  return std::make_shared<config::Config>(std::move(*c));
-}
-
-void plain_system(caf::actor_system_config& cfg) {
-  cfg.set("scheduler.policy", caf::atom("sharing"));
-  cfg.set("logger.verbosity", caf::atom("quiet"));
-  actors::add_message_types(cfg);
-}
 
 std::int64_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
   std::int64_t size = 0, resident = 0;
   statm >> size >> resident;
   return resident * sysconf(_SC_PAGESIZE);
-}
-
-// Jobs that start and never end (the bench stops the pool).
-class HoldRunner : public actors::JobRunner {
- public:
-  Result<std::int64_t> start(const classad::ClassAd&, std::function<void(actors::ProcessExit)>) override {
-    return std::int64_t{1};
-  }
-  void signal(std::int64_t, int) override {}
-};
-
-// Count of ads of `type` that satisfy `constraint`, or -1.
-int count_ads(caf::scoped_actor& self, const actors::collector_actor& c, collector::AdType type,
-              const std::string& constraint) {
-  int n = -1;
-  self->request(c, kWait,
-                actors::AdQueryRequest{static_cast<std::int32_t>(type), constraint, {"Name"}, false})
-      .receive([&](actors::AdQueryReply& r) { n = static_cast<int>(r.ads.size()); }, [](caf::error&) {});
-  return n;
-}
-
-// Waits until `startds` execution points of `slots` static slots each are in the collector.
-bool await_slots(caf::scoped_actor& self, const actors::collector_actor& c, int startds, int slots) {
-  const auto end = bench::Clock::now() + kWait;
-  while (bench::Clock::now() < end) {
-    if (count_ads(self, c, collector::AdType::Machine, "SlotID == " + std::to_string(slots)) == startds)
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
-}
-
-std::string execution_point(int i, int slots) {
-  return "FULL_HOSTNAME = ep" + std::to_string(i) +
-         ".bench\nUID_DOMAIN = bench\nNUM_CPUS = " + std::to_string(slots) +
-         "\nNUM_SLOTS = " + std::to_string(slots) + "\nMEMORY = " + std::to_string(slots * 2048) +
-         "\nSTART = true\n";
 }
 
 // -- bytes_per_slot_actor ---------------------------------------------------
@@ -246,76 +194,6 @@ double collector_tls(int runs) {
   caf::anon_send_exit(c, caf::exit_reason::user_shutdown);
   return bench::median(rates);
 }
-
-// -- pools in one process ----------------------------------------------------
-
-struct RunningPool {
-  caf::actor_system_config cfg;
-  std::unique_ptr<caf::actor_system> sys;
-  actors::EmbeddedPool pool;
-  TempDir iwd{"bench"};
-
-  RunningPool(int startds, int slots, std::shared_ptr<actors::JobRunner> runner,
-              const std::string& ep_extra) {
-    plain_system(cfg);
-    sys = std::make_unique<caf::actor_system>(cfg);
-    actors::PoolSpec spec;
-    spec.central_manager = make_config(
-        "FULL_HOSTNAME = cm.bench\nUID_DOMAIN = bench\nNEGOTIATOR_INTERVAL = 60\n"
-        "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n",
-        "NEGOTIATOR");
-    spec.access_point = make_config("FULL_HOSTNAME = ap.bench\nUID_DOMAIN = bench\n", "SCHEDD");
-    for (int i = 0; i < startds; ++i)
-      spec.execution_points.push_back(make_config(execution_point(i, slots) + ep_extra, "STARTD"));
-    spec.runner = std::move(runner);
-    auto p = actors::spawn_pool(*sys, spec);
-    if (!p) {
-      std::cerr << "actor_bench: " << p.error() << "\n";
-      std::exit(1);
-    }
-    pool = *p;
-    caf::scoped_actor self{*sys};
-    if (!await_slots(self, pool.collector, startds, slots)) {
-      std::cerr << "actor_bench: the slots never reached the collector\n";
-      std::exit(1);
-    }
-  }
-  ~RunningPool() { actors::stop_pool(*sys, pool); }
-
-  bool submit(const std::string& description) {
-    caf::scoped_actor self{*sys};
-    actors::SubmitRequest r;
-    r.description = description;
-    r.label = "bench";
-    r.owner = "bench";
-    r.iwd = iwd.path.string();
-    bool ok = false;
-    self->request(pool.schedd, kWait, r)
-        .receive([&](actors::SubmitReply& reply) { ok = reply.ok; }, [](caf::error&) {});
-    return ok;
-  }
-
-  // Jobs in the queue that satisfy `constraint` (-1: no answer).
-  int jobs(const std::string& constraint) {
-    caf::scoped_actor self{*sys};
-    int n = -1;
-    self->request(pool.schedd, kWait, actors::QueueQuery{constraint, {"JobStatus"}})
-        .receive([&](actors::QueueReply& q) { n = static_cast<int>(q.jobs.size()); }, [](caf::error&) {});
-    return n;
-  }
-
-  // Seconds until `done()` holds, polling every 100 ms (a poll is a queue scan
-  // in the schedd: more often would slow what is measured); -1 on timeout.
-  template <class F>
-  static double until(F&& done) {
-    const auto start = bench::Clock::now();
-    while (!done()) {
-      if (bench::Clock::now() - start > kWait) return -1;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return std::chrono::duration<double>(bench::Clock::now() - start).count();
-  }
-};
 
 double pool_matches(int runs) {
   constexpr int kStartds = 40, kSlots = 250, kJobs = kStartds * kSlots;

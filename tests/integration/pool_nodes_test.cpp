@@ -122,12 +122,13 @@ struct Pool {
 
   std::string collector_log() { return read(dir / "cm/log/CollectorLog"); }
 
-  // A central manager, two execution points (`ep_extra` added to their
-  // configuration) and an access point; returns the access point's
-  // configuration once the collector has all their ads.
-  fs::path start_all(const std::string& ep_extra) {
+  // A central manager (`cm_extra` added to its configuration), two
+  // execution points (`ep_extra` added to theirs) and an access point;
+  // returns the access point's configuration once the collector has all
+  // their ads.
+  fs::path start_all(const std::string& ep_extra, const std::string& cm_extra = "") {
     const auto cm = config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\nCONDOR_VIEW_HOST = 127.0.0.1:" +
-                                     std::to_string(view_port) + "\n");
+                                     std::to_string(view_port) + "\n" + cm_extra);
     const auto ep = [&](const std::string& name) {
       return config(name, "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
                               "\nSTART = true\nCLAIM_WORKLIFE = 0\n" + ep_extra);
@@ -390,6 +391,35 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     REQUIRE(listed.exit_code == 0);
     CHECK_THAT(listed.out, Catch::Contains("alice@pool") && Catch::Contains("10.0"));
   }
+}
+
+// A job the execution point ranks higher preempts a running one across
+// processes (policy-configuration, RANK): the preempting claim waits for the
+// slot, the evicted job goes back to Idle and runs again.
+TEST_CASE("a job the slot ranks higher preempts across processes; the evicted job runs again",
+          "[integration][pool][preemption]") {
+  Pool pool;
+  const fs::path ap = pool.start_all("NUM_CPUS = 1\nRANK = TARGET.AcctGroupUser =?= \"bob\"\n");
+  auto submit = [&](const std::string& user, const std::string& seconds, int jobs) {
+    const fs::path sub = pool.dir / (user + ".sub");
+    std::ofstream(sub) << "executable = /bin/sleep\narguments = " << seconds
+                       << "\naccounting_group = physics\naccounting_group_user = " << user
+                       << "\nlog = " << (pool.dir / (user + ".log")).string() << "\nqueue " << jobs << "\n";
+    REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
+  };
+  const fs::path alice = pool.dir / "alice.log", bob = pool.dir / "bob.log";
+  submit("alice", "60", 2);
+  REQUIRE(await([&] { return count(read(alice), "Job executing") == 2; }, 60));  // both slots
+  submit("bob", "1", 1);
+  REQUIRE(await([&] { return count(read(bob), "Job terminated.") == 1; }, 60));
+  CHECK(count(read(alice), "Job was evicted") == 1);
+  // The evicted job is queued again (Idle, or already running again on the
+  // slot bob's job left): both of alice's jobs are still in the queue.
+  auto q = pool.tool(ap, {"q", "-af", "AcctGroupUser,JobStatus"});
+  REQUIRE(q.exit_code == 0);
+  CHECK(count(q.out, "alice") == 2);
+  REQUIRE(await([&] { return count(read(alice), "Job executing") == 3; }, 60));
+  CHECK_THAT(read(pool.dir / "ap/log/SchedLog"), Catch::Contains("waits for preempted jobs to leave"));
 }
 
 // Two users with equal priority factors share the pool equally (pie slices of

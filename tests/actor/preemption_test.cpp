@@ -38,16 +38,26 @@ std::size_t count(const std::vector<int>& signals, int sig) {
   return static_cast<std::size_t>(std::count(signals.begin(), signals.end(), sig));
 }
 
+// A pool where alice's priority is far worse than bob's (factor 1000) and
+// her jobs (`description`) fill the slots; `cm` is added to the central
+// manager's configuration, which preempts for a better priority.
+struct PreemptionFixture : PoolFixture {
+  void alice_fills(const std::string& ep, const std::string& cm, const std::string& description, int running,
+                   double settle_seconds = 1) {
+    start({ep}, "PREEMPTION_REQUIREMENTS = True\n" + cm);
+    REQUIRE(userprio(UserprioCommand{"setfactor", "alice@test", 1000, 0}).ok);
+    REQUIRE(submit(description, "alice").ok);
+    advance(settle_seconds);
+    REQUIRE(runner->runs.size() == static_cast<std::size_t>(running));
+  }
+};
+
 }  // namespace
 
-TEST_CASE_METHOD(PoolFixture, "a better-priority user's match preempts a running job, which runs again",
+TEST_CASE_METHOD(PreemptionFixture, "a better-priority user's match preempts a running job, which runs again",
                  "[actors][preemption]") {
-  start({execution_point("ep1.test", 1, kStaticSlot + "WANT_VACATE = True\nMachineMaxVacateTime = 10\n")},
-        "PREEMPTION_REQUIREMENTS = True\n");
-  REQUIRE(userprio(UserprioCommand{"setfactor", "alice@test", 1000, 0}).ok);
-  REQUIRE(submit(kOneJob, "alice").ok);
-  advance(1);
-  REQUIRE(runner->runs.size() == 1);
+  alice_fills(execution_point("ep1.test", 1, kStaticSlot + "WANT_VACATE = True\nMachineMaxVacateTime = 10\n"),
+              "", kOneJob, 1);
   REQUIRE(owner_of(runner->runs[0]) == "alice");
 
   REQUIRE(submit(kOneJob, "bob").ok);
@@ -108,16 +118,11 @@ TEST_CASE_METHOD(PoolFixture, "the slot's RANK preempts for a job it prefers", "
   CHECK(owner_of(runner->runs[2]) == "alice");
 }
 
-TEST_CASE_METHOD(PoolFixture, "a job within its retirement time is not matched away by default",
+TEST_CASE_METHOD(PreemptionFixture, "a job within its retirement time is not matched away by default",
                  "[actors][preemption]") {
   // "By default the condor_negotiator will not match jobs to a slot with
   // retirement time remaining" (policy-configuration, MAXJOBRETIREMENTTIME).
-  start({execution_point("ep1.test", 1, kStaticSlot + "MAXJOBRETIREMENTTIME = 600\n")},
-        "PREEMPTION_REQUIREMENTS = True\n");
-  REQUIRE(userprio(UserprioCommand{"setfactor", "alice@test", 1000, 0}).ok);
-  REQUIRE(submit(kOneJob, "alice").ok);
-  advance(1);
-  REQUIRE(runner->runs.size() == 1);
+  alice_fills(execution_point("ep1.test", 1, kStaticSlot + "MAXJOBRETIREMENTTIME = 600\n"), "", kOneJob, 1);
   auto busy = ads(collector::AdType::Machine, "State == \"Claimed\"");
   REQUIRE(busy.ads.size() == 1);
   CHECK(classad::unparse(*busy.ads[0].ad.find("MaxJobRetirementTime")->expr) == "600.0");
@@ -128,14 +133,10 @@ TEST_CASE_METHOD(PoolFixture, "a job within its retirement time is not matched a
   CHECK(ads(collector::AdType::Machine, "State == \"Claimed\" && Activity == \"Busy\"").ads.size() == 1);
 }
 
-TEST_CASE_METHOD(PoolFixture, "with early preemption a preempting claim waits out the retirement",
+TEST_CASE_METHOD(PreemptionFixture, "with early preemption a preempting claim waits out the retirement",
                  "[actors][preemption]") {
-  start({execution_point("ep1.test", 1, kStaticSlot + "MAXJOBRETIREMENTTIME = 600\n")},
-        "PREEMPTION_REQUIREMENTS = True\nNEGOTIATOR_CONSIDER_EARLY_PREEMPTION = True\n");
-  REQUIRE(userprio(UserprioCommand{"setfactor", "alice@test", 1000, 0}).ok);
-  REQUIRE(submit(kOneJob, "alice").ok);
-  advance(1);
-  REQUIRE(runner->runs.size() == 1);
+  alice_fills(execution_point("ep1.test", 1, kStaticSlot + "MAXJOBRETIREMENTTIME = 600\n"),
+              "NEGOTIATOR_CONSIDER_EARLY_PREEMPTION = True\n", kOneJob, 1);
   REQUIRE(submit(kOneJob, "bob").ok);
   advance(1);
   CHECK(ads(collector::AdType::Machine, "State == \"Claimed\" && Activity == \"Retiring\"").ads.size() == 1);
@@ -218,14 +219,10 @@ TEST_CASE_METHOD(PoolFixture, "SUSPEND stops the job and CONTINUE resumes it; th
   CHECK(queue().empty());
 }
 
-TEST_CASE_METHOD(PoolFixture, "a busy dynamic slot is preempted for a better-priority user's job",
+TEST_CASE_METHOD(PreemptionFixture, "a busy dynamic slot is preempted for a better-priority user's job",
                  "[actors][preemption]") {
   // The default layout: one partitionable slot; alice's job fills it.
-  start({execution_point("ep1.test", 1, "WANT_VACATE = False\n")}, "PREEMPTION_REQUIREMENTS = True\n");
-  REQUIRE(userprio(UserprioCommand{"setfactor", "alice@test", 1000, 0}).ok);
-  REQUIRE(submit(kOneJob, "alice").ok);
-  advance(1);
-  REQUIRE(runner->runs.size() == 1);
+  alice_fills(execution_point("ep1.test", 1, "WANT_VACATE = False\n"), "", kOneJob, 1);
   REQUIRE(str(queue()[0], "RemoteHost") == "slot1_1@ep1.test");
   REQUIRE(submit(kOneJob, "bob").ok);
   advance(1);
@@ -238,17 +235,13 @@ TEST_CASE_METHOD(PoolFixture, "a busy dynamic slot is preempted for a better-pri
   CHECK(num(job_of(queue(), "alice"), "JobStatus") == 1);
 }
 
-TEST_CASE_METHOD(PoolFixture,
+TEST_CASE_METHOD(PreemptionFixture,
                  "pslot preemption: dynamic slots are evicted to make room on their partitionable slot",
                  "[actors][preemption]") {
   // 2 CPUs in one partitionable slot; alice's two 1-CPU jobs fill it, bob
   // wants both CPUs (policy-configuration, pslot preemption).
-  start({execution_point("ep1.test", 2, "WANT_VACATE = False\n")},
-        "PREEMPTION_REQUIREMENTS = True\nALLOW_PSLOT_PREEMPTION = True\n");
-  REQUIRE(userprio(UserprioCommand{"setfactor", "alice@test", 1000, 0}).ok);
-  REQUIRE(submit("executable = /bin/true\nrequest_cpus = 1\nrequest_memory = 100\nqueue 2\n", "alice").ok);
-  advance(3);
-  REQUIRE(runner->runs.size() == 2);
+  alice_fills(execution_point("ep1.test", 2, "WANT_VACATE = False\n"), "ALLOW_PSLOT_PREEMPTION = True\n",
+              "executable = /bin/true\nrequest_cpus = 1\nrequest_memory = 100\nqueue 2\n", 2, 3);
   REQUIRE(submit("executable = /bin/true\nrequest_cpus = 2\nrequest_memory = 100\nqueue\n", "bob").ok);
   advance(1);
   CHECK(count(runner->runs[0].signals, SIGKILL) == 1);

@@ -170,6 +170,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         return CommandReply{true, {}};
       },
       [self, setup](Timer) {
+        if (!net::from_this_node(self)) return;  // its own clock only
         if (setup.clock.now(self) >= self->state.next_own_ad) advertise_self(self, setup);
         const auto gone = self->state.store->expire(setup.clock.now(self));
         if (!gone.empty()) setup.context.info("expired " + std::to_string(gone.size()) + " ads");

@@ -41,7 +41,7 @@ using schedd_actor = caf::typed_actor<
 using slot_actor =
     caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,
                      caf::replies_to<ActivateClaim>::with<ActivateReply>, caf::reacts_to<ReleaseSlot>,
-                     caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>>;
+                     caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>, caf::reacts_to<Timer>>;
 
 using startd_actor =
     caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,

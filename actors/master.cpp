@@ -143,6 +143,7 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
   });
   return {
       [self, setup](Timer t) {
+        if (!net::from_this_node(self)) return;  // its own timers only: no restart before the backoff
         if (t.what == kAdTimer) {
           publish_ad(self, setup);
           self->delayed_send(self, std::chrono::seconds(std::max<std::int64_t>(1, setup.update_interval)), t);
@@ -176,6 +177,7 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
       [self, setup](ReconfigRequest&) { return reconfigure(self, setup); },
       [self, setup](MasterStatusQuery) {
         MasterStatus s;
+        if (!net::from_this_node(self)) return s;  // the node's daemons are for the node
         for (std::size_t i = 0; i < self->state.running.size(); ++i) {
           s.names.push_back(setup.daemons[i].name);
           s.restarts.push_back(self->state.running[i].restarts);

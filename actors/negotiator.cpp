@@ -480,7 +480,7 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
         return reconfigure(self, setup, **config);
       },
       [self, setup](Timer t) {
-        if (t.what != kCycleTimer) return;
+        if (t.what != kCycleTimer || !net::from_this_node(self)) return;  // its own timer only
         auto& st = self->state;
         const std::int64_t now = setup.clock.now(self);
         if (st.timer_at && *st.timer_at > now) return;  // a stale timer; a later one is set

@@ -632,6 +632,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
         st.dirty = true;                                 // advertise at the next tick
       },
       [self, setup](Timer) {
+        if (!net::from_this_node(self)) return;  // its own clock only
         on_tick(self, setup);
         self->delayed_send(self, setup.tick_every, Timer{});
       },

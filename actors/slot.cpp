@@ -1,11 +1,13 @@
 #include "actors/slot.h"
 
+#include <algorithm>
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
 #include "actors/starter.h"
 #include "model/classad/eval.h"
 #include "model/startd/slot_state.h"
+#include "net/guard.h"
 
 namespace cara::actors {
 namespace {
@@ -14,6 +16,13 @@ using startd::ActionKind;
 
 // Every request to the startd is local; it answers at once.
 constexpr auto kStartdTimeout = std::chrono::seconds(30);
+// A claim id is good only once the negotiator has announced it to the slot
+// (SlotMatched): the matched schedd's claim may overtake the announcement,
+// so it waits this long for it; announced ids stay good this long.
+constexpr auto kAnnouncementWait = std::chrono::seconds(5);
+constexpr auto kAnnouncedFor = std::chrono::minutes(5);
+// Bounds on what strangers can make a slot keep.
+constexpr std::size_t kMaxAnnounced = 1024, kMaxEarly = 64;
 
 // A claim as the slot knows it: its secret and the schedd holding it.
 struct Holder {
@@ -21,9 +30,21 @@ struct Holder {
   caf::actor schedd;
 };
 
+// A claim that came before the negotiator announced its id.
+struct EarlyClaim {
+  ClaimSlot claim;
+  caf::typed_response_promise<ClaimReply> reply;
+  std::int32_t timer = 0;
+};
+
 struct SlotState {
-  std::string slot;      // its short name
-  Holder claim;          // the claim on the slot
+  std::string slot;  // its short name
+  Holder claim;      // the claim on the slot
+  // Claim ids the negotiator matched this slot with, not claimed yet, and
+  // when (a partitionable slot takes many per cycle).
+  std::vector<std::pair<std::string, caf::actor_clock::time_point>> announced;
+  std::vector<EarlyClaim> early;
+  std::int32_t timers = 0;
   classad::ClassAd job;  // the activated job
   std::string job_id;
   starter_actor starter;
@@ -62,6 +83,42 @@ void hold(Self self, Holder& h, std::string claim_id, caf::actor schedd) {
 
 void tell(const Self& self, const Holder& h, auto message) {
   if (h.schedd) self->send(caf::actor_cast<schedd_actor>(h.schedd), std::move(message));
+}
+
+// The negotiator matched this slot with `claim_id`.
+void announce(Self self, const std::string& claim_id) {
+  auto& announced = self->state.announced;
+  const auto now = self->clock().now();
+  std::erase_if(announced, [&](const auto& a) { return now - a.second > kAnnouncedFor; });
+  if (announced.size() >= kMaxAnnounced) announced.erase(announced.begin());
+  announced.emplace_back(claim_id, now);
+}
+
+// Whether `claim_id` was announced (and is now used up).
+bool take_announced(Self self, const std::string& claim_id) {
+  auto& announced = self->state.announced;
+  const auto now = self->clock().now();
+  auto a =
+      std::find_if(announced.begin(), announced.end(), [&](const auto& x) { return x.first == claim_id; });
+  if (a == announced.end()) return false;
+  const bool fresh = now - a->second <= kAnnouncedFor;
+  announced.erase(a);
+  return fresh;
+}
+
+// A claim with an announced id goes to the startd, which decides.
+void claim(Self self, const startd_actor& startd, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
+  self->request(startd, kStartdTimeout,
+                SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Claim), c.claim_id,
+                         std::move(c.job), c.preempting, c.schedd, std::move(c.preempt_dslots)})
+      .then(
+          [rp](SlotCallReply& r) mutable {
+            rp.deliver(ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad), r.pending});
+          },
+          [rp](caf::error& e) mutable {
+            rp.deliver(
+                ClaimReply{false, "the startd did not answer: " + caf::to_string(e), {}, nullptr, {}, false});
+          });
 }
 
 void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& runner) {
@@ -110,21 +167,42 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
       [self, startd, context](SlotMatched& m) {
         if (context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot)) return;
         call_startd(self, startd, SlotCallKind::Match, m.claim_id);
+        auto& early = self->state.early;
+        auto e = std::find_if(early.begin(), early.end(),
+                              [&](const EarlyClaim& x) { return x.claim.claim_id == m.claim_id; });
+        if (e == early.end()) return announce(self, m.claim_id);
+        EarlyClaim waiting = std::move(*e);
+        early.erase(e);
+        claim(self, startd, std::move(waiting.claim), waiting.reply);
       },
-      [self, startd](ClaimSlot& c) -> caf::result<ClaimReply> {
+      [self, context](Timer t) {
+        // A claim whose id the negotiator never announced: a guess, or a
+        // match from a negotiator this slot does not take matches from.
+        if (!net::from_this_node(self)) return;
+        auto& early = self->state.early;
+        auto e =
+            std::find_if(early.begin(), early.end(), [&](const EarlyClaim& x) { return x.timer == t.what; });
+        if (e == early.end()) return;
+        context.warning("slot " + self->state.slot + ": a claim refused: no match was announced for it");
+        e->reply.deliver(ClaimReply{
+            false, "no match was announced for this claim on " + self->state.slot, {}, nullptr, {}, false});
+        early.erase(e);
+      },
+      [self, startd, context](ClaimSlot& c) -> caf::result<ClaimReply> {
+        auto& st = self->state;
         auto rp = self->make_response_promise<ClaimReply>();
-        self->request(startd, kStartdTimeout,
-                      SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Claim), c.claim_id,
-                               std::move(c.job), c.preempting, c.schedd, std::move(c.preempt_dslots)})
-            .then(
-                [rp](SlotCallReply& r) mutable {
-                  rp.deliver(
-                      ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad), r.pending});
-                },
-                [rp](caf::error& e) mutable {
-                  rp.deliver(ClaimReply{
-                      false, "the startd did not answer: " + caf::to_string(e), {}, nullptr, {}, false});
-                });
+        if (take_announced(self, c.claim_id)) {
+          claim(self, startd, std::move(c), rp);
+          return rp;
+        }
+        if (st.early.size() >= kMaxEarly) {
+          context.warning("slot " + st.slot + ": a claim refused: too many claims wait for their match");
+          return ClaimReply{false, "too many claims wait for their match on " + st.slot, {}, nullptr, {},
+                            false};
+        }
+        const std::int32_t timer = ++st.timers;
+        st.early.push_back(EarlyClaim{std::move(c), rp, timer});
+        self->delayed_send(self, kAnnouncementWait, Timer{timer});
         return rp;
       },
       [self, startd](ActivateClaim& a) -> caf::result<ActivateReply> {
@@ -156,8 +234,19 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
         if (r.claim_id.empty()) return;
         call_startd(self, startd, SlotCallKind::Release, r.claim_id);
       },
-      [self, runner](SlotOrder& o) { carry_out(self, o, runner); },
-      [self, startd](StarterExit& e) {
+      [self, runner, context](SlotOrder& o) {
+        // Only the slot's own startd gives orders.
+        if (!net::from_this_node(self)) {
+          context.warning("slot " + self->state.slot + ": an order from another node ignored");
+          return;
+        }
+        carry_out(self, o, runner);
+      },
+      [self, startd, context](StarterExit& e) {
+        if (!net::from_this_node(self)) {
+          context.warning("slot " + self->state.slot + ": a job exit from another node ignored");
+          return;
+        }
         auto& st = self->state;
         st.starter = nullptr;
         // The startd first, so that the schedd's next activation finds the

@@ -256,6 +256,13 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
       [self, setup](SlotCall& c) -> SlotCallReply {
+        // Slot calls come from the node's own slot actors: a peer that got
+        // the startd's handle (from the gate, for condor_drain) must not
+        // claim, activate or release slots around their claim ids.
+        if (!net::from_this_node(self)) {
+          setup.context.warning("startd: a slot call from another node refused");
+          return SlotCallReply{false, "slot calls come from this node's slots only", {}, nullptr, {}, false};
+        }
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);
         auto result = self->state.model->deliver(c.slot, event, now);
@@ -315,6 +322,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         self->state.last_full_update = setup.clock.now(self);
       },
       [self, setup](Timer) {
+        if (!net::from_this_node(self)) return;  // its own clock only
         const std::int64_t now = setup.clock.now(self);
         dispatch(self, setup, self->state.model->tick(now), nullptr);
         if (now - self->state.last_full_update >= self->state.update_interval) {

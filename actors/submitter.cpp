@@ -22,6 +22,8 @@ submitter_actor::behavior_type submitter_behavior(Self self, schedd_actor schedd
   return {
       [self, schedd](RequestsQuery& q) { return self->delegate(schedd, std::move(q)); },
       [self](WireAd& ad) {
+        // Its schedd's ad only: a peer must not advertise for a submitter.
+        if (!net::from_this_node(self)) return;
         AdUpdate u;
         u.type = static_cast<std::int32_t>(collector::AdType::Submitter);
         u.ads.push_back(std::move(ad));

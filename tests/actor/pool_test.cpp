@@ -3,6 +3,7 @@
 // Covers the claim protocol, claim reuse, eviction and requeue when a slot
 // dies, the negotiator cycle over messages, and userprio commands.
 #include "actor/pool_fixture.h"
+#include "model/classad/parser.h"
 
 using namespace cara;
 using namespace cara::actors;
@@ -199,4 +200,42 @@ TEST_CASE_METHOD(PoolFixture, "daemons told of a new collector advertise to it a
   advance(3);
   CHECK(runner->running() == 1);  // matched through the new collector
   CHECK(ads(collector::AdType::Scheduler).ads.size() == 1);
+}
+
+TEST_CASE_METHOD(PoolFixture, "a claim counts only with an id the negotiator announced; it may come first",
+                 "[actors]") {
+  start({execution_point("ep1.test", 1,
+                         "NUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_1 = 100%\nSLOT_TYPE_1_PARTITIONABLE = false\n")});
+  auto slots = ads(collector::AdType::Machine);
+  REQUIRE(slots.endpoints.size() == 1);
+  const slot_actor slot = caf::actor_cast<slot_actor>(slots.endpoints[0]);
+  const WireAd job{
+      *classad::parse_classad("[ ClusterId = 9; ProcId = 0; Owner = \"alice\"; User = \"alice@test\" ]")};
+  auto claim = [&](const std::string& id) {
+    auto h = self->request(slot, caf::infinite, ClaimSlot{id, job, false, nullptr, {}});
+    settle();
+    return h;
+  };
+  // A guess: refused once the announcement has not come for 5 s.
+  auto guess = claim("1.1#guess");
+  advance(4);
+  CHECK(ads(collector::AdType::Machine, "State == \"Unclaimed\"").ads.size() == 1);
+  advance(2);
+  guess.receive(
+      [](ClaimReply& r) {
+        CHECK_FALSE(r.ok);
+        CHECK(r.reason == "no match was announced for this claim on slot1");
+      },
+      [](caf::error& e) { FAIL(caf::to_string(e)); });
+  // The matched schedd's claim overtook the negotiator's announcement: it
+  // waits for it, then counts.
+  auto early = claim("1.2#real");
+  self->send(slot, SlotMatched{"1.2#real"});
+  settle();
+  early.receive([](ClaimReply& r) { CHECK(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+  CHECK(ads(collector::AdType::Machine, "State == \"Claimed\"").ads.size() == 1);
+  // An announced id is good once.
+  auto again = claim("1.2#real");
+  advance(6);
+  again.receive([](ClaimReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
 }

@@ -1,0 +1,165 @@
+// What a peer on another node can and cannot make a pool's actors do. A
+// slot's or startd's handle is no secret (the collector hands out slot
+// handles with their ads; a node's gate hands out its daemons), so the
+// messages a node's daemons send each other — a startd's orders to its
+// slots, a slot's calls to its startd, a schedd's ads for its submitters —
+// are taken from the node itself only; a claim counts only with the id the
+// negotiator gave. Two actor systems over CAF's middleman on 127.0.0.1, no
+// guard: what stops the stranger here is not authorization.
+#include <atomic>
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/io/all.hpp>
+#include <caf/scoped_actor.hpp>
+#include <thread>
+
+#include "actor/pool_fixture.h"
+#include "actors/message_types.h"
+#include "model/classad/parser.h"
+#include "model/startd/slot_state.h"
+
+using namespace cara;
+using namespace cara::actors;
+using namespace cara::actors::testing;
+
+namespace {
+
+constexpr auto kWait = std::chrono::seconds(10);
+
+class CountingRunner : public JobRunner {
+ public:
+  Result<std::int64_t> start(const classad::ClassAd&, std::function<void(ProcessExit)>) override {
+    return static_cast<std::int64_t>(++starts);
+  }
+  void signal(std::int64_t, int) override {}
+  std::atomic<int> starts{0};
+};
+
+struct Node {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  Node() {
+    cfg.set("scheduler.policy", caf::atom("sharing"));
+    cfg.set("logger.verbosity", caf::atom("quiet"));
+    cfg.load<caf::io::middleman>();
+    add_message_types(cfg);
+    sys = std::make_unique<caf::actor_system>(cfg);
+  }
+};
+
+// `there`'s handle as a peer on node `from` holds it.
+template <class Handle>
+Handle reach(Node& from, const Handle& there) {
+  auto port = caf::io::publish(there, 0, "127.0.0.1");
+  REQUIRE(port);
+  auto proxy = caf::io::remote_actor<Handle>(*from.sys, "127.0.0.1", *port);
+  REQUIRE(proxy);
+  return *proxy;
+}
+
+AdQueryReply query(caf::scoped_actor& self, const collector_actor& c, collector::AdType type) {
+  AdQueryReply out;
+  self->request(c, kWait, AdQueryRequest{static_cast<std::int32_t>(type), "", {}, false})
+      .receive([&](AdQueryReply& r) { out = std::move(r); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a peer on another node cannot drive slots, startds or submitters around their claim ids",
+          "[actors][remote]") {
+  Node home, stranger;
+  auto runner = std::make_shared<CountingRunner>();
+  PoolSpec spec;
+  spec.central_manager = make_config(std::string(kCentralManager), "NEGOTIATOR");
+  spec.access_point = make_config(kAccessPoint, "SCHEDD");
+  spec.execution_points.push_back(make_config(
+      execution_point(
+          "ep1.test", 1,
+          "NUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_1 = 100%\nSLOT_TYPE_1_PARTITIONABLE = false\nSTART = false\n"),
+      "STARTD"));
+  spec.runner = runner;
+  spec.files = std::make_shared<config::MemoryHost>();
+  auto pool = spawn_pool(*home.sys, spec);
+  REQUIRE(pool);
+  caf::scoped_actor local{*home.sys};
+  caf::scoped_actor self{*stranger.sys};
+  const collector_actor collector = reach(stranger, pool->collector);
+  const startd_actor startd = reach(stranger, pool->startds[0]);
+
+  // The slot, as anyone who may read the collector sees it.
+  AdQueryReply slots;
+  for (int i = 0; i < 100 && slots.endpoints.empty(); ++i) {
+    slots = query(self, collector, collector::AdType::Machine);
+    if (slots.endpoints.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  REQUIRE(slots.endpoints.size() == 1);
+  const slot_actor slot = caf::actor_cast<slot_actor>(slots.endpoints[0]);
+  const WireAd job{
+      *classad::parse_classad("[ ClusterId = 1; ProcId = 0; Cmd = \"/bin/true\"; Owner = \"eve\" ]")};
+
+  SECTION("a startd's order from another node gives no claim and starts no job") {
+    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::AcceptClaim), "eve#1", "",
+                               caf::actor_cast<caf::actor>(self)});
+    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::StartJob), "", "", nullptr});
+    // Messages from one sender arrive in order: the orders were handled
+    // before this request.
+    self->request(slot, kWait, ActivateClaim{"eve#1", job})
+        .receive([](ActivateReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+    // A starter would have started its job by now (it is spawned by the
+    // order's handler); nothing may start.
+    for (int i = 0; i < 10 && runner->starts == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    CHECK(runner->starts == 0);
+  }
+
+  SECTION("a slot call from another node is refused by the startd") {
+    self->request(
+            startd, kWait,
+            SlotCall{
+                "slot1", static_cast<std::int32_t>(SlotCallKind::Claim), "eve#1", job, true, nullptr, {}})
+        .receive(
+            [](SlotCallReply& r) {
+              CHECK_FALSE(r.ok);
+              CHECK(r.reason == "slot calls come from this node's slots only");
+            },
+            [](caf::error& e) { FAIL(caf::to_string(e)); });
+  }
+
+  SECTION("a claim with an id the negotiator never announced is refused") {
+    self->request(slot, kWait, ClaimSlot{"guess#1", job, false, nullptr, {}})
+        .receive(
+            [](ClaimReply& r) {
+              CHECK_FALSE(r.ok);
+              CHECK(r.reason == "no match was announced for this claim on slot1");
+            },
+            [](caf::error& e) { FAIL(caf::to_string(e)); });
+  }
+
+  SECTION("a submitter's ad comes from its schedd only") {
+    SubmitRequest r{"executable = /bin/true\nqueue\n", "x.sub", "alice", "/tmp", {}, {}};
+    local->request(pool->schedd, kWait, r)
+        .receive([](SubmitReply& s) { REQUIRE(s.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+    AdQueryReply subs;
+    for (int i = 0; i < 200 && subs.endpoints.empty(); ++i) {
+      subs = query(self, collector, collector::AdType::Submitter);
+      if (subs.endpoints.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE(subs.endpoints.size() == 1);
+    const std::string name = str(subs.ads[0].ad, "Name");
+    classad::ClassAd fake;
+    fake.set("MyType", "Submitter");
+    fake.set("Name", name);
+    fake.set("ScheddName", "ap.test");
+    fake.set("IdleJobs", 0);
+    self->send(caf::actor_cast<submitter_actor>(subs.endpoints[0]), WireAd{fake});
+    // The submitter's own updates keep coming; the fake never reaches the collector.
+    for (int i = 0; i < 10; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      const AdQueryReply now = query(self, collector, collector::AdType::Submitter);
+      REQUIRE(now.ads.size() == 1);
+      CHECK(num(now.ads[0].ad, "IdleJobs") == 1);
+    }
+  }
+  stop_pool(*home.sys, *pool);
+}

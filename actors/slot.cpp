@@ -37,15 +37,21 @@ struct EarlyClaim {
   std::int32_t timer = 0;
 };
 
-struct SlotState {
-  std::string slot;  // its short name
-  Holder claim;      // the claim on the slot
-  // Claim ids the negotiator matched this slot with, not claimed yet, and
-  // when (a partitionable slot takes many per cycle).
+// The claim ids the negotiator matched the slot with, not claimed yet, and
+// when (a partitionable slot takes many per cycle); the claims waiting for
+// their announcement.
+struct ClaimGate {
   std::vector<std::pair<std::string, caf::actor_clock::time_point>> announced;
   std::vector<EarlyClaim> early;
   std::int32_t timers = 0;
-  classad::ClassAd job;  // the activated job
+};
+
+struct SlotState {
+  std::shared_ptr<const SlotEnvironment> env;
+  std::string slot;                 // its short name
+  Holder claim;                     // the claim on the slot
+  std::unique_ptr<ClaimGate> gate;  // made when first needed: most slots wait for no claim
+  classad::ClassAd job;             // the activated job
   std::string job_id;
   starter_actor starter;
   bool vacating = false;  // a kill was ordered: the job is being evicted
@@ -61,10 +67,14 @@ std::string job_id_of(const classad::ClassAd& job) {
   return std::to_string(c.as_int()) + "." + std::to_string(p.as_int());
 }
 
-void call_startd(Self self, const startd_actor& startd, SlotCallKind kind, const std::string& claim_id) {
-  self->request(startd, kStartdTimeout,
+void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
+  self->request(self->state.env->startd, kStartdTimeout,
                 SlotCall{self->state.slot, static_cast<std::int32_t>(kind), claim_id, {}, false, nullptr, {}})
       .then([](const SlotCallReply&) {});
+}
+
+void warn(Self self, const std::string& what) {
+  self->state.env->context.warning("slot " + self->state.slot + ": " + what);
 }
 
 // The claim's schedd is watched while it holds the claim: a schedd that
@@ -85,9 +95,15 @@ void tell(const Self& self, const Holder& h, auto message) {
   if (h.schedd) self->send(caf::actor_cast<schedd_actor>(h.schedd), std::move(message));
 }
 
+ClaimGate& gate(Self self) {
+  auto& g = self->state.gate;
+  if (!g) g = std::make_unique<ClaimGate>();
+  return *g;
+}
+
 // The negotiator matched this slot with `claim_id`.
 void announce(Self self, const std::string& claim_id) {
-  auto& announced = self->state.announced;
+  auto& announced = gate(self).announced;
   const auto now = self->clock().now();
   std::erase_if(announced, [&](const auto& a) { return now - a.second > kAnnouncedFor; });
   if (announced.size() >= kMaxAnnounced) announced.erase(announced.begin());
@@ -96,19 +112,19 @@ void announce(Self self, const std::string& claim_id) {
 
 // Whether `claim_id` was announced (and is now used up).
 bool take_announced(Self self, const std::string& claim_id) {
-  auto& announced = self->state.announced;
-  const auto now = self->clock().now();
+  if (!self->state.gate) return false;
+  auto& announced = self->state.gate->announced;
   auto a =
       std::find_if(announced.begin(), announced.end(), [&](const auto& x) { return x.first == claim_id; });
   if (a == announced.end()) return false;
-  const bool fresh = now - a->second <= kAnnouncedFor;
+  const bool fresh = self->clock().now() - a->second <= kAnnouncedFor;
   announced.erase(a);
   return fresh;
 }
 
 // A claim with an announced id goes to the startd, which decides.
-void claim(Self self, const startd_actor& startd, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
-  self->request(startd, kStartdTimeout,
+void claim(Self self, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
+  self->request(self->state.env->startd, kStartdTimeout,
                 SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Claim), c.claim_id,
                          std::move(c.job), c.preempting, c.schedd, std::move(c.preempt_dslots)})
       .then(
@@ -121,13 +137,13 @@ void claim(Self self, const startd_actor& startd, ClaimSlot c, caf::typed_respon
           });
 }
 
-void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& runner) {
+void carry_out(Self self, const SlotOrder& o) {
   auto& st = self->state;
   switch (static_cast<ActionKind>(o.action)) {
     case ActionKind::AcceptClaim: hold(self, st.claim, o.claim_id, o.schedd); break;
     case ActionKind::StartJob:
       st.vacating = false;
-      st.starter = spawn_starter(self->system(), st.job, self, runner);
+      st.starter = spawn_starter(self->system(), st.job, self, st.env->runner);
       self->link_to(st.starter);  // a slot that ends takes its job with it
       break;
     case ActionKind::SuspendJob:
@@ -152,67 +168,72 @@ void carry_out(Self self, const SlotOrder& o, const std::shared_ptr<JobRunner>& 
   }
 }
 
-slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_actor startd,
-                                        std::shared_ptr<JobRunner> runner, DaemonContext context) {
-  self->state.slot = name;
-  self->set_down_handler([self, startd](caf::down_msg& d) {
+// Handlers capture `self` only: what they need is in the state, and the
+// machine-wide part of it is shared (TARGETS.md: memory per slot).
+slot_actor::behavior_type slot_behavior(Self self, std::string name,
+                                        std::shared_ptr<const SlotEnvironment> env) {
+  self->state.slot = std::move(name);
+  self->state.env = std::move(env);
+  self->set_down_handler([self](caf::down_msg& d) {
     // The claim's schedd is gone (crashed, or its node unreachable): the
     // claim is released as if it had asked (policy-configuration, H).
     auto& st = self->state;
     if (st.claim.claim_id.empty() || d.source != st.claim.schedd) return;
-    call_startd(self, startd, SlotCallKind::Release, st.claim.claim_id);
+    call_startd(self, SlotCallKind::Release, st.claim.claim_id);
     st.claim.schedd = nullptr;
   });
   return {
-      [self, startd, context](SlotMatched& m) {
-        if (context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot)) return;
-        call_startd(self, startd, SlotCallKind::Match, m.claim_id);
-        auto& early = self->state.early;
+      [self](SlotMatched& m) {
+        if (self->state.env->context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot))
+          return;
+        call_startd(self, SlotCallKind::Match, m.claim_id);
+        auto& early = gate(self).early;
         auto e = std::find_if(early.begin(), early.end(),
                               [&](const EarlyClaim& x) { return x.claim.claim_id == m.claim_id; });
         if (e == early.end()) return announce(self, m.claim_id);
         EarlyClaim waiting = std::move(*e);
         early.erase(e);
-        claim(self, startd, std::move(waiting.claim), waiting.reply);
+        claim(self, std::move(waiting.claim), waiting.reply);
       },
-      [self, context](Timer t) {
+      [self](Timer t) {
         // A claim whose id the negotiator never announced: a guess, or a
         // match from a negotiator this slot does not take matches from.
-        if (!net::from_this_node(self)) return;
-        auto& early = self->state.early;
+        if (!net::from_this_node(self) || !self->state.gate) return;
+        auto& early = self->state.gate->early;
         auto e =
             std::find_if(early.begin(), early.end(), [&](const EarlyClaim& x) { return x.timer == t.what; });
         if (e == early.end()) return;
-        context.warning("slot " + self->state.slot + ": a claim refused: no match was announced for it");
+        warn(self, "a claim refused: no match was announced for it");
         e->reply.deliver(ClaimReply{
             false, "no match was announced for this claim on " + self->state.slot, {}, nullptr, {}, false});
         early.erase(e);
       },
-      [self, startd, context](ClaimSlot& c) -> caf::result<ClaimReply> {
-        auto& st = self->state;
+      [self](ClaimSlot& c) -> caf::result<ClaimReply> {
         auto rp = self->make_response_promise<ClaimReply>();
         if (take_announced(self, c.claim_id)) {
-          claim(self, startd, std::move(c), rp);
+          claim(self, std::move(c), rp);
           return rp;
         }
-        if (st.early.size() >= kMaxEarly) {
-          context.warning("slot " + st.slot + ": a claim refused: too many claims wait for their match");
-          return ClaimReply{false, "too many claims wait for their match on " + st.slot, {}, nullptr, {},
-                            false};
+        ClaimGate& g = gate(self);
+        if (g.early.size() >= kMaxEarly) {
+          warn(self, "a claim refused: too many claims wait for their match");
+          return ClaimReply{
+              false, "too many claims wait for their match on " + self->state.slot, {}, nullptr, {}, false};
         }
-        const std::int32_t timer = ++st.timers;
-        st.early.push_back(EarlyClaim{std::move(c), rp, timer});
+        const std::int32_t timer = ++g.timers;
+        g.early.push_back(EarlyClaim{std::move(c), rp, timer});
         self->delayed_send(self, kAnnouncementWait, Timer{timer});
         return rp;
       },
-      [self, startd](ActivateClaim& a) -> caf::result<ActivateReply> {
-        if (self->state.claim.claim_id.empty() || a.claim_id != self->state.claim.claim_id)
-          return ActivateReply{false, "no claim with this id on " + self->state.slot};
-        self->state.job = a.job.ad;
-        self->state.job_id = job_id_of(a.job.ad);
+      [self](ActivateClaim& a) -> caf::result<ActivateReply> {
+        auto& st = self->state;
+        if (st.claim.claim_id.empty() || a.claim_id != st.claim.claim_id)
+          return ActivateReply{false, "no claim with this id on " + st.slot};
+        st.job = a.job.ad;
+        st.job_id = job_id_of(a.job.ad);
         auto rp = self->make_response_promise<ActivateReply>();
-        self->request(startd, kStartdTimeout,
-                      SlotCall{self->state.slot,
+        self->request(st.env->startd, kStartdTimeout,
+                      SlotCall{st.slot,
                                static_cast<std::int32_t>(SlotCallKind::Activate),
                                a.claim_id,
                                std::move(a.job),
@@ -228,30 +249,24 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
                 });
         return rp;
       },
-      [self, startd](ReleaseSlot& r) {
+      [self](ReleaseSlot& r) {
         // The claim, or one waiting for this slot's job to leave (the
         // startd knows those).
         if (r.claim_id.empty()) return;
-        call_startd(self, startd, SlotCallKind::Release, r.claim_id);
+        call_startd(self, SlotCallKind::Release, r.claim_id);
       },
-      [self, runner, context](SlotOrder& o) {
+      [self](SlotOrder& o) {
         // Only the slot's own startd gives orders.
-        if (!net::from_this_node(self)) {
-          context.warning("slot " + self->state.slot + ": an order from another node ignored");
-          return;
-        }
-        carry_out(self, o, runner);
+        if (!net::from_this_node(self)) return warn(self, "an order from another node ignored");
+        carry_out(self, o);
       },
-      [self, startd, context](StarterExit& e) {
-        if (!net::from_this_node(self)) {
-          context.warning("slot " + self->state.slot + ": a job exit from another node ignored");
-          return;
-        }
+      [self](StarterExit& e) {
+        if (!net::from_this_node(self)) return warn(self, "a job exit from another node ignored");
         auto& st = self->state;
         st.starter = nullptr;
         // The startd first, so that the schedd's next activation finds the
         // claim idle (messages from one sender arrive in order).
-        call_startd(self, startd, SlotCallKind::JobExited, st.claim.claim_id);
+        call_startd(self, SlotCallKind::JobExited, st.claim.claim_id);
         tell(self, st.claim,
              JobFinished{st.claim.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating});
         st.vacating = false;
@@ -261,9 +276,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name, startd_acto
 
 }  // namespace
 
-slot_actor spawn_slot(caf::actor_system& sys, std::string name, startd_actor startd,
-                      std::shared_ptr<JobRunner> runner, DaemonContext context) {
-  return sys.spawn(slot_behavior, std::move(name), std::move(startd), std::move(runner), std::move(context));
+slot_actor spawn_slot(caf::actor_system& sys, std::string name, std::shared_ptr<const SlotEnvironment> env) {
+  return sys.spawn(slot_behavior, std::move(name), std::move(env));
 }
 
 }  // namespace cara::actors

@@ -18,9 +18,15 @@
 
 namespace cara::actors {
 
-// The startd's `context` decides who may announce a match (NEGOTIATOR; a
+// What every slot of a machine shares: its startd, the job runner, and the
+// startd's context, which decides who may announce a match (NEGOTIATOR; a
 // null guard: everyone) and logs refusals in the startd's log.
-slot_actor spawn_slot(caf::actor_system& sys, std::string name, startd_actor startd,
-                      std::shared_ptr<JobRunner> runner, DaemonContext context);
+struct SlotEnvironment {
+  startd_actor startd;
+  std::shared_ptr<JobRunner> runner;
+  DaemonContext context;
+};
+
+slot_actor spawn_slot(caf::actor_system& sys, std::string name, std::shared_ptr<const SlotEnvironment> env);
 
 }  // namespace cara::actors

@@ -19,11 +19,12 @@ using startd::ActionKind;
 
 struct StartdState {
   std::shared_ptr<startd::Startd> model;
-  std::string machine;                         // the Machine attribute of its slot ads
-  std::map<std::string, slot_actor> slots;     // by short name
-  std::vector<std::string> partitionable;      // their ads change with every dynamic slot
-  std::optional<std::uint64_t> synced_layout;  // the model's layout_version() `slots` mirrors
-  std::vector<collector_actor> collectors;     // setup's, until the node says otherwise
+  std::string machine;                              // the Machine attribute of its slot ads
+  std::map<std::string, slot_actor> slots;          // by short name
+  std::vector<std::string> partitionable;           // their ads change with every dynamic slot
+  std::optional<std::uint64_t> synced_layout;       // the model's layout_version() `slots` mirrors
+  std::vector<collector_actor> collectors;          // setup's, until the node says otherwise
+  std::shared_ptr<const SlotEnvironment> slot_env;  // what its slot actors share
   // Claims granted once their slot is free (a preempted job leaving): the
   // schedd waiting for each, and the slot the claim was sent to.
   struct Waiting {
@@ -67,7 +68,7 @@ void advertise(Self self, const std::set<std::string>& names) {
 
 // Slot actors follow the model's slots: new dynamic slots get one, gone
 // ones lose theirs and their ads are invalidated.
-void sync_slots(Self self, const StartdSetup& setup, std::set<std::string>& changed) {
+void sync_slots(Self self, std::set<std::string>& changed) {
   auto& st = self->state;
   // Most calls change no slot: comparing all names on each was the
   // startd's largest cost with hundreds of slots.
@@ -90,7 +91,7 @@ void sync_slots(Self self, const StartdSetup& setup, std::set<std::string>& chan
   }
   for (const std::string& n : names) {
     if (st.slots.count(n)) continue;
-    slot_actor slot = spawn_slot(self->system(), n, self, setup.runner, setup.context);
+    slot_actor slot = spawn_slot(self->system(), n, st.slot_env);
     self->link_to(slot);  // slots end with their startd
     st.slots.emplace(n, std::move(slot));
     changed.insert(n);
@@ -129,15 +130,14 @@ bool end_waiting(Self self, const std::string& claim_id, const std::string& reas
 
 // Sends each action to its slot and advertises the ads that changed;
 // the reply says what became of `call`'s claim or activation.
-SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult result,
-                       const SlotCall* call) {
+SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* call) {
   auto& st = self->state;
   SlotCallReply reply;
   reply.ok = call == nullptr || (static_cast<SlotCallKind>(call->kind) != SlotCallKind::Claim &&
                                  static_cast<SlotCallKind>(call->kind) != SlotCallKind::Activate);
   const bool claim_call = call && static_cast<SlotCallKind>(call->kind) == SlotCallKind::Claim;
   std::set<std::string> changed;
-  sync_slots(self, setup, changed);  // a carved dynamic slot needs its actor before its orders
+  sync_slots(self, changed);  // a carved dynamic slot needs its actor before its orders
   for (startd::StartdAction& a : result.actions) {
     const bool for_call = call && (a.action.claim_id == call->claim_id);
     if (a.action.kind == ActionKind::Advertise) {
@@ -205,7 +205,7 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
     self->send(it->second, std::move(order));
     changed.insert(a.slot);
   }
-  sync_slots(self, setup, changed);  // dynamic slots whose claim ended
+  sync_slots(self, changed);  // dynamic slots whose claim ended
   // A partitionable slot's ad changes silently when a dynamic slot is
   // carved from it or gives its resources back: advertise it with them.
   // (Only those: re-advertising every static slot on each call made a
@@ -220,6 +220,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   auto& st = self->state;
   st.model = std::move(model);
   st.collectors = setup.collectors;
+  st.slot_env = std::make_shared<const SlotEnvironment>(SlotEnvironment{self, setup.runner, setup.context});
   if (!setup.address.empty()) {
     // Where the slots' node takes connections (HTCondor's MyAddress), in
     // the machine ad every slot ad shows.
@@ -239,7 +240,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   }
   if (auto u = setup.config->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
   std::set<std::string> all;
-  sync_slots(self, setup, all);
+  sync_slots(self, all);
   advertise(self, all);
   st.last_full_update = setup.clock.now(self);
   self->set_down_handler([self, setup](caf::down_msg& d) {
@@ -249,7 +250,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
       if (w.schedd && d.source == w.schedd) gone.emplace_back(id, w.slot);
     for (const auto& [id, slot] : gone) {
       auto result = self->state.model->deliver(slot, startd::ReleaseClaim{id}, setup.clock.now(self));
-      dispatch(self, setup, std::move(result), nullptr);
+      dispatch(self, std::move(result), nullptr);
       if (auto it = self->state.waiting.find(id); it != self->state.waiting.end()) forget_waiting(self, it);
     }
   });
@@ -266,7 +267,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);
         auto result = self->state.model->deliver(c.slot, event, now);
-        SlotCallReply reply = dispatch(self, setup, std::move(result), &c);
+        SlotCallReply reply = dispatch(self, std::move(result), &c);
         if (setup.context.log) {
           static constexpr const char* kKinds[] = {"match",   "claim",    "activation",
                                                    "release", "job exit", "vacate"};
@@ -287,7 +288,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         auto result = d.cancel
                           ? self->state.model->cancel_drain(now)
                           : self->state.model->drain(static_cast<startd::DrainSchedule>(d.how), nullptr, now);
-        dispatch(self, setup, std::move(result), nullptr);
+        dispatch(self, std::move(result), nullptr);
         std::string who = "this node";
         if (auto sender = self->current_sender(); sender && setup.context.guard)
           if (auto id = setup.context.guard->identity(sender->node())) who = id->text();
@@ -305,7 +306,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         if (auto u = (*config)->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
         // The slots act on their new policy now (START turned false, say),
         // and every ad goes out again.
-        dispatch(self, setup, st.model->tick(now), nullptr);
+        dispatch(self, st.model->tick(now), nullptr);
         std::set<std::string> all;
         for (const auto& [n, a] : st.slots) all.insert(n);
         advertise(self, all);
@@ -324,7 +325,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
       [self, setup](Timer) {
         if (!net::from_this_node(self)) return;  // its own clock only
         const std::int64_t now = setup.clock.now(self);
-        dispatch(self, setup, self->state.model->tick(now), nullptr);
+        dispatch(self, self->state.model->tick(now), nullptr);
         if (now - self->state.last_full_update >= self->state.update_interval) {
           std::set<std::string> all;
           for (const auto& [n, a] : self->state.slots) all.insert(n);

@@ -95,6 +95,9 @@ struct ClaimSlot {
   bool preempting = false;
   caf::actor schedd;                        // told when the claim ends or its job exits
   std::vector<std::string> preempt_dslots;  // MatchInfo::preempt_dslots
+  // CLAIM_PARTITIONABLE_LEFTOVERS: a claim on a partitionable slot asks for
+  // a claim on what is left of it once the job's dynamic slot is carved.
+  bool leftovers = false;
 };
 struct ClaimReply {
   bool ok = false;
@@ -105,6 +108,11 @@ struct ClaimReply {
   // Granted once the slot is free: its job is being preempted (retirement,
   // vacating). The schedd activates nothing until a ClaimReady.
   bool pending = false;
+  // ClaimSlot::leftovers: a claim id for the rest of the partitionable
+  // slot (empty when none is left) and its ad, for the schedd's own
+  // matchmaking of its next jobs ("scheduler matchmaking").
+  std::string leftover_claim_id;
+  WireAd leftover_ad;
 };
 struct ActivateClaim {
   std::string claim_id;
@@ -264,11 +272,13 @@ typename I::result_type inspect(I& f, Reschedule& x) {
 }
 template <class I>
 typename I::result_type inspect(I& f, ClaimSlot& x) {
-  return f(caf::meta::type_name("ClaimSlot"), x.claim_id, x.job, x.preempting, x.schedd, x.preempt_dslots);
+  return f(caf::meta::type_name("ClaimSlot"), x.claim_id, x.job, x.preempting, x.schedd, x.preempt_dslots,
+           x.leftovers);
 }
 template <class I>
 typename I::result_type inspect(I& f, ClaimReply& x) {
-  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending);
+  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
+           x.leftover_claim_id, x.leftover_ad);
 }
 template <class I>
 typename I::result_type inspect(I& f, ClaimReady& x) {

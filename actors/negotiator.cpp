@@ -1,11 +1,7 @@
 #include "actors/negotiator.h"
 
-#include <sys/random.h>
-
-#include <array>
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
-#include <cerrno>
 #include <map>
 #include <optional>
 #include <random>
@@ -21,6 +17,7 @@
 #include "model/negotiation/negotiator_policy.h"
 #include "model/schedd/autocluster.h"
 #include "model/schedd/job_status.h"
+#include "net/claim_secret.h"
 
 namespace cara::actors {
 namespace {
@@ -79,28 +76,20 @@ classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {
 // A claim id is "<public part>#<secret>" (HTCondor's claim ids too end in
 // their secret). The public part (this negotiator's start and a counter)
 // names the claim in slot ads (PublicClaimId); the secret is 256 bits that
-// only the matched schedd and slot ever see: from the kernel's CSPRNG, or
-// from the seeded generator when a test asked for reproducible ids.
+// only the matched schedd and slot ever see (net/claim_secret.h), or from
+// the seeded generator when a test asked for reproducible ids.
 std::string fresh_claim_id(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
-  std::array<std::uint64_t, 4> words{};
-  if (setup.seed != 0) {
-    for (std::uint64_t& w : words) w = st.random();
-  } else {
-    std::size_t got = 0;
-    auto* bytes = reinterpret_cast<unsigned char*>(words.data());
-    while (got < sizeof words) {
-      const ssize_t n = ::getrandom(bytes + got, sizeof words - got, 0);
-      if (n > 0)
-        got += static_cast<std::size_t>(n);
-      else if (errno != EINTR)
-        throw std::runtime_error("getrandom failed: no entropy for claim ids");
-    }
-  }
-  static const char* hex = "0123456789abcdef";
   std::string secret;
-  for (std::uint64_t w : words)
-    for (int k = 0; k < 16; ++k, w >>= 4) secret += hex[w & 15];
+  if (setup.seed != 0) {
+    static const char* hex = "0123456789abcdef";
+    for (int i = 0; i < 4; ++i) {
+      std::uint64_t w = st.random();
+      for (int k = 0; k < 16; ++k, w >>= 4) secret += hex[w & 15];
+    }
+  } else {
+    secret = net::claim_secret();
+  }
   return std::to_string(st.started) + "." + std::to_string(++st.claim_counter) + "#" + secret;
 }
 

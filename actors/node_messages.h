@@ -26,6 +26,7 @@ struct SlotCall {
   bool preempting = false;
   caf::actor schedd;                        // Claim: who holds the claim
   std::vector<std::string> preempt_dslots;  // Claim: ClaimSlot::preempt_dslots
+  bool leftovers = false;                   // Claim: ClaimSlot::leftovers
 };
 struct SlotCallReply {
   bool ok = false;
@@ -33,7 +34,9 @@ struct SlotCallReply {
   std::string slot_name;  // the slot that took the claim
   caf::actor slot;
   WireAd slot_ad;
-  bool pending = false;  // the claim waits for the slot's job to leave (ClaimReply::pending)
+  bool pending = false;           // the claim waits for the slot's job to leave (ClaimReply::pending)
+  std::string leftover_claim_id;  // ClaimReply::leftover_claim_id
+  WireAd leftover_ad;
 };
 // The startd tells a slot actor to carry out an action of its state
 // machine (startd::ActionKind).
@@ -77,11 +80,12 @@ struct Reconfigure {};
 template <class I>
 typename I::result_type inspect(I& f, SlotCall& x) {
   return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd,
-           x.preempt_dslots);
+           x.preempt_dslots, x.leftovers);
 }
 template <class I>
 typename I::result_type inspect(I& f, SlotCallReply& x) {
-  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending);
+  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
+           x.leftover_claim_id, x.leftover_ad);
 }
 template <class I>
 typename I::result_type inspect(I& f, SlotOrder& x) {

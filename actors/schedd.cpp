@@ -48,6 +48,7 @@ struct ScheddState {
   std::optional<schedd::JobQueue> queue;
   std::string schedd_name;
   std::string uid_domain;
+  bool claim_leftovers = true;  // CLAIM_PARTITIONABLE_LEFTOVERS
   std::map<std::string, submitter_actor> submitters;
   std::map<std::string, Claim> claims;  // by claim id
   std::set<JobId> busy;                 // jobs being claimed for, activated or running
@@ -199,9 +200,10 @@ void claim_now(Self self, MatchInfo m, const ScheddSetup& setup) {
   slot_actor slot = caf::actor_cast<slot_actor>(m.slot);
   self->request(slot, kSlotTimeout,
                 ClaimSlot{m.claim_id, WireAd{ad}, m.preempting, caf::actor_cast<caf::actor>(self),
-                          std::move(m.preempt_dslots)})
+                          std::move(m.preempt_dslots), self->state.claim_leftovers})
       .then(
-          [self, c = std::move(c), job, setup](ClaimReply& r) mutable {
+          [self, c = std::move(c), job, setup, pslot = m.slot,
+           pslot_name = m.slot_name](ClaimReply& r) mutable {
             auto& st = self->state;
             st.busy.erase(*job);
             ScheddState::EarlyNews news;
@@ -231,11 +233,25 @@ void claim_now(Self self, MatchInfo m, const ScheddSetup& setup) {
                 setup.context.info("claim on " + r.slot_name + " waits for preempted jobs to leave");
               return;
             }
+            const std::string submitter = st.claims.at(id).submitter;
             const classad::ClassAd* ad = st.queue->find(*job);
             if (ad && is_idle(*ad) && !st.busy.count(*job))
               activate(self, id, *job, setup);
             else
               reuse_or_release(self, id, setup);
+            if (!r.leftover_claim_id.empty()) {
+              // Scheduler matchmaking (CLAIM_PARTITIONABLE_LEFTOVERS): the
+              // rest of the partitionable slot for the submitter's next job
+              // that fits, without waiting for a cycle; the claim of that one
+              // offers what is left after it, and so on.
+              MatchInfo rest;
+              rest.claim_id = std::move(r.leftover_claim_id);
+              rest.submitter = submitter;
+              rest.slot_name = pslot_name;
+              rest.slot_ad = std::move(r.leftover_ad);
+              rest.slot = pslot;
+              claim_now(self, std::move(rest), setup);
+            }
           },
           [self, job, id = m.claim_id](caf::error&) {
             self->state.busy.erase(*job);
@@ -495,6 +511,7 @@ void claim(Self self, MatchInfo m, const ScheddSetup& setup) {
 
 void read_settings(ScheddState& st, const config::Config& config) {
   st.uid_domain = knob(config, "UID_DOMAIN", st.schedd_name);
+  if (auto b = config.boolean("CLAIM_PARTITIONABLE_LEFTOVERS"); b) st.claim_leftovers = *b;
   if (auto u = config.integer("SCHEDD_INTERVAL"); u && *u > 0) st.update_interval = *u;
   if (auto p = config.integer("PERIODIC_EXPR_INTERVAL"); p && *p > 0) st.periodic_interval = *p;
 }

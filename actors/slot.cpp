@@ -68,8 +68,10 @@ std::string job_id_of(const classad::ClassAd& job) {
 }
 
 void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
-  self->request(self->state.env->startd, kStartdTimeout,
-                SlotCall{self->state.slot, static_cast<std::int32_t>(kind), claim_id, {}, false, nullptr, {}})
+  self->request(
+          self->state.env->startd, kStartdTimeout,
+          SlotCall{
+              self->state.slot, static_cast<std::int32_t>(kind), claim_id, {}, false, nullptr, {}, false})
       .then([](const SlotCallReply&) {});
 }
 
@@ -122,18 +124,24 @@ bool take_announced(Self self, const std::string& claim_id) {
   return fresh;
 }
 
+ClaimReply claim_refused(std::string why) {
+  ClaimReply r;
+  r.reason = std::move(why);
+  return r;
+}
+
 // A claim with an announced id goes to the startd, which decides.
 void claim(Self self, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
   self->request(self->state.env->startd, kStartdTimeout,
                 SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Claim), c.claim_id,
-                         std::move(c.job), c.preempting, c.schedd, std::move(c.preempt_dslots)})
+                         std::move(c.job), c.preempting, c.schedd, std::move(c.preempt_dslots), c.leftovers})
       .then(
           [rp](SlotCallReply& r) mutable {
-            rp.deliver(ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad), r.pending});
+            rp.deliver(ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad), r.pending,
+                                  std::move(r.leftover_claim_id), std::move(r.leftover_ad)});
           },
           [rp](caf::error& e) mutable {
-            rp.deliver(
-                ClaimReply{false, "the startd did not answer: " + caf::to_string(e), {}, nullptr, {}, false});
+            rp.deliver(claim_refused("the startd did not answer: " + caf::to_string(e)));
           });
 }
 
@@ -204,8 +212,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
             std::find_if(early.begin(), early.end(), [&](const EarlyClaim& x) { return x.timer == t.what; });
         if (e == early.end()) return;
         warn(self, "a claim refused: no match was announced for it");
-        e->reply.deliver(ClaimReply{
-            false, "no match was announced for this claim on " + self->state.slot, {}, nullptr, {}, false});
+        e->reply.deliver(claim_refused("no match was announced for this claim on " + self->state.slot));
         early.erase(e);
       },
       [self](ClaimSlot& c) -> caf::result<ClaimReply> {
@@ -217,8 +224,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         ClaimGate& g = gate(self);
         if (g.early.size() >= kMaxEarly) {
           warn(self, "a claim refused: too many claims wait for their match");
-          return ClaimReply{
-              false, "too many claims wait for their match on " + self->state.slot, {}, nullptr, {}, false};
+          return claim_refused("too many claims wait for their match on " + self->state.slot);
         }
         const std::int32_t timer = ++g.timers;
         g.early.push_back(EarlyClaim{std::move(c), rp, timer});
@@ -239,7 +245,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
                                std::move(a.job),
                                false,
                                nullptr,
-                               {}})
+                               {},
+                               false})
             .then(
                 [rp](SlotCallReply& r) mutable {
                   rp.deliver(ActivateReply{r.ok, r.reason});

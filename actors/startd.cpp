@@ -11,6 +11,7 @@
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
 #include "model/startd/startd.h"
+#include "net/claim_secret.h"
 
 namespace cara::actors {
 namespace {
@@ -25,6 +26,7 @@ struct StartdState {
   std::optional<std::uint64_t> synced_layout;       // the model's layout_version() `slots` mirrors
   std::vector<collector_actor> collectors;          // setup's, until the node says otherwise
   std::shared_ptr<const SlotEnvironment> slot_env;  // what its slot actors share
+  std::uint64_t leftovers = 0;                      // leftover claims offered: their ids' public part
   // Claims granted once their slot is free (a preempted job leaving): the
   // schedd waiting for each, and the slot the claim was sent to.
   struct Waiting {
@@ -100,6 +102,45 @@ void sync_slots(Self self, std::set<std::string>& changed) {
     for (const collector_actor& c : st.collectors) self->send(c, inv);
 }
 
+SlotCallReply refusal(std::string why) {
+  SlotCallReply r;
+  r.reason = std::move(why);
+  return r;
+}
+
+// A claim granted on `name` (its actor `slot`), at once or once the slot is free.
+SlotCallReply granted(const std::string& name, caf::actor slot, const startd::Slot* s, bool pending) {
+  SlotCallReply r;
+  r.ok = true;
+  r.slot_name = name;
+  r.slot = std::move(slot);
+  if (s) r.slot_ad = WireAd{s->ad()};
+  r.pending = pending;
+  return r;
+}
+
+// CLAIM_PARTITIONABLE_LEFTOVERS ("scheduler matchmaking"): a claim that
+// carved a dynamic slot from `call`'s partitionable slot gets a claim id
+// for what is left, so its schedd can start more of its jobs there without
+// waiting for the next negotiation cycle. The partitionable slot takes the
+// id as announced; nothing is offered when too little is left (no whole CPU
+// or no memory) or when a consumption policy lets the negotiator split the
+// slot itself.
+void offer_leftovers(Self self, const SlotCall& call, SlotCallReply& reply) {
+  auto& st = self->state;
+  const startd::Slot* pslot = st.model->slot(call.slot);
+  auto it = st.slots.find(call.slot);
+  if (!pslot || it == st.slots.end() || pslot->ad().find("ConsumptionCpus")) return;
+  double cpus = 0, memory = 0;
+  if (!classad::evaluate_attr(pslot->ad(), "Cpus").number(cpus) || cpus < 1 ||
+      !classad::evaluate_attr(pslot->ad(), "Memory").number(memory) || memory <= 0)
+    return;
+  reply.leftover_claim_id =
+      st.machine + "/" + call.slot + "." + std::to_string(++st.leftovers) + "#" + net::claim_secret();
+  reply.leftover_ad = WireAd{pslot->ad()};
+  self->send(it->second, SlotMatched{reply.leftover_claim_id});
+}
+
 // A waiting claim's schedd is watched: if it dies, its claim is withdrawn
 // (policy-configuration, 19) rather than handed to nobody.
 void watch_waiting(Self self, const std::string& claim_id, StartdState::Waiting w) {
@@ -155,7 +196,7 @@ SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* c
       // The claim asked for ended within its own call (its room could not
       // be made): the reply says so.
       if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) forget_waiting(self, w);
-      reply = SlotCallReply{false, a.action.reason, {}, nullptr, {}, false};
+      reply = refusal(a.action.reason);
       changed.insert(a.slot);
       continue;
     }
@@ -171,8 +212,7 @@ SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* c
       // slot is free, and tells the slot's actor then.
       if (for_call && claim_call) {
         watch_waiting(self, a.action.claim_id, StartdState::Waiting{call->schedd, call->slot});
-        reply = SlotCallReply{true, {}, a.slot, slot, WireAd{}, true};
-        if (const startd::Slot* s = st.model->slot(a.slot)) reply.slot_ad = WireAd{s->ad()};
+        reply = granted(a.slot, slot, st.model->slot(a.slot), true);
       }
       continue;
     }
@@ -183,8 +223,7 @@ SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* c
         // Granted at once (or its room was made within the call).
         if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) forget_waiting(self, w);
         order.schedd = call->schedd;
-        reply = SlotCallReply{true, {}, a.slot, slot, WireAd{}, false};
-        if (s) reply.slot_ad = WireAd{s->ad()};
+        reply = granted(a.slot, slot, s, false);
       } else if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) {
         // The preempted jobs have left: the waiting schedd may activate.
         order.schedd = w->second.schedd;
@@ -206,6 +245,8 @@ SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* c
     changed.insert(a.slot);
   }
   sync_slots(self, changed);  // dynamic slots whose claim ended
+  if (reply.ok && !reply.pending && call && claim_call && call->leftovers && reply.slot_name != call->slot)
+    offer_leftovers(self, *call, reply);
   // A partitionable slot's ad changes silently when a dynamic slot is
   // carved from it or gives its resources back: advertise it with them.
   // (Only those: re-advertising every static slot on each call made a
@@ -262,7 +303,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         // claim, activate or release slots around their claim ids.
         if (!net::from_this_node(self)) {
           setup.context.warning("startd: a slot call from another node refused");
-          return SlotCallReply{false, "slot calls come from this node's slots only", {}, nullptr, {}, false};
+          return refusal("slot calls come from this node's slots only");
         }
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);

@@ -9,6 +9,7 @@ namespace {
 constexpr KnobDefault kDefaults[] = {
     {"ABSENT_EXPIRE_ADS_AFTER", "2592000"},  // 30 days
     {"ALLOW_PSLOT_PREEMPTION", "False"},
+    {"CLAIM_PARTITIONABLE_LEFTOVERS", "True"},
     {"CLAIM_WORKLIFE", "1200"},
     {"CLASSAD_LIFETIME", "900"},
     {"COLLECTOR_HOST", "$(CONDOR_HOST)"},

@@ -81,10 +81,13 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   CHECK(mi.preempt_dslots == std::vector<std::string>{"slot1_2@a", "slot1_3@a"});
   w.crosses(MatchBatch{{m, m}});
   w.crosses(Reschedule{"ap"});
-  const ClaimSlot cs = w.crosses(ClaimSlot{"1.1#s", job, true, nullptr, {"slot1_2"}});
+  const ClaimSlot cs = w.crosses(ClaimSlot{"1.1#s", job, true, nullptr, {"slot1_2"}, true});
   CHECK(cs.preempt_dslots == std::vector<std::string>{"slot1_2"});
-  const ClaimReply cr = w.crosses(ClaimReply{true, "", "slot1@a", nullptr, job, true});
+  CHECK(cs.leftovers);
+  const ClaimReply cr = w.crosses(ClaimReply{true, "", "slot1@a", nullptr, job, true, "ep/slot1.1#s", job});
   CHECK(cr.pending);
+  CHECK(cr.leftover_claim_id == "ep/slot1.1#s");
+  CHECK(classad::evaluate_attr(cr.leftover_ad.ad, "RequestCpus").as_int() == 2);
   const ClaimReady ready = w.crosses(ClaimReady{"1.1#s", nullptr, "slot1_3@a", job});
   CHECK(ready.slot_name == "slot1_3@a");
   CHECK(classad::evaluate_attr(ready.slot_ad.ad, "RequestCpus").as_int() == 2);
@@ -108,9 +111,13 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(Reconfigure{});
   w.crosses(GroupTurn{3, job});
   w.crosses(GroupQuery{});
-  const SlotCall call = w.crosses(SlotCall{"slot1", 1, "1.1#s", job, true, nullptr, {"slot1_2"}});
+  const SlotCall call = w.crosses(SlotCall{"slot1", 1, "1.1#s", job, true, nullptr, {"slot1_2"}, true});
   CHECK(call.preempt_dslots == std::vector<std::string>{"slot1_2"});
-  CHECK(w.crosses(SlotCallReply{true, "", "slot1_3", nullptr, job, true}).pending);
+  CHECK(call.leftovers);
+  const SlotCallReply scr =
+      w.crosses(SlotCallReply{true, "", "slot1_3", nullptr, job, true, "ep/slot1.1#s", job});
+  CHECK(scr.pending);
+  CHECK(scr.leftover_claim_id == "ep/slot1.1#s");
   w.crosses(SlotOrder{0, "1.1#s", "", nullptr});
   w.crosses(StarterExit{true, 15, ""});
   w.crosses(StarterSignal{3});

@@ -80,10 +80,11 @@ struct PoolFixture : test_coordinator_fixture<> {
   std::shared_ptr<FakeRunner> runner = std::make_shared<FakeRunner>();
   EmbeddedPool pool;
 
-  void start(const std::vector<std::string>& eps, const std::string& cm_extra = "") {
+  void start(const std::vector<std::string>& eps, const std::string& cm_extra = "",
+             const std::string& ap_extra = "") {
     PoolSpec spec;
     spec.central_manager = make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR");
-    spec.access_point = make_config(kAccessPoint, "SCHEDD");
+    spec.access_point = make_config(std::string(kAccessPoint) + ap_extra, "SCHEDD");
     for (const std::string& ep : eps) spec.execution_points.push_back(make_config(ep, "STARTD"));
     spec.runner = runner;
     spec.files = std::make_shared<config::MemoryHost>();

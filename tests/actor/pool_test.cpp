@@ -212,7 +212,7 @@ TEST_CASE_METHOD(PoolFixture, "a claim counts only with an id the negotiator ann
   const WireAd job{
       *classad::parse_classad("[ ClusterId = 9; ProcId = 0; Owner = \"alice\"; User = \"alice@test\" ]")};
   auto claim = [&](const std::string& id) {
-    auto h = self->request(slot, caf::infinite, ClaimSlot{id, job, false, nullptr, {}});
+    auto h = self->request(slot, caf::infinite, ClaimSlot{id, job, false, nullptr, {}, false});
     settle();
     return h;
   };
@@ -238,4 +238,38 @@ TEST_CASE_METHOD(PoolFixture, "a claim counts only with an id the negotiator ann
   auto again = claim("1.2#real");
   advance(6);
   again.receive([](ClaimReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+}
+
+TEST_CASE_METHOD(PoolFixture, "CLAIM_PARTITIONABLE_LEFTOVERS: one match fills a partitionable slot",
+                 "[actors][leftovers]") {
+  // One cycle in the window: the one the submission asks for; the next
+  // waits NEGOTIATOR_MIN_INTERVAL.
+  const std::string cm = "NEGOTIATOR_MIN_INTERVAL = 300\n";
+  const std::string jobs = "executable = /bin/true\nrequest_cpus = 1\nrequest_memory = 100\nqueue 6\n";
+  SECTION("the schedd claims the leftovers for its next jobs: 4 CPUs, 4 jobs from one match") {
+    start({execution_point("ep1.test", 4)}, cm);
+    REQUIRE(submit(jobs).ok);
+    advance(100);
+    CHECK(runner->runs.size() == 4);
+    CHECK(ads(collector::AdType::Machine, "DynamicSlot =?= true && State == \"Claimed\"").ads.size() == 4);
+    CHECK(num(ads(collector::AdType::Machine, "PartitionableSlot =?= true").ads[0].ad, "Cpus") == 0);
+    // The next cycle charges alice for all four.
+    advance(300);
+    auto q = self->request(pool.negotiator, caf::infinite, UserprioQuery{});
+    settle();
+    q.receive(
+        [](UserprioReply& r) {
+          REQUIRE(r.records.size() == 1);
+          double used = 0;
+          classad::evaluate_attr(r.records[0].ad, "ResourcesUsed").number(used);
+          CHECK(used == 4);
+        },
+        [](caf::error& e) { FAIL(caf::to_string(e)); });
+  }
+  SECTION("without it a cycle starts one job on the partitionable slot") {
+    start({execution_point("ep1.test", 4)}, cm, "CLAIM_PARTITIONABLE_LEFTOVERS = False\n");
+    REQUIRE(submit(jobs).ok);
+    advance(100);
+    CHECK(runner->runs.size() == 1);
+  }
 }

@@ -114,10 +114,15 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
   }
 
   SECTION("a slot call from another node is refused by the startd") {
-    self->request(
-            startd, kWait,
-            SlotCall{
-                "slot1", static_cast<std::int32_t>(SlotCallKind::Claim), "eve#1", job, true, nullptr, {}})
+    self->request(startd, kWait,
+                  SlotCall{"slot1",
+                           static_cast<std::int32_t>(SlotCallKind::Claim),
+                           "eve#1",
+                           job,
+                           true,
+                           nullptr,
+                           {},
+                           false})
         .receive(
             [](SlotCallReply& r) {
               CHECK_FALSE(r.ok);
@@ -127,7 +132,7 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
   }
 
   SECTION("a claim with an id the negotiator never announced is refused") {
-    self->request(slot, kWait, ClaimSlot{"guess#1", job, false, nullptr, {}})
+    self->request(slot, kWait, ClaimSlot{"guess#1", job, false, nullptr, {}, false})
         .receive(
             [](ClaimReply& r) {
               CHECK_FALSE(r.ok);

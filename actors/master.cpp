@@ -3,6 +3,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/send.hpp>
 #include <caf/typed_event_based_actor.hpp>
+#include <optional>
 
 #include "model/collector/ad_store.h"
 #include "net/gate_messages.h"
@@ -58,22 +59,29 @@ caf::result<CommandReply> reconfigure(Self self, const MasterSetup& setup) {
     return CommandReply{false, "the configuration has an error, nothing changed: " + reloaded.error()};
   }
   setup.node_config->set(reloaded->config);
+  // Each daemon's answer in its DAEMON_LIST place, so the reply reads the
+  // same whichever answers first.
   struct Gathering {
-    std::vector<std::string> done, failed;
+    std::vector<std::optional<std::string>> done, failed;
     std::vector<std::string> notes;
     std::size_t waiting = 0;
   };
   auto g = std::make_shared<Gathering>();
   g->notes = reloaded->notes;
+  g->done.resize(self->state.running.size());
+  g->failed.resize(self->state.running.size());
   auto rp = self->make_response_promise<CommandReply>();
   auto finish = [self, setup, g, rp]() mutable {
     std::string text = "reconfigured MASTER";
-    for (const std::string& d : g->done) text += " " + d;
-    for (const std::string& f : g->failed) text += "; " + f;
+    bool ok = true;
+    for (const auto& d : g->done)
+      if (d) text += " " + *d;
+    for (const auto& f : g->failed)
+      if (f) text += "; " + *f, ok = false;
     for (const std::string& n : g->notes) text += "; " + n;
-    (g->failed.empty() ? setup.context.info(text) : setup.context.warning(text));
+    (ok ? setup.context.info(text) : setup.context.warning(text));
     publish_ad(self, setup);
-    rp.deliver(CommandReply{g->failed.empty(), text});
+    rp.deliver(CommandReply{ok, text});
   };
   for (std::size_t i = 0; i < self->state.running.size(); ++i)
     if (self->state.running[i].actor) ++g->waiting;
@@ -87,15 +95,15 @@ caf::result<CommandReply> reconfigure(Self self, const MasterSetup& setup) {
     const std::string name = setup.daemons[i].name;
     self->request(d, std::chrono::seconds(10), Reconfigure{})
         .then(
-            [g, name, finish](CommandReply& r) mutable {
+            [g, i, name, finish](CommandReply& r) mutable {
               if (r.ok)
-                g->done.push_back(name);
+                g->done[i] = name;
               else
-                g->failed.push_back(name + " kept its configuration: " + r.error);
+                g->failed[i] = name + " kept its configuration: " + r.error;
               if (--g->waiting == 0) finish();
             },
-            [g, name, finish](caf::error& e) mutable {
-              g->failed.push_back(name + " did not answer: " + caf::to_string(e));
+            [g, i, name, finish](caf::error& e) mutable {
+              g->failed[i] = name + " did not answer: " + caf::to_string(e);
               if (--g->waiting == 0) finish();
             });
   }

@@ -6,6 +6,12 @@
 
 namespace cara::actors {
 
+void configure_actor_system(caf::actor_system_config& cfg) {
+  cfg.set("scheduler.policy", caf::atom("sharing"));
+  cfg.set("logger.verbosity", caf::atom("quiet"));
+  add_message_types(cfg);
+}
+
 void add_message_types(caf::actor_system_config& cfg) {
   cfg.add_message_type<WireAd>("cara::WireAd")
       .add_message_type<AdUpdate>("cara::AdUpdate")

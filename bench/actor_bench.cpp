@@ -67,7 +67,7 @@ struct SlotBytes {
 SlotBytes bytes_per_slot_actor() {
   constexpr int kStartds = 100, kSlots = 1000;
   caf::actor_system_config cfg;
-  plain_system(cfg);
+  actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
   caf::scoped_actor self{sys};
   actors::CollectorSetup cs;
@@ -153,7 +153,7 @@ actors::collector_actor spawn_bench_collector(caf::actor_system& sys) {
 
 double collector_inproc(int runs) {
   caf::actor_system_config cfg;
-  plain_system(cfg);
+  actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
   caf::scoped_actor self{sys};
   auto c = spawn_bench_collector(sys);

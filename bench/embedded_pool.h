@@ -36,13 +36,6 @@ inline std::shared_ptr<const config::Config> make_config(const std::string& text
   return std::make_shared<config::Config>(std::move(*c));
 }
 
-// One-process actor systems: the sharing scheduler (STACK-NOTES.md: 2 cores).
-inline void plain_system(caf::actor_system_config& cfg) {
-  cfg.set("scheduler.policy", caf::atom("sharing"));
-  cfg.set("logger.verbosity", caf::atom("quiet"));
-  actors::add_message_types(cfg);
-}
-
 // Jobs that start and never end (the bench stops the pool).
 class HoldRunner : public actors::JobRunner {
  public:
@@ -94,7 +87,7 @@ struct RunningPool {
 
   RunningPool(int startds, int slots, std::shared_ptr<actors::JobRunner> runner, const std::string& ep_extra,
               const std::string& cm_extra = "") {
-    plain_system(cfg);
+    actors::configure_actor_system(cfg);
     sys = std::make_unique<caf::actor_system>(cfg);
     actors::PoolSpec spec;
     spec.central_manager = make_config(

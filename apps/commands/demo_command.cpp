@@ -119,9 +119,7 @@ int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostre
   const std::string dir = dir_template;
 
   caf::actor_system_config cfg;
-  cfg.set("scheduler.policy", caf::atom("sharing"));
-  cfg.set("logger.verbosity", caf::atom("quiet"));
-  actors::add_message_types(cfg);
+  actors::configure_actor_system(cfg);
   caf::actor_system sys{cfg};
   auto pool = actors::spawn_pool(sys, spec);
   if (!pool) {

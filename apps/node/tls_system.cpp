@@ -13,12 +13,10 @@ namespace cara::apps {
 Status configure_tls_system(caf::actor_system_config& cfg, const TlsFiles& files) {
   cfg.load<caf::io::middleman>();
   cfg.load<caf::openssl::manager>();
-  cfg.set("scheduler.policy", caf::atom("sharing"));
-  cfg.set("logger.verbosity", caf::atom("quiet"));
+  actors::configure_actor_system(cfg);
   cfg.set("openssl.certificate", files.certificate);
   cfg.set("openssl.key", files.key);
   cfg.set("openssl.cafile", files.ca);
-  actors::add_message_types(cfg);
   net::add_gate_message_types(cfg);
   if (!net::tls_error_queue_guarded())
     return Error{"this build does not interpose OpenSSL's I/O calls (net/tls_error_queue.cpp)"};

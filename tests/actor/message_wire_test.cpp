@@ -25,9 +25,7 @@ struct Wire {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
   Wire() {
-    cfg.set("scheduler.policy", caf::atom("sharing"));
-    cfg.set("logger.verbosity", caf::atom("quiet"));
-    add_message_types(cfg);
+    configure_actor_system(cfg);
     sys = std::make_unique<caf::actor_system>(cfg);
   }
 

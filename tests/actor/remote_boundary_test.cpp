@@ -39,10 +39,8 @@ struct Node {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
   Node() {
-    cfg.set("scheduler.policy", caf::atom("sharing"));
-    cfg.set("logger.verbosity", caf::atom("quiet"));
     cfg.load<caf::io::middleman>();
-    add_message_types(cfg);
+    configure_actor_system(cfg);
     sys = std::make_unique<caf::actor_system>(cfg);
   }
 };

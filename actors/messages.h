@@ -117,6 +117,10 @@ struct ClaimReply {
 struct ActivateClaim {
   std::string claim_id;
   WireAd job;
+  // The owner's uid and gid at the access point, or -1 when it has no
+  // such user: an execution point with SOFT_UID_DOMAIN runs an owner it
+  // does not know with them (model/startd/run_as.h).
+  std::int64_t owner_uid = -1, owner_gid = -1;
 };
 struct ActivateReply {
   bool ok = false;
@@ -143,9 +147,10 @@ struct JobFinished {
   std::string claim_id;
   std::string job_id;
   bool by_signal = false;
-  std::int32_t code = 0;  // exit code, or the signal
-  std::string error;      // the job could not be started: it goes on hold
-  bool evicted = false;   // killed because the slot vacated it: it runs again
+  std::int32_t code = 0;       // exit code, or the signal
+  std::string error;           // the job could not be started: it goes on hold
+  bool evicted = false;        // killed because the slot vacated it: it runs again
+  std::int32_t hold_code = 0;  // with `error`: HTCondor's HoldReasonCode (0: FailedToCreateProcess)
 };
 struct JobSuspension {
   std::string claim_id;
@@ -286,7 +291,7 @@ typename I::result_type inspect(I& f, ClaimReady& x) {
 }
 template <class I>
 typename I::result_type inspect(I& f, ActivateClaim& x) {
-  return f(caf::meta::type_name("ActivateClaim"), x.claim_id, x.job);
+  return f(caf::meta::type_name("ActivateClaim"), x.claim_id, x.job, x.owner_uid, x.owner_gid);
 }
 template <class I>
 typename I::result_type inspect(I& f, ActivateReply& x) {
@@ -302,8 +307,8 @@ typename I::result_type inspect(I& f, ClaimEnded& x) {
 }
 template <class I>
 typename I::result_type inspect(I& f, JobFinished& x) {
-  return f(caf::meta::type_name("JobFinished"), x.claim_id, x.job_id, x.by_signal, x.code, x.error,
-           x.evicted);
+  return f(caf::meta::type_name("JobFinished"), x.claim_id, x.job_id, x.by_signal, x.code, x.error, x.evicted,
+           x.hold_code);
 }
 template <class I>
 typename I::result_type inspect(I& f, JobSuspension& x) {

@@ -24,9 +24,10 @@ struct SlotCall {
   std::string claim_id;
   WireAd job;
   bool preempting = false;
-  caf::actor schedd;                        // Claim: who holds the claim
-  std::vector<std::string> preempt_dslots;  // Claim: ClaimSlot::preempt_dslots
-  bool leftovers = false;                   // Claim: ClaimSlot::leftovers
+  caf::actor schedd;                            // Claim: who holds the claim
+  std::vector<std::string> preempt_dslots;      // Claim: ClaimSlot::preempt_dslots
+  bool leftovers = false;                       // Claim: ClaimSlot::leftovers
+  std::int64_t owner_uid = -1, owner_gid = -1;  // Activate: ActivateClaim's
 };
 struct SlotCallReply {
   bool ok = false;
@@ -40,17 +41,29 @@ struct SlotCallReply {
 };
 // The startd tells a slot actor to carry out an action of its state
 // machine (startd::ActionKind).
+// The account a job runs as (startd::RunAs), decided by the startd.
+struct JobAccount {
+  bool ok = false;
+  bool switch_user = false;
+  std::string user;
+  std::uint32_t uid = 0, gid = 0;
+  std::vector<std::uint32_t> groups;
+  std::string how;
+  std::string hold_reason;
+};
 struct SlotOrder {
   std::int32_t action = 0;
   std::string claim_id;
   std::string reason;
-  caf::actor schedd;  // AcceptClaim: the claim's holder
+  caf::actor schedd;   // AcceptClaim: the claim's holder
+  JobAccount account;  // StartJob: who runs the job
 };
 // A starter's job process ended.
 struct StarterExit {
   bool by_signal = false;
   std::int32_t code = 0;
-  std::string error;  // the process could not be started (then no exit code)
+  std::string error;           // the process could not be started (then no exit code)
+  std::int32_t hold_code = 0;  // with `error`: JobFinished::hold_code
 };
 // The slot tells its starter to signal the job (startd::ActionKind:
 // SuspendJob, ContinueJob, SoftKill, HardKill).
@@ -80,7 +93,7 @@ struct Reconfigure {};
 template <class I>
 typename I::result_type inspect(I& f, SlotCall& x) {
   return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd,
-           x.preempt_dslots, x.leftovers);
+           x.preempt_dslots, x.leftovers, x.owner_uid, x.owner_gid);
 }
 template <class I>
 typename I::result_type inspect(I& f, SlotCallReply& x) {
@@ -89,11 +102,16 @@ typename I::result_type inspect(I& f, SlotCallReply& x) {
 }
 template <class I>
 typename I::result_type inspect(I& f, SlotOrder& x) {
-  return f(caf::meta::type_name("SlotOrder"), x.action, x.claim_id, x.reason, x.schedd);
+  return f(caf::meta::type_name("SlotOrder"), x.action, x.claim_id, x.reason, x.schedd, x.account);
+}
+template <class I>
+typename I::result_type inspect(I& f, JobAccount& x) {
+  return f(caf::meta::type_name("JobAccount"), x.ok, x.switch_user, x.user, x.uid, x.gid, x.groups, x.how,
+           x.hold_reason);
 }
 template <class I>
 typename I::result_type inspect(I& f, StarterExit& x) {
-  return f(caf::meta::type_name("StarterExit"), x.by_signal, x.code, x.error);
+  return f(caf::meta::type_name("StarterExit"), x.by_signal, x.code, x.error, x.hold_code);
 }
 template <class I>
 typename I::result_type inspect(I& f, StarterSignal& x) {

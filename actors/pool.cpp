@@ -35,6 +35,7 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   schedd.collectors = collectors;
   schedd.negotiator = pool.negotiator;
   schedd.files = spec.files ? spec.files : std::make_shared<config::SystemHost>();
+  schedd.accounts = spec.accounts;
   auto s = spawn_schedd(sys, std::move(schedd));
   if (!s) return Error{"schedd: " + s.error()};
   pool.schedd = *s;
@@ -45,6 +46,8 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
     ep.clock = spec.clock;
     ep.collectors = collectors;
     ep.runner = spec.runner;
+    ep.accounts = spec.accounts;
+    ep.daemon_account = spec.daemon_account;
     auto startd = spawn_startd(sys, std::move(ep));
     if (!startd) return Error{"execution point " + std::to_string(i + 1) + ": " + startd.error()};
     pool.startds.push_back(*startd);

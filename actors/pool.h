@@ -6,11 +6,13 @@
 
 #include <caf/fwd.hpp>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "actors/interfaces.h"
 #include "actors/job_runner.h"
 #include "actors/pool_clock.h"
+#include "model/common/account.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 
@@ -24,6 +26,10 @@ struct PoolSpec {
   std::shared_ptr<config::ConfigHost> files;
   PoolClock clock = PoolClock::wall();
   std::uint64_t seed = 0;
+  // Whom jobs run as (StartdSetup, ScheddSetup): null and nullopt are the
+  // system's users and this process's account.
+  std::shared_ptr<const AccountBook> accounts;
+  std::optional<Account> daemon_account;
 };
 
 struct EmbeddedPool {

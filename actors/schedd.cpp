@@ -1,15 +1,18 @@
 #include "actors/schedd.h"
 
+#include <unistd.h>
+
 #include <caf/actor_system.hpp>
 #include <caf/io/middleman_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "actors/collectors_update.h"
 #include "actors/submitter.h"
+#include "actors/system_accounts.h"
+#include "actors/user_files.h"
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
 #include "model/classad/parser.h"
@@ -67,6 +70,8 @@ struct ScheddState {
   std::vector<collector_actor> collectors;  // setup's, until the node says otherwise
   std::set<caf::node_id> direct;            // nodes this schedd has its own connection to
   std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
+  std::shared_ptr<const AccountBook> accounts;           // this machine's users
+  std::map<std::string, std::optional<Account>> owners;  // looked up, by Owner
   static inline const char* name = "schedd";
 };
 
@@ -86,17 +91,33 @@ bool is_idle(const classad::ClassAd& job) {
   return schedd::job_status(job) == schedd::JobStatus::Idle;
 }
 
-// The user log events of the last changes, appended to each job's log.
-void write_events(Self self) {
+// The owner's account at the access point (cached: looked up once per
+// owner), or null when there is none.
+const Account* owner_account(Self self, const std::string& owner) {
+  auto& st = self->state;
+  auto it = st.owners.find(owner);
+  if (it == st.owners.end()) it = st.owners.emplace(owner, st.accounts->find(owner)).first;
+  return it->second ? &*it->second : nullptr;
+}
+
+// The user log events of the last changes, appended to each job's log
+// with its owner's rights (a log the owner may not write is not written).
+void write_events(Self self, const ScheddSetup& setup) {
   for (const schedd::LoggedEvent& e : self->state.queue->take_events()) {
     if (e.log.empty()) continue;
-    std::ofstream out(e.log, std::ios::app);
-    if (out) out << schedd::format_user_log_event(e.event);
+    const Account* owner = owner_account(self, e.owner);
+    if (!owner && ::geteuid() == 0) {
+      // Root may not write for a user it cannot become.
+      setup.context.warning("user log of " + e.owner + " not written: no such user here");
+      continue;
+    }
+    if (auto s = append_as(e.log, schedd::format_user_log_event(e.event), owner); !s)
+      setup.context.warning("user log of " + e.owner + ": " + s.error());
   }
 }
 
-void changed(Self self) {
-  write_events(self);
+void changed(Self self, const ScheddSetup& setup) {
+  write_events(self, setup);
   self->state.finished += static_cast<std::int64_t>(self->state.queue->take_finished().size());
   self->state.dirty = true;
   self->state.reschedule = true;
@@ -157,12 +178,19 @@ void activate(Self self, const std::string& claim_id, JobId job, const ScheddSet
   if (it == self->state.claims.end() || !ad) return;
   self->state.busy.insert(job);
   it->second.job = job;
-  self->request(it->second.slot, kSlotTimeout, ActivateClaim{claim_id, WireAd{*ad}})
+  // The owner's ids here, for an execution point with SOFT_UID_DOMAIN.
+  ActivateClaim activation{claim_id, WireAd{*ad}, -1, -1};
+  if (const Account* owner = owner_account(self, schedd::string_attr(*ad, "Owner"))) {
+    activation.owner_uid = owner->uid;
+    activation.owner_gid = owner->gid;
+  }
+  self->request(it->second.slot, kSlotTimeout, std::move(activation))
       .then(
           [self, claim_id, job, setup](ActivateReply& r) {
             auto c = self->state.claims.find(claim_id);
             if (r.ok && c != self->state.claims.end()) {
-              if (self->state.queue->start(job, c->second.slot_name, setup.clock.now(self))) changed(self);
+              if (self->state.queue->start(job, c->second.slot_name, setup.clock.now(self)))
+                changed(self, setup);
               return;
             }
             self->state.busy.erase(job);
@@ -293,7 +321,7 @@ void lose_claim(Self self, const std::string& claim_id, const std::string& why, 
   const slot_actor slot = it->second.slot;
   self->state.claims.erase(it);
   unwatch(self, slot);
-  changed(self);
+  changed(self, setup);
 }
 
 RequestsReply requests_for(Self self, const RequestsQuery& q) {
@@ -390,7 +418,7 @@ void on_tick(Self self, const ScheddSetup& setup) {
   const std::int64_t now = setup.clock.now(self);
   if (now - st.last_periodic >= st.periodic_interval) {
     st.last_periodic = now;
-    if (st.queue->evaluate_periodic(now) > 0) changed(self);
+    if (st.queue->evaluate_periodic(now) > 0) changed(self, setup);
   }
   if (st.dirty || now - st.last_advertise >= st.update_interval) {
     advertise(self);
@@ -439,7 +467,7 @@ SubmitReply submit(Self self, const ScheddSetup& setup, const SubmitRequest& r) 
     reply.error = result.error();
     return reply;
   }
-  changed(self);
+  changed(self, setup);
   reply.ok = true;
   reply.cluster = result->cluster;
   reply.count = static_cast<std::int64_t>(result->count);
@@ -541,6 +569,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
   st.queue.emplace(std::move(*policy), "<" + st.schedd_name + ">", env);
   st.negotiator = setup.negotiator;
   st.collectors = setup.collectors;
+  st.accounts = setup.accounts ? setup.accounts : std::make_shared<const SystemAccounts>();
   st.last_periodic = setup.clock.now(self);
   self->set_down_handler([self, setup](caf::down_msg& d) {
     // A slot we hold a claim on is gone (its node died): its job runs again.
@@ -598,7 +627,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
           self->state.queue->start(job, it->second.slot_name, now);
         if (!f.error.empty()) {
           self->state.queue->hold(job, "Error from " + it->second.slot_name + ": " + f.error,
-                                  kHoldStartFailed, 0, now);
+                                  f.hold_code > 0 ? f.hold_code : kHoldStartFailed, 0, now);
         } else if (f.evicted) {
           self->state.queue->evict(job, now);
           it->second.ending = true;
@@ -610,7 +639,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
                             : f.evicted      ? std::string("evicted")
                             : f.by_signal    ? "killed by signal " + std::to_string(f.code)
                                              : "exited with code " + std::to_string(f.code)));
-        changed(self);
+        changed(self, setup);
         reuse_or_release(self, f.claim_id, setup);
       },
       [self, setup](ClaimReady& r) {
@@ -631,7 +660,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
         if (auto id = parse_job_id(s.job_id)) {
           const std::int64_t now = setup.clock.now(self);
           if (s.suspended ? self->state.queue->suspend(*id, now) : self->state.queue->unsuspend(*id, now))
-            changed(self);
+            changed(self, setup);
         }
       },
       [self, setup](Reconfigure&) {

@@ -20,6 +20,7 @@
 #include "actors/daemon_context.h"
 #include "actors/interfaces.h"
 #include "actors/pool_clock.h"
+#include "model/common/account.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 
@@ -38,6 +39,10 @@ struct ScheddSetup {
   // MyAddress), so the claim does not travel through the central manager
   // and the slot's death is seen at once. Null in an embedded pool.
   caf::actor middleman;
+  // The access point's users: user logs are written with the owner's
+  // rights, and an execution point with SOFT_UID_DOMAIN learns the
+  // owner's ids from here. Null: the system's.
+  std::shared_ptr<const AccountBook> accounts;
 };
 
 Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup);

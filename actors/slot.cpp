@@ -67,6 +67,16 @@ std::string job_id_of(const classad::ClassAd& job) {
   return std::to_string(c.as_int()) + "." + std::to_string(p.as_int());
 }
 
+startd::RunAs run_as(const JobAccount& a) {
+  startd::RunAs r;
+  r.ok = a.ok;
+  r.switch_user = a.switch_user;
+  r.account = startd::Account{a.user, a.uid, a.gid, a.groups};
+  r.how = a.how;
+  r.hold_reason = a.hold_reason;
+  return r;
+}
+
 void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
   self->request(
           self->state.env->startd, kStartdTimeout,
@@ -151,7 +161,7 @@ void carry_out(Self self, const SlotOrder& o) {
     case ActionKind::AcceptClaim: hold(self, st.claim, o.claim_id, o.schedd); break;
     case ActionKind::StartJob:
       st.vacating = false;
-      st.starter = spawn_starter(self->system(), st.job, self, st.env->runner);
+      st.starter = spawn_starter(self->system(), st.job, run_as(o.account), self, st.env->runner);
       self->link_to(st.starter);  // a slot that ends takes its job with it
       break;
     case ActionKind::SuspendJob:
@@ -237,6 +247,9 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
           return ActivateReply{false, "no claim with this id on " + st.slot};
         st.job = a.job.ad;
         st.job_id = job_id_of(a.job.ad);
+        // The startd decides whom the job runs as, knowing who asks (read
+        // before the response promise takes the sender over).
+        auto sender = self->current_sender();
         auto rp = self->make_response_promise<ActivateReply>();
         self->request(st.env->startd, kStartdTimeout,
                       SlotCall{st.slot,
@@ -244,9 +257,11 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
                                a.claim_id,
                                std::move(a.job),
                                false,
-                               nullptr,
+                               caf::actor_cast<caf::actor>(sender),
                                {},
-                               false})
+                               false,
+                               a.owner_uid,
+                               a.owner_gid})
             .then(
                 [rp](SlotCallReply& r) mutable {
                   rp.deliver(ActivateReply{r.ok, r.reason});
@@ -275,7 +290,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         // claim idle (messages from one sender arrive in order).
         call_startd(self, SlotCallKind::JobExited, st.claim.claim_id);
         tell(self, st.claim,
-             JobFinished{st.claim.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating});
+             JobFinished{st.claim.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating,
+                         e.hold_code});
         st.vacating = false;
       },
   };

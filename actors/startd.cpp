@@ -8,6 +8,7 @@
 
 #include "actors/collectors_update.h"
 #include "actors/slot.h"
+#include "actors/system_accounts.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
 #include "model/startd/startd.h"
@@ -36,6 +37,10 @@ struct StartdState {
   std::map<std::string, Waiting> waiting;  // by claim id
   std::int64_t update_interval = 300;
   std::int64_t last_full_update = 0;
+  // Whom its jobs run as: the policy (reconfigured in place), the users.
+  startd::RunAsPolicy run_as;
+  std::shared_ptr<const startd::AccountBook> accounts;
+  startd::Account daemon;
   static inline const char* name = "startd";
 };
 
@@ -46,7 +51,8 @@ startd::SlotEvent to_event(SlotCall& c) {
     case SlotCallKind::Match: return startd::MatchNotified{c.claim_id};
     case SlotCallKind::Claim:
       return startd::ClaimRequest{c.claim_id, std::move(c.job.ad), c.preempting, std::move(c.preempt_dslots)};
-    case SlotCallKind::Activate: return startd::Activate{c.claim_id, std::move(c.job.ad)};
+    // A copy (it shares the attributes): the job also decides its account.
+    case SlotCallKind::Activate: return startd::Activate{c.claim_id, c.job.ad};
     case SlotCallKind::Release: return startd::ReleaseClaim{c.claim_id};
     case SlotCallKind::JobExited: return startd::JobExited{c.claim_id};
     case SlotCallKind::Vacate: return startd::Vacate{};
@@ -100,6 +106,30 @@ void sync_slots(Self self, std::set<std::string>& changed) {
   }
   if (!inv.keys.empty())
     for (const collector_actor& c : st.collectors) self->send(c, inv);
+}
+
+// The account the job of `call` (an activation) runs as, from the run-as
+// policy and what is known of the schedd that asks: its proven host (the
+// node's guard), or that it is in this very process (an embedded pool).
+JobAccount job_account(Self self, const StartdSetup& setup, const SlotCall& call) {
+  auto& st = self->state;
+  startd::Submission sub;
+  sub.slot_id = startd::slot_number(call.slot);
+  if (call.schedd && call.schedd.node() == self->system().node()) {
+    sub.schedd_local = true;
+  } else if (call.schedd && setup.context.guard) {
+    if (auto who = setup.context.guard->identity(call.schedd.node())) sub.schedd_host = who->host;
+  }
+  if (call.owner_uid >= 0) sub.owner_uid = static_cast<std::uint32_t>(call.owner_uid);
+  if (call.owner_gid >= 0) sub.owner_gid = static_cast<std::uint32_t>(call.owner_gid);
+  const startd::RunAs r = startd::decide_run_as(st.run_as, call.job.ad, sub, *st.accounts, st.daemon);
+  if (r.ok)
+    setup.context.info(call.slot + ": the job runs as " + r.account.name + " (" + r.how +
+                       (r.not_owner.empty() ? "" : ": " + r.not_owner) + ")");
+  else
+    setup.context.warning(call.slot + ": the job cannot run here: " + r.hold_reason);
+  return JobAccount{r.ok,          r.switch_user,    r.account.name, r.account.uid,
+                    r.account.gid, r.account.groups, r.how,          r.hold_reason};
 }
 
 SlotCallReply refusal(std::string why) {
@@ -171,7 +201,8 @@ bool end_waiting(Self self, const std::string& claim_id, const std::string& reas
 
 // Sends each action to its slot and advertises the ads that changed;
 // the reply says what became of `call`'s claim or activation.
-SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* call) {
+SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult result,
+                       const SlotCall* call) {
   auto& st = self->state;
   SlotCallReply reply;
   reply.ok = call == nullptr || (static_cast<SlotCallKind>(call->kind) != SlotCallKind::Claim &&
@@ -216,7 +247,8 @@ SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* c
       }
       continue;
     }
-    SlotOrder order{static_cast<std::int32_t>(a.action.kind), a.action.claim_id, a.action.reason, nullptr};
+    SlotOrder order{
+        static_cast<std::int32_t>(a.action.kind), a.action.claim_id, a.action.reason, nullptr, {}};
     if (a.action.kind == ActionKind::AcceptClaim) {
       const startd::Slot* s = st.model->slot(a.slot);
       if (for_call && claim_call) {
@@ -240,7 +272,10 @@ SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* c
         continue;
       }
     }
-    if (a.action.kind == ActionKind::StartJob && for_call) reply.ok = true;
+    if (a.action.kind == ActionKind::StartJob && for_call) {
+      reply.ok = true;
+      order.account = job_account(self, setup, *call);
+    }
     self->send(it->second, std::move(order));
     changed.insert(a.slot);
   }
@@ -254,6 +289,16 @@ SlotCallReply dispatch(Self self, startd::StartdResult result, const SlotCall* c
   if (!changed.empty()) changed.insert(st.partitionable.begin(), st.partitionable.end());
   advertise(self, changed);
   return reply;
+}
+
+// What every slot ad shows of whom jobs run as: CanRunAsOwner, and the
+// daemon's user when it cannot switch (it is not root).
+void publish_run_as(Self self) {
+  auto& st = self->state;
+  classad::ClassAd who;
+  who.set("CanRunAsOwner", st.daemon.is_root() && st.run_as.allow_runas_owner);
+  if (!st.daemon.is_root()) who.set("SlotUser", std::string_view(st.daemon.name));
+  st.model->set_machine_attributes(who);
 }
 
 startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::Startd> model,
@@ -280,6 +325,10 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
     if (p.is_bool() && p.as_bool()) st.partitionable.push_back(n);
   }
   if (auto u = setup.config->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
+  st.accounts = setup.accounts ? setup.accounts : std::make_shared<const SystemAccounts>();
+  st.daemon = setup.daemon_account ? *setup.daemon_account : current_account();
+  if (auto p = startd::RunAsPolicy::from_config(*setup.config)) st.run_as = std::move(*p);
+  publish_run_as(self);
   std::set<std::string> all;
   sync_slots(self, all);
   advertise(self, all);
@@ -291,7 +340,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
       if (w.schedd && d.source == w.schedd) gone.emplace_back(id, w.slot);
     for (const auto& [id, slot] : gone) {
       auto result = self->state.model->deliver(slot, startd::ReleaseClaim{id}, setup.clock.now(self));
-      dispatch(self, std::move(result), nullptr);
+      dispatch(self, setup, std::move(result), nullptr);
       if (auto it = self->state.waiting.find(id); it != self->state.waiting.end()) forget_waiting(self, it);
     }
   });
@@ -308,7 +357,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);
         auto result = self->state.model->deliver(c.slot, event, now);
-        SlotCallReply reply = dispatch(self, std::move(result), &c);
+        SlotCallReply reply = dispatch(self, setup, std::move(result), &c);
         if (setup.context.log) {
           static constexpr const char* kKinds[] = {"match",   "claim",    "activation",
                                                    "release", "job exit", "vacate"};
@@ -329,7 +378,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         auto result = d.cancel
                           ? self->state.model->cancel_drain(now)
                           : self->state.model->drain(static_cast<startd::DrainSchedule>(d.how), nullptr, now);
-        dispatch(self, std::move(result), nullptr);
+        dispatch(self, setup, std::move(result), nullptr);
         std::string who = "this node";
         if (auto sender = self->current_sender(); sender && setup.context.guard)
           if (auto id = setup.context.guard->identity(sender->node())) who = id->text();
@@ -343,11 +392,15 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         if (!config) return CommandReply{false, config.error()};
         auto& st = self->state;
         const std::int64_t now = setup.clock.now(self);
+        auto run_as = startd::RunAsPolicy::from_config(**config);
+        if (!run_as) return CommandReply{false, run_as.error()};
         if (auto s = st.model->reconfigure(**config, now); !s) return CommandReply{false, s.error()};
+        st.run_as = std::move(*run_as);
+        publish_run_as(self);
         if (auto u = (*config)->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
         // The slots act on their new policy now (START turned false, say),
         // and every ad goes out again.
-        dispatch(self, st.model->tick(now), nullptr);
+        dispatch(self, setup, st.model->tick(now), nullptr);
         std::set<std::string> all;
         for (const auto& [n, a] : st.slots) all.insert(n);
         advertise(self, all);
@@ -366,7 +419,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
       [self, setup](Timer) {
         if (!net::from_this_node(self)) return;  // its own clock only
         const std::int64_t now = setup.clock.now(self);
-        dispatch(self, self->state.model->tick(now), nullptr);
+        dispatch(self, setup, self->state.model->tick(now), nullptr);
         if (now - self->state.last_full_update >= self->state.update_interval) {
           std::set<std::string> all;
           for (const auto& [n, a] : self->state.slots) all.insert(n);

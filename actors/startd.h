@@ -9,6 +9,7 @@
 #include <caf/fwd.hpp>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "actors/daemon_context.h"
@@ -16,6 +17,7 @@
 #include "actors/job_runner.h"
 #include "actors/pool_clock.h"
 #include "model/config/config.h"
+#include "model/startd/run_as.h"
 
 namespace cara::actors {
 
@@ -27,6 +29,11 @@ struct StartdSetup {
   std::chrono::milliseconds tick_every{std::chrono::seconds(1)};
   DaemonContext context;
   std::string address;  // "<host:port>" of this node, published as MyAddress; empty: none
+  // Whom jobs run as (model/startd/run_as.h): the machine's users and the
+  // daemon's own account. Null accounts: the system's; no daemon account:
+  // this process's.
+  std::shared_ptr<const startd::AccountBook> accounts;
+  std::optional<startd::Account> daemon_account;
 };
 
 // Fails (with the model's message) when the configuration does not make a

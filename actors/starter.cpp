@@ -20,12 +20,19 @@ struct StarterState {
 
 using Self = starter_actor::stateful_pointer<StarterState>;
 
-starter_actor::behavior_type starter_behavior(Self self, classad::ClassAd job, slot_actor slot,
-                                              std::shared_ptr<JobRunner> runner) {
+starter_actor::behavior_type starter_actions(Self self, slot_actor slot, std::shared_ptr<JobRunner> runner);
+
+starter_actor::behavior_type starter_behavior(Self self, classad::ClassAd job, startd::RunAs account,
+                                              slot_actor slot, std::shared_ptr<JobRunner> runner) {
+  if (!account.ok) {
+    // No account may run it here (its owner is root, or unknown): held.
+    self->send(self, StarterExit{false, 0, account.hold_reason, startd::kHoldFailedToAccessUserAccount});
+    return starter_actions(self, slot, runner);
+  }
   if (auto launch = job_launch(job)) self->state.kill_sig = launch->kill_sig;
   starter_actor me = self;
-  auto started = runner->start(job, [me](ProcessExit e) {
-    caf::anon_send(me, StarterExit{e.by_signal, e.code, {}});
+  auto started = runner->start(job, account, [me](ProcessExit e) {
+    caf::anon_send(me, StarterExit{e.by_signal, e.code, e.error, 0});
   });
   // However the starter ends (its slot or startd stopped), the job's
   // process group does not outlive it.
@@ -36,10 +43,14 @@ starter_actor::behavior_type starter_behavior(Self self, classad::ClassAd job, s
   self->state.running = running;
   if (!started) {
     // Reported like an exit, with the reason: the schedd holds the job.
-    self->send(self, StarterExit{false, 0, started.error()});
+    self->send(self, StarterExit{false, 0, started.error(), 0});
   } else {
     self->state.handle = *started;
   }
+  return starter_actions(self, slot, runner);
+}
+
+starter_actor::behavior_type starter_actions(Self self, slot_actor slot, std::shared_ptr<JobRunner> runner) {
   return {
       [self, runner](StarterSignal s) {
         if (self->state.exited || self->state.handle < 0) return;
@@ -67,9 +78,9 @@ starter_actor::behavior_type starter_behavior(Self self, classad::ClassAd job, s
 
 }  // namespace
 
-starter_actor spawn_starter(caf::actor_system& sys, classad::ClassAd job, slot_actor slot,
-                            std::shared_ptr<JobRunner> runner) {
-  return sys.spawn(starter_behavior, std::move(job), std::move(slot), std::move(runner));
+starter_actor spawn_starter(caf::actor_system& sys, classad::ClassAd job, startd::RunAs account,
+                            slot_actor slot, std::shared_ptr<JobRunner> runner) {
+  return sys.spawn(starter_behavior, std::move(job), std::move(account), std::move(slot), std::move(runner));
 }
 
 }  // namespace cara::actors

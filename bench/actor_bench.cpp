@@ -211,7 +211,7 @@ double pool_matches(int runs) {
 double e2e_true_jobs(int runs, int jobs) {
   std::vector<double> rates;
   for (int i = 0; i < runs; ++i) {
-    RunningPool p(2, 128, std::make_shared<actors::ProcessRunner>(), "");
+    RunningPool p(2, 128, process_runner(), "");
     if (!p.submit("executable = /bin/true\nqueue " + std::to_string(jobs) + "\n")) return -1;
     const double s = RunningPool::until([&] { return p.jobs("") == 0; });
     if (s < 0) return -1;

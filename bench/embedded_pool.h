@@ -3,6 +3,8 @@
 // waiting for the slots, submitting and counting jobs).
 #pragma once
 
+#include <unistd.h>
+
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
@@ -15,6 +17,7 @@
 #include "actors/collector.h"
 #include "actors/message_types.h"
 #include "actors/pool.h"
+#include "actors/system_accounts.h"
 #include "bench/timing.h"
 #include "model/collector/ad_store.h"
 #include "model/config/config.h"
@@ -39,11 +42,17 @@ inline std::shared_ptr<const config::Config> make_config(const std::string& text
 // Jobs that start and never end (the bench stops the pool).
 class HoldRunner : public actors::JobRunner {
  public:
-  Result<std::int64_t> start(const classad::ClassAd&, std::function<void(actors::ProcessExit)>) override {
+  Result<std::int64_t> start(const classad::ClassAd&, const startd::RunAs&,
+                             std::function<void(actors::ProcessExit)>) override {
     return std::int64_t{1};
   }
   void signal(std::int64_t, int) override {}
 };
+
+// Real jobs, started by the process keeper built with the benches.
+inline std::shared_ptr<actors::JobRunner> process_runner() {
+  return std::make_shared<actors::ProcessRunner>(actors::ProcessRunner::Options{CARA_PROCD_BINARY, ""});
+}
 
 // Count of ads of `type` that satisfy `constraint`, or -1.
 inline int count_ads(caf::scoped_actor& self, const actors::collector_actor& c, collector::AdType type,
@@ -99,6 +108,19 @@ struct RunningPool {
     for (int i = 0; i < startds; ++i)
       spec.execution_points.push_back(make_config(execution_point(i, slots) + ep_extra, "STARTD"));
     spec.runner = std::move(runner);
+    // Like a personal pool: every job runs as this process's user, or as
+    // nobody when that is root (whose jobs then write into a directory of
+    // nobody's).
+    auto account = actors::personal_account();
+    if (!account) {
+      std::cerr << "bench: running as root and there is no user nobody to run jobs as\n";
+      std::exit(1);
+    }
+    spec.accounts = std::make_shared<actors::OneAccount>(*account);
+    if (::chown(iwd.path.c_str(), account->uid, account->gid) != 0) {
+      std::cerr << "bench: cannot give " << iwd.path << " to " << account->name << "\n";
+      std::exit(1);
+    }
     auto p = actors::spawn_pool(*sys, spec);
     if (!p) {
       std::cerr << "bench: " << p.error() << "\n";

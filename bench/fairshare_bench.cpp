@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
       "KILL = true\nCLAIM_WORKLIFE = 0\n";
   const std::string cm =
       "NEGOTIATOR_MIN_INTERVAL = " + std::to_string(min_interval) + "\nNEGOTIATOR_CYCLE_DELAY = 0\n";
-  RunningPool p(kStartds, kSlotsEach, std::make_shared<actors::ProcessRunner>(), ep, cm);
+  RunningPool p(kStartds, kSlotsEach, process_runner(), ep, cm);
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%g", job_seconds);
   const std::string job = "executable = /bin/sleep\narguments = " + std::string(seconds) + "\nqueue " +

@@ -1,12 +1,15 @@
 #include "apps/commands/demo_command.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iomanip>
 #include <map>
@@ -14,6 +17,7 @@
 
 #include "actors/message_types.h"
 #include "actors/pool.h"
+#include "actors/system_accounts.h"
 #include "apps/commands/arguments.h"
 #include "apps/demo/demo_pool.h"
 #include "model/classad/eval.h"
@@ -117,6 +121,21 @@ int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return 1;
   }
   const std::string dir = dir_template;
+  // Like a personal pool: every job runs as the user running the demo, or
+  // as nobody when that is root (no job runs as root), in a directory of
+  // that user's.
+  auto account = actors::personal_account();
+  if (!account) {
+    err << "cara demo: running as root and this machine has no user nobody to run the jobs as\n";
+    return 1;
+  }
+  if (::chown(dir.c_str(), account->uid, account->gid) != 0 || ::chmod(dir.c_str(), 0755) != 0) {
+    err << "cara demo: cannot give " << dir << " to " << account->name << ": " << std::strerror(errno)
+        << "\n";
+    return 1;
+  }
+  spec.accounts = std::make_shared<actors::OneAccount>(*account);
+  spec.runner = std::make_shared<actors::ProcessRunner>(actors::ProcessRunner::Options{"", dir + "/execute"});
 
   caf::actor_system_config cfg;
   actors::configure_actor_system(cfg);

@@ -313,7 +313,14 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
   }
   if (plan->runs("STARTD")) {
     auto log = open_log(*plan, "STARTD");
-    auto runner = std::make_shared<actors::ProcessRunner>();
+    actors::ProcessRunner::Options keeper;
+    keeper.procd = config->string("PROCD").ok() ? *config->string("PROCD") : "";
+    keeper.execute_dir = config->string("EXECUTE").ok() ? *config->string("EXECUTE") : "";
+    auto runner = std::make_shared<actors::ProcessRunner>(keeper);
+    if (auto s = runner->prepare(); !s) {
+      err << "cara master: STARTD: " << s.error() << "\n";
+      return 2;
+    }
     master.daemons.push_back({"STARTD",
                               [=](caf::actor_system& s) -> Result<caf::actor> {
                                 actors::StartdSetup st;

@@ -90,6 +90,9 @@ constexpr KnobDefault kDefaults[] = {
     {"PERIODIC_EXPR_INTERVAL", "60"},
     {"POLLING_INTERVAL", "5"},
     {"PREEMPT", "False"},
+    // The execution point's process keeper; empty: cara-procd beside the
+    // running cara binary (HTCondor's PROCD = $(SBIN)/condor_procd).
+    {"PROCD", ""},
     {"PREEMPTION_RANK",
      "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRunTime), 0, TotalJobRunTime)"},
     {"PREEMPTION_REQUIREMENTS", "False"},
@@ -100,15 +103,23 @@ constexpr KnobDefault kDefaults[] = {
     {"RUNBENCHMARKS", "False"},
     {"SCHEDD_CLASSAD_USER_MAP_NAMES", ""},
     {"SCHEDD_INTERVAL", "300"},
+    // How long a node's daemons may take to stop gracefully (jobs retire and
+    // vacate), then fast (jobs are killed), before the master exits anyway
+    // (HTCondor's condor_master knobs, same defaults).
+    {"SHUTDOWN_FAST_TIMEOUT", "300"},
+    {"SHUTDOWN_GRACEFUL_TIMEOUT", "1800"},
     {"SLOT_WEIGHT", "Cpus"},
+    {"SOFT_UID_DOMAIN", "False"},
     {"SPOOL", "$(LOCAL_DIR)/spool"},
     {"SCHEDD_SOCKET", "$(SPOOL)/schedd.sock"},
     {"START", "True"},
     {"STARTD_ATTRS", ""},
     {"STARTD_SLOT_ATTRS", ""},
     {"START_BACKFILL", "False"},
+    {"STARTER_ALLOW_RUNAS_OWNER", "True"},
     {"SUBMIT_REQUIREMENT_NAMES", ""},
     {"SUSPEND", "False"},
+    {"TRUST_UID_DOMAIN", "False"},
     {"UID_DOMAIN", "$(FULL_HOSTNAME)"},
     {"UPDATE_INTERVAL", "300"},
     {"WANT_SUSPEND", "False"},

@@ -19,7 +19,7 @@ JobQueue::JobQueue(QueuePolicy policy, std::string address, classad::EvalEnv env
     : policy_(std::move(policy)), address_(std::move(address)), env_(env) {}
 
 void JobQueue::log(const classad::ClassAd& job, UserLogEvent event) {
-  events_.push_back(LoggedEvent{user_log_of(job), std::move(event)});
+  events_.push_back(LoggedEvent{user_log_of(job), std::move(event), string_attr(job, "Owner")});
 }
 
 Result<SubmitResult> JobQueue::submit(std::vector<classad::ClassAd> jobs, std::int64_t now) {

@@ -32,6 +32,7 @@ struct SubmitResult {
 struct LoggedEvent {
   std::string log;  // empty when the job has no log
   UserLogEvent event;
+  std::string owner;  // the job's Owner: the log is written with that user's rights
 };
 
 class JobQueue {

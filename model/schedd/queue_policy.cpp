@@ -51,8 +51,17 @@ Result<Admission> admit_cluster(const QueuePolicy& policy, std::vector<classad::
                                 const classad::EvalEnv& env) {
   std::vector<classad::ClassAd> out = jobs;
   for (classad::ClassAd& job : out) {
+    const std::string owner = string_attr(job, "Owner");
+    // The owner is the user who submitted (the access point took it from
+    // the kernel or a certificate): root never, and no transform changes it.
+    if (owner == "root")
+      return Error{"job " + job_id(job).str() +
+                   ": submitting jobs as root is not allowed, for security reasons"};
     if (auto s = apply_job_transforms(policy.transforms, job, policy.config, env); !s)
       return Error{"job " + job_id(job).str() + ": " + s.error()};
+    if (string_attr(job, "Owner") != owner)
+      return Error{"job " + job_id(job).str() + ": a job transform changed Owner from '" + owner + "' to '" +
+                   string_attr(job, "Owner") + "'; the owner is the user who submits"};
   }
   const SubmitVerdict verdict = check_submit_requirements(policy.requirements, policy.schedd_ad, out, env);
   if (!verdict.accepted) return Error{verdict.error};

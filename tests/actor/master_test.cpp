@@ -112,14 +112,14 @@ TEST_CASE("after restarting the collector the master tells the node's other daem
     caf::actor other;
     Fixture() {
       MasterSetup s;
-      s.daemons.push_back({"COLLECTOR",
-                           [this](caf::actor_system& system) -> Result<caf::actor> {
-                             collectors.push_back(system.spawn(
-                                 [](caf::event_based_actor*, int) -> caf::behavior { return {[](std::int32_t) {}}; },
-                                 0));
-                             return collectors.back();
-                           },
-                           {}});
+      s.daemons.push_back(
+          {"COLLECTOR",
+           [this](caf::actor_system& system) -> Result<caf::actor> {
+             collectors.push_back(system.spawn(
+                 [](caf::event_based_actor*, int) -> caf::behavior { return {[](std::int32_t) {}}; }, 0));
+             return collectors.back();
+           },
+           {}});
       s.daemons.push_back({"NEGOTIATOR",
                            [this](caf::actor_system& system) -> Result<caf::actor> {
                              other = system.spawn(

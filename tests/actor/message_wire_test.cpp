@@ -89,11 +89,11 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   const ClaimReady ready = w.crosses(ClaimReady{"1.1#s", nullptr, "slot1_3@a", job});
   CHECK(ready.slot_name == "slot1_3@a");
   CHECK(classad::evaluate_attr(ready.slot_ad.ad, "RequestCpus").as_int() == 2);
-  w.crosses(ActivateClaim{"1.1#s", job});
+  CHECK(w.crosses(ActivateClaim{"1.1#s", job, 1001, 1002}).owner_gid == 1002);
   w.crosses(ActivateReply{false, "no claim"});
   w.crosses(ReleaseSlot{"1.1#s"});
   w.crosses(ClaimEnded{"1.1#s", "preempted by a better match"});
-  const JobFinished f = w.crosses(JobFinished{"1.1#s", "1.0", true, 9, "", true});
+  const JobFinished f = w.crosses(JobFinished{"1.1#s", "1.0", true, 9, "", true, 23});
   CHECK((f.by_signal && f.code == 9 && f.evicted));
   w.crosses(JobSuspension{"1.1#s", "1.0", true});
   w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}});
@@ -116,8 +116,10 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
       w.crosses(SlotCallReply{true, "", "slot1_3", nullptr, job, true, "ep/slot1.1#s", job});
   CHECK(scr.pending);
   CHECK(scr.leftover_claim_id == "ep/slot1.1#s");
-  w.crosses(SlotOrder{0, "1.1#s", "", nullptr});
-  w.crosses(StarterExit{true, 15, ""});
+  const SlotOrder order = w.crosses(SlotOrder{
+      0, "1.1#s", "", nullptr, JobAccount{true, true, "alice", 1001, 1002, {1002, 7}, "owner", ""}});
+  CHECK(order.account.groups == std::vector<std::uint32_t>{1002, 7});
+  w.crosses(StarterExit{true, 15, "", 23});
   w.crosses(StarterSignal{3});
   w.crosses(Timer{1});
   w.crosses(ViewHosts{{nullptr}});

@@ -9,6 +9,7 @@
 #include "actor/caf_catch.h"
 #include "actors/collector.h"
 #include "actors/pool.h"
+#include "actors/system_accounts.h"
 #include "model/classad/eval.h"
 #include "model/classad/unparse.h"
 #include "model/collector/ad_store.h"
@@ -25,7 +26,9 @@ class FakeRunner : public JobRunner {
     std::vector<int> signals;
     bool ended = false;
   };
-  Result<std::int64_t> start(const classad::ClassAd& job, std::function<void(ProcessExit)> on_exit) override {
+  Result<std::int64_t> start(const classad::ClassAd& job, const startd::RunAs& as,
+                             std::function<void(ProcessExit)> on_exit) override {
+    accounts.push_back(as);
     runs.push_back(Run{job, std::move(on_exit), {}, false});
     return static_cast<std::int64_t>(runs.size() - 1);
   }
@@ -34,12 +37,12 @@ class FakeRunner : public JobRunner {
   }
   void finish(std::size_t i, int code) {
     runs[i].ended = true;
-    runs[i].on_exit(ProcessExit{false, code});
+    runs[i].on_exit(ProcessExit{false, code, {}});
   }
   // The job dies of `sig` (after a kill the test let through).
   void kill(std::size_t i, int sig) {
     runs[i].ended = true;
-    runs[i].on_exit(ProcessExit{true, sig});
+    runs[i].on_exit(ProcessExit{true, sig, {}});
   }
   std::size_t running() const {
     std::size_t n = 0;
@@ -47,6 +50,7 @@ class FakeRunner : public JobRunner {
     return n;
   }
   std::vector<Run> runs;
+  std::vector<startd::RunAs> accounts;  // whom each run was for
 };
 
 inline std::shared_ptr<const config::Config> make_config(const std::string& text, const char* daemon) {
@@ -79,6 +83,10 @@ inline std::int64_t num(const classad::ClassAd& ad, const char* name) {
 struct PoolFixture : test_coordinator_fixture<> {
   std::shared_ptr<FakeRunner> runner = std::make_shared<FakeRunner>();
   EmbeddedPool pool;
+  // Whom jobs run as (run_as.h): by default a startd that is not root,
+  // so every job runs as it; user logs are written as this process.
+  Account daemon_account{"condor", 500, 500, {500}};
+  std::shared_ptr<const AccountBook> accounts = std::make_shared<OneAccount>(current_account());
 
   void start(const std::vector<std::string>& eps, const std::string& cm_extra = "",
              const std::string& ap_extra = "") {
@@ -90,6 +98,8 @@ struct PoolFixture : test_coordinator_fixture<> {
     spec.files = std::make_shared<config::MemoryHost>();
     spec.clock = PoolClock{1700000000};
     spec.seed = 42;
+    spec.daemon_account = daemon_account;
+    spec.accounts = accounts;
     auto p = spawn_pool(sys, spec);
     if (!p) FAIL(p.error());
     pool = *p;

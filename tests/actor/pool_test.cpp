@@ -111,7 +111,7 @@ TEST_CASE_METHOD(PoolFixture, "an unclaimed match returns to Unclaimed after MAT
   CHECK(ads(collector::AdType::Machine, "State == \"Matched\"").ads.size() == 1);
   // A claim with another id is refused: the claim id is a secret.
   auto h = self->request(caf::actor_cast<slot_actor>(slots.endpoints[0]), caf::infinite,
-                         ActivateClaim{"guess#1", {}});
+                         ActivateClaim{"guess#1", {}, -1, -1});
   settle();
   h.receive([](ActivateReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
   advance(31);
@@ -272,4 +272,63 @@ TEST_CASE_METHOD(PoolFixture, "CLAIM_PARTITIONABLE_LEFTOVERS: one match fills a 
     advance(100);
     CHECK(runner->runs.size() == 1);
   }
+}
+
+namespace {
+
+// The execution point's users: only those named.
+class Users : public AccountBook {
+ public:
+  explicit Users(std::vector<Account> users) : users_(std::move(users)) {}
+  std::optional<Account> find(std::string_view name) const override {
+    for (const Account& a : users_)
+      if (a.name == name) return a;
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<Account> users_;
+};
+
+}  // namespace
+
+TEST_CASE_METHOD(PoolFixture,
+                 "a root startd runs a job as its owner, and holds one whose owner it does not know",
+                 "[actors][run_as]") {
+  daemon_account = Account{"root", 0, 0, {0}};
+  accounts = std::make_shared<Users>(
+      std::vector<Account>{{"alice", 1001, 1001, {1001, 77}}, {"nobody", 65534, 65534, {65534}}});
+  start({execution_point("ep1.test", 1)});
+  REQUIRE(submit(kOneJob, "alice").ok);
+  advance(1);
+  REQUIRE(runner->accounts.size() == 1);
+  INFO(runner->accounts[0].how << ": " << runner->accounts[0].not_owner);
+  CHECK(runner->accounts[0].switch_user);
+  CHECK(runner->accounts[0].account.uid == 1001);
+  CHECK(runner->accounts[0].account.groups == std::vector<std::uint32_t>{1001, 77});
+  // The slot says whom it can run jobs as.
+  auto slots = ads(collector::AdType::Machine);
+  REQUIRE_FALSE(slots.ads.empty());
+  CHECK(classad::unparse(*slots.ads[0].ad.find("CanRunAsOwner")->expr) == "true");
+  runner->finish(0, 0);
+  settle();
+
+  // carol has no account on the execution point: held, saying why, and
+  // nothing was started for her.
+  REQUIRE(submit(kOneJob, "carol").ok);
+  advance(1);
+  CHECK(runner->runs.size() == 1);
+  auto jobs = queue();
+  REQUIRE(jobs.size() == 1);
+  CHECK(num(jobs[0], "JobStatus") == 5);
+  CHECK(num(jobs[0], "HoldReasonCode") == 23);
+  CHECK_THAT(str(jobs[0], "HoldReason"), Catch::Contains("carol is not a user on this execution point"));
+}
+
+TEST_CASE_METHOD(PoolFixture, "a startd that is not root says so in its slot ads", "[actors][run_as]") {
+  start({execution_point("ep1.test", 1)});
+  auto slots = ads(collector::AdType::Machine);
+  REQUIRE_FALSE(slots.ads.empty());
+  CHECK(classad::unparse(*slots.ads[0].ad.find("CanRunAsOwner")->expr) == "false");
+  CHECK(str(slots.ads[0].ad, "SlotUser") == "condor");
 }

@@ -28,7 +28,8 @@ constexpr auto kWait = std::chrono::seconds(10);
 
 class CountingRunner : public JobRunner {
  public:
-  Result<std::int64_t> start(const classad::ClassAd&, std::function<void(ProcessExit)>) override {
+  Result<std::int64_t> start(const classad::ClassAd&, const startd::RunAs&,
+                             std::function<void(ProcessExit)>) override {
     return static_cast<std::int64_t>(++starts);
   }
   void signal(std::int64_t, int) override {}
@@ -97,12 +98,15 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
       *classad::parse_classad("[ ClusterId = 1; ProcId = 0; Cmd = \"/bin/true\"; Owner = \"eve\" ]")};
 
   SECTION("a startd's order from another node gives no claim and starts no job") {
-    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::AcceptClaim), "eve#1", "",
-                               caf::actor_cast<caf::actor>(self)});
-    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::StartJob), "", "", nullptr});
+    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::AcceptClaim),
+                               "eve#1",
+                               "",
+                               caf::actor_cast<caf::actor>(self),
+                               {}});
+    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::StartJob), "", "", nullptr, {}});
     // Messages from one sender arrive in order: the orders were handled
     // before this request.
-    self->request(slot, kWait, ActivateClaim{"eve#1", job})
+    self->request(slot, kWait, ActivateClaim{"eve#1", job, -1, -1})
         .receive([](ActivateReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
     // A starter would have started its job by now (it is spawned by the
     // order's handler); nothing may start.

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -61,6 +62,12 @@ struct Pool {
   std::vector<Node> nodes;
 
   Pool() {
+    // Users submit, never root (the schedd refuses root): as root, this
+    // test submits as nobody, whose jobs write into this directory.
+    if (::geteuid() == 0) {
+      REQUIRE(::chown(dir.c_str(), 65534, 65534) == 0);
+      REQUIRE(::chmod(dir.c_str(), 0755) == 0);
+    }
     REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "ca").string()}).exit_code == 0);
     REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "evil").string(), "--name", "another pool"})
                 .exit_code == 0);
@@ -150,13 +157,24 @@ struct Pool {
     return ap;
   }
 
-  // A `cara` command run against the access point's local socket.
-  cara::test::ProcessResult tool(const fs::path& ap, std::vector<std::string> args) {
+  // A `cara` command run against the access point's local socket, as a
+  // user: nobody when this test runs as root.
+  cara::test::ProcessResult tool(const fs::path& ap, std::vector<std::string> args,
+                                 const std::string& user = "nobody") {
     std::vector<std::string> argv{"/usr/bin/env", "CARA_CONFIG=" + ap.string(), CARA_BINARY};
+    if (::geteuid() == 0)
+      argv.insert(argv.begin(), {"/usr/bin/setpriv", "--reuid=" + user, "--regid=nogroup", "--init-groups"});
     argv.insert(argv.end(), args.begin(), args.end());
     return run_process(argv, "", 60000);
   }
 };
+
+// Whether `pid` runs (a zombie does not).
+bool alive(pid_t pid) {
+  const std::string stat = read("/proc/" + std::to_string(pid) + "/stat");
+  const auto close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+}
 
 int count(const std::string& text, const std::string& what) {
   int n = 0;
@@ -173,6 +191,7 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
 
   SECTION("200 jobs complete with their exit codes and output files") {
     fs::create_directories(pool.dir / "out");
+    if (::geteuid() == 0) REQUIRE(::chown((pool.dir / "out").c_str(), 65534, 65534) == 0);
     const fs::path sub = pool.dir / "many.sub";
     std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'echo out $(Process); exit $(Process)'\"\n"
                        << "output = " << (pool.dir / "out").string() << "/$(Process).out\n"
@@ -201,25 +220,50 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     CHECK_THAT(q.out, Catch::Contains("0 jobs"));
   }
 
-  SECTION("kill -9 of an execution point mid-job: the job runs again elsewhere") {
+  SECTION("kill -9 of an execution point mid-job: its jobs die with it, and run again elsewhere once") {
+    // Each run of a job notes its start, the pids of its shell and of a
+    // background child, and its end; the first runs outlive the kill only
+    // if the node's jobs survive it.
     const fs::path sub = pool.dir / "long.sub";
-    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'sleep 3; echo done $(Process)'\"\n"
+    const std::string runs = pool.dir.string() + "/runs";
+    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'sleep 30 & echo $$ $! >> " << runs
+                       << ".$(Process); sleep 3; echo done >> " << runs
+                       << ".$(Process); echo done $(Process)'\"\n"
                        << "output = " << pool.dir.string() << "/long.$(Process).out\n"
                        << "log = " << pool.dir.string() << "/long.log\nrequest_cpus = 4\nqueue 2\n";
     REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
     const fs::path log = pool.dir / "long.log";
     // Each job needs a whole EP (4 cpus), so one runs on each.
     REQUIRE(await([&] { return count(read(log), "Job executing") == 2; }, 60));
+    REQUIRE(await([&] { return fs::exists(runs + ".0") && fs::exists(runs + ".1"); }, 30));
     const std::string events = read(log);
     const auto first = events.find("Job executing on host: ");
     REQUIRE(first != std::string::npos);
     const bool on_ep1 = events.substr(first, 200).find("@ep1.pool") != std::string::npos;
+    // The job of the first event runs on the node to kill: its processes.
+    const std::string first_job = events.substr(events.rfind("001 (001.", first) + 9, 3);
+    const std::string victim_runs = runs + "." + std::to_string(std::stoi(first_job));
+    std::vector<pid_t> victims;
+    {
+      std::istringstream in(read(victim_runs));
+      for (pid_t p; in >> p;) victims.push_back(p);
+    }
+    REQUIRE(victims.size() == 2);
     Pool::stop(pool.nodes[on_ep1 ? 1 : 2], SIGKILL);
+    // No process of the killed node's job runs on (the keeper, its child
+    // subreaper, kills the family when its node's lifeline closes).
+    for (pid_t p : victims) CHECK(await([&] { return !alive(p); }, 10));
     REQUIRE(await([&] { return count(read(log), "Job terminated.") == 2; }, 90));
-    CHECK(count(read(log), "Job executing") >= 3);
+    CHECK(count(read(log), "Job executing") == 3);
     CHECK_THAT(read(pool.dir / "ap/log/SchedLog"), Catch::Contains("runs again"));
     CHECK(read(pool.dir / "long.0.out") == "done 0\n");
     CHECK(read(pool.dir / "long.1.out") == "done 1\n");
+    // Side effects once per run: the killed run started and never ended;
+    // every job ended exactly once.
+    CHECK(count(read(victim_runs), "done") == 1);
+    CHECK(count(read(runs + ".0"), "done") == 1);
+    CHECK(count(read(runs + ".1"), "done") == 1);
+    CHECK(count(read(victim_runs), "\n") == 3);  // two starts, one end
   }
 
   SECTION("the central manager forwards its ads to a CONDOR_VIEW_HOST collector") {
@@ -483,4 +527,114 @@ TEST_CASE("two users' fair share converges to equal halves across processes",
   // A freed slot is negotiated again promptly (reschedule on a freed slot).
   INFO("pool busy, median: " << median(busy));
   CHECK(median(busy) >= 0.6);
+}
+
+// A user and a group of this machine's, made for a test (root only) and
+// removed after it.
+struct TestUser {
+  std::string name, group;
+  bool made = false;
+  explicit TestUser(const std::string& tag) {
+    name = "cara-" + tag + "-" + std::to_string(::getpid() % 100000);
+    group = name + "-g";
+    made = run_process({"/usr/sbin/groupadd", group}).exit_code == 0 &&
+           run_process({"/usr/sbin/useradd", "-M", "-N", "-g", "nogroup", "-G", group, "-s", "/bin/sh", name})
+                   .exit_code == 0;
+  }
+  ~TestUser() {
+    run_process({"/usr/sbin/userdel", name});
+    run_process({"/usr/sbin/groupdel", group});
+  }
+};
+
+// Jobs run as their owners (issue 19), never as root: a job from a user of
+// the UID domain runs with that user's uid, gid and groups where the
+// execution point trusts the domain (TRUST_UID_DOMAIN; 127.0.0.1 is not a
+// name in it), and as nobody where it does not; its files are the user's.
+TEST_CASE("jobs run as their owners, with their groups; files are theirs", "[integration][pool][run_as]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: running jobs as other users needs root");
+    return;
+  }
+  TestUser user("owner");
+  if (!user.made) {
+    WARN("skipped: groupadd/useradd failed");
+    return;
+  }
+  Pool pool;
+  const fs::path ap = pool.start_all("NUM_CPUS = 1\n");
+  // ep1 trusts the access point's UID domain; ep2 does not.
+  std::ofstream(pool.nodes[1].conf, std::ios::app) << "TRUST_UID_DOMAIN = True\n";
+  const std::string admin_conf = [&] {
+    const std::string c = pool.cert("admin", "admin@pool");
+    const fs::path conf = pool.dir / "admin.conf";
+    std::ofstream(conf) << read(ap) << "AUTH_SSL_CLIENT_CERTFILE = " << c
+                        << ".pem\nAUTH_SSL_CLIENT_KEYFILE = " << c << ".key\n";
+    return conf.string();
+  }();
+  REQUIRE(await(
+      [&] { return pool.collector_log().find("new DaemonMaster ad ep1.pool") != std::string::npos; }, 30));
+  REQUIRE(run_process({CARA_BINARY, "reconfig", "--config", admin_conf, "ep1.pool"}).exit_code == 0);
+  const fs::path home = pool.dir / "home";
+  fs::create_directories(home);
+  REQUIRE(run_process({"/bin/chown", user.name + ":nogroup", home.string()}).exit_code == 0);
+  auto submit = [&](const std::string& machine) {
+    const fs::path sub = pool.dir / (machine + ".sub");
+    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'id -un; id -Gn; touch made.$(Cluster)'\"\n"
+                       << "initialdir = " << home.string() << "\noutput = id.$(Cluster).out\n"
+                       << "log = jobs.log\nrequirements = Machine == \"" << machine << "\"\nqueue\n";
+    ::chmod(sub.c_str(), 0644);
+    auto r = pool.tool(ap, {"submit", sub.string()}, user.name);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+  };
+  submit("ep1.pool");
+  REQUIRE(await([&] { return count(read(home / "jobs.log"), "Job terminated.") == 1; }, 60));
+  const std::string trusted = read(home / "id.1.out");
+  CHECK_THAT(trusted, Catch::StartsWith(user.name + "\n"));
+  CHECK_THAT(trusted, Catch::Contains(user.group));  // its supplementary group
+  CHECK(trusted.find("root") == std::string::npos);
+  struct stat st {};
+  REQUIRE(::stat((home / "made.1").c_str(), &st) == 0);
+  const std::string uid = run_process({"/usr/bin/id", "-u", user.name}).out;
+  CHECK(std::to_string(st.st_uid) + "\n" == uid);
+  REQUIRE(::stat((home / "id.1.out").c_str(), &st) == 0);
+  CHECK(std::to_string(st.st_uid) + "\n" == uid);
+  REQUIRE(::stat((home / "jobs.log").c_str(), &st) == 0);  // the user log too
+  CHECK(std::to_string(st.st_uid) + "\n" == uid);
+  CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("runs as " + user.name + " (owner)"));
+
+  // ep2 does not believe the access point is in the domain: nobody. The
+  // job's directory is the user's, so nobody cannot write there: held,
+  // saying so, never run as root.
+  submit("ep2.pool");
+  REQUIRE(await(
+      [&] { return read(pool.dir / "ep2/log/StartLog").find("runs as nobody") != std::string::npos; }, 60));
+  CHECK_THAT(read(pool.dir / "ep2/log/StartLog"), Catch::Contains("TRUST_UID_DOMAIN is False"));
+  REQUIRE(await(
+      [&] {
+        auto q = pool.tool(ap, {"q", "-af", "JobStatus,HoldReason"}, user.name);
+        return q.out.find("5 ") != std::string::npos;
+      },
+      60));
+  auto held = pool.tool(ap, {"q", "-af", "HoldReason"}, user.name);
+  CHECK_THAT(held.out, Catch::Contains("cannot open output file") && Catch::Contains("Permission denied"));
+  CHECK_FALSE(fs::exists(home / "made.2"));
+}
+
+// The access point refuses root: a submission whose owner would be root
+// queues nothing.
+TEST_CASE("the access point refuses to queue jobs for root", "[integration][pool][run_as]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root to submit as root");
+    return;
+  }
+  Pool pool;
+  const fs::path ap = pool.start_all("");
+  const fs::path sub = pool.dir / "root.sub";
+  std::ofstream(sub) << "executable = /bin/true\nqueue\n";
+  auto r = run_process({"/usr/bin/env", "CARA_CONFIG=" + ap.string(), CARA_BINARY, "submit", sub.string()});
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(r.err, Catch::Contains("submitting jobs as root is not allowed"));
+  CHECK_THAT(pool.tool(ap, {"q"}).out, Catch::Contains("0 jobs"));
 }

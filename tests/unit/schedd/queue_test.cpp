@@ -208,3 +208,28 @@ TEST_CASE("finished jobs leave the queue in the order they finished", "[schedd][
   CHECK(q.queue->find(d));
   CHECK(q.queue->take_finished().empty());  // each job once
 }
+
+TEST_CASE("the owner is the submitting user: never root, and no transform changes it",
+          "[schedd][queue][owner]") {
+  Queue q;
+  q.ctx.owner = "root";
+  auto as_root = q.submit(kExe + "queue\n");
+  REQUIRE_FALSE(as_root);
+  CHECK_THAT(as_root.error(), Catch::Contains("submitting jobs as root is not allowed"));
+  CHECK(q.queue->jobs().empty());
+
+  Queue t(
+      "JOB_TRANSFORM_NAMES = Impersonate\n"
+      "JOB_TRANSFORM_Impersonate @=end\n"
+      "   SET Owner = \"alice\"\n"
+      "@end\n");
+  auto changed = t.submit(kExe + "queue\n");
+  REQUIRE_FALSE(changed);
+  CHECK_THAT(changed.error(), Catch::Contains("changed Owner from 'cms001' to 'alice'"));
+  CHECK(t.queue->jobs().empty());
+  // A submit file cannot name another owner either: Owner is the user's.
+  Queue own;
+  auto plus = own.submit(kExe + "+Owner = \"alice\"\nqueue\n");
+  REQUIRE(plus);
+  CHECK(classad::unparse(*own.queue->jobs().begin()->second.find("Owner")->expr) == "\"cms001\"");
+}

@@ -1,0 +1,186 @@
+// cara-procd: an execution point's process keeper (HTCondor's condor_procd
+// and the starter's part in running a job). The startd's process starts it
+// once, with one end of a SOCK_SEQPACKET socket pair as descriptor 3, and
+// asks it to start and signal jobs (actors/procd_protocol.h). It forks each
+// job as the job's user — between fork and exec, so it must be a process
+// of one thread, not the multi-threaded daemon — and reports each exit.
+//
+// Jobs never outlive the node: the keeper is a child subreaper, each job's
+// main process has the keeper's death as its own (PR_SET_PDEATHSIG), and
+// when the socket reads end-of-file (the daemon's process ended, even by
+// kill -9) the keeper kills every family and exits.
+//
+// Usage: cara-procd EXECUTE_DIR     (not meant to be run by hand)
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "actors/procd_protocol.h"
+#include "apps/procd/families.h"
+#include "apps/procd/job_spawn.h"
+
+namespace {
+
+using cara::procd::Families;
+using cara::procd::JobSpec;
+using nlohmann::json;
+
+constexpr int kSocket = 3;
+
+void send(const json& message) {
+  const std::string text = message.dump();
+  while (::send(kSocket, text.data(), text.size(), MSG_NOSIGNAL) < 0 && errno == EINTR) {
+  }
+}
+
+void start(Families& families, const json& request) {
+  JobSpec spec;
+  try {
+    spec = request.get<JobSpec>();
+  } catch (const std::exception& e) {
+    send({{"op", "failed"},
+          {"id", request.value("id", std::int64_t{-1})},
+          {"error", std::string("a malformed start request: ") + e.what()}});
+    return;
+  }
+  std::string error;
+  std::string sandbox;
+  if (spec.sandbox) {
+    sandbox = families.make_sandbox(spec.id, spec.switch_user, spec.uid, spec.gid, error);
+    if (!error.empty()) {
+      send({{"op", "failed"}, {"id", spec.id}, {"error", error}});
+      return;
+    }
+  }
+  auto pid = cara::procd::spawn_job(spec, sandbox);
+  if (!pid) {
+    if (!sandbox.empty()) ::rmdir(sandbox.c_str());
+    send({{"op", "failed"}, {"id", spec.id}, {"error", pid.error()}});
+    return;
+  }
+  families.add(cara::procd::Family{spec.id, *pid, sandbox, spec.uid, spec.gid, spec.switch_user});
+  send({{"op", "started"}, {"id", spec.id}, {"pid", *pid}});
+}
+
+void signal_job(const Families& families, const json& request) {
+  const cara::procd::Family* f = families.by_id(request.value("id", std::int64_t{-1}));
+  const int sig = request.value("sig", 0);
+  if (!f || sig <= 0 || sig >= NSIG) return;
+  ::kill(-f->pid, sig);
+}
+
+// Reaps every child that ended: a job's main process is reported and its
+// family killed; a stray re-parented to the keeper is simply collected.
+void reap(Families& families) {
+  for (;;) {
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid <= 0) break;
+    if (const cara::procd::Family* f = families.by_pid(pid)) {
+      const bool signaled = WIFSIGNALED(status);
+      send({{"op", "exited"},
+            {"id", f->id},
+            {"signaled", signaled},
+            {"code", signaled ? WTERMSIG(status) : WEXITSTATUS(status)}});
+      families.ended(pid);
+    }
+  }
+  families.sweep();
+}
+
+// The daemon is gone: nothing it started may run on. Every family is
+// killed and collected (bounded: a process stuck in the kernel is left).
+void stop(Families& families) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < until) {
+    families.kill_all();
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid < 0 && errno == ECHILD) break;
+    if (pid > 0) {
+      if (families.by_pid(pid)) families.ended(pid);
+      continue;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2 || ::fcntl(kSocket, F_GETFD) < 0) {
+    std::cerr << "usage: cara-procd EXECUTE_DIR (started by a startd, with its socket as descriptor 3)\n";
+    return 2;
+  }
+  ::fcntl(kSocket, F_SETFD, FD_CLOEXEC);
+  // Not the terminal's: Ctrl-C at a master started by hand is for the
+  // master, which then closes the socket.
+  ::setsid();
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2}) ::signal(sig, SIG_IGN);
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
+    send({{"op", "fatal"},
+          {"error", std::string("cannot become a child subreaper: ") + std::strerror(errno)}});
+    return 1;
+  }
+  const std::string execute = argv[1];
+  if (!execute.empty()) {
+    ::mkdir(execute.c_str(), 0755);
+    struct stat st {};
+    if (::stat(execute.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      send(
+          {{"op", "fatal"}, {"error", "EXECUTE " + execute + ": " + std::strerror(errno ? errno : ENOTDIR)}});
+      return 1;
+    }
+  }
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  ::sigprocmask(SIG_BLOCK, &chld, nullptr);
+  const int children = ::signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+
+  Families families(execute);
+  families.clean_stale_sandboxes();
+  send({{"op", "ready"}, {"pid", ::getpid()}});
+
+  std::vector<char> packet(cara::procd::kMaxPacket);
+  for (;;) {
+    pollfd fds[2] = {{kSocket, POLLIN, 0}, {children, POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (fds[1].revents & POLLIN) {
+      signalfd_siginfo info;
+      while (::read(children, &info, sizeof info) == sizeof info) {
+      }
+      reap(families);
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t n = ::recv(kSocket, packet.data(), packet.size(), 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // the daemon is gone
+      json request = json::parse(packet.begin(), packet.begin() + n, nullptr, false);
+      if (request.is_discarded() || !request.is_object()) continue;
+      const std::string op = request.value("op", "");
+      if (op == "start") start(families, request);
+      if (op == "signal") signal_job(families, request);
+    }
+  }
+  stop(families);
+  return 0;
+}

@@ -5,6 +5,8 @@
 #include <caf/typed_event_based_actor.hpp>
 #include <map>
 #include <optional>
+#include <set>
+#include <unordered_map>
 
 #include "model/classad/parser.h"
 #include "model/collector/collector_ad.h"
@@ -15,6 +17,11 @@ namespace {
 struct CollectorState {
   std::optional<collector::AdStore> store;
   std::map<std::string, caf::actor> endpoints[collector::kAdTypes];
+  // Who sent each ad (its daemon), watched: when a daemon is gone — its
+  // node died, or stopped answering the middleman's heartbeats — its ads
+  // leave the pool at once instead of after CLASSAD_LIFETIME.
+  std::unordered_map<std::string, caf::actor_addr> advertisers[collector::kAdTypes];
+  std::set<caf::actor_addr> watched;
   std::vector<collector_actor> view_hosts;  // CONDOR_VIEW_HOST: every update goes on to these
   collector::CollectorPolicy policy;        // the store's, for its own ad
   collector::CollectorCounters counters;
@@ -30,7 +37,51 @@ bool valid_type(std::int32_t t) {
 
 void forget_missing(CollectorState& st, int type, const std::vector<std::string>& keys) {
   for (const std::string& k : keys)
-    if (!st.store->find(static_cast<collector::AdType>(type), k)) st.endpoints[type].erase(k);
+    if (!st.store->find(static_cast<collector::AdType>(type), k)) {
+      st.endpoints[type].erase(k);
+      st.advertisers[type].erase(k);
+    }
+}
+
+// `key` of `type` came from `sender`: watched from now on.
+void note_advertiser(Self self, int type, const std::string& key, const caf::strong_actor_ptr& sender) {
+  if (!sender) return;
+  auto& st = self->state;
+  const caf::actor_addr addr = caf::actor_cast<caf::actor_addr>(sender);
+  if (addr == self->address()) return;  // its own ad
+  auto& by = st.advertisers[type][key];
+  if (by == addr) return;
+  by = addr;
+  if (st.watched.insert(addr).second) self->monitor(sender);
+}
+
+// A daemon that sent ads is gone. Stopped normally, it took its ads with it
+// (as an invalidation); otherwise its ads are lost: they expire now, and a
+// machine's becomes absent where ABSENT_REQUIREMENTS says so.
+void advertiser_gone(Self self, const CollectorSetup& setup, const caf::down_msg& d) {
+  auto& st = self->state;
+  if (!st.watched.erase(d.source)) return;
+  const bool stopped = d.reason == caf::exit_reason::normal || d.reason == caf::exit_reason::user_shutdown;
+  const std::int64_t now = setup.clock.now(self);
+  std::size_t gone = 0;
+  std::string names;  // the first few, for the log
+  for (int t = 0; t < collector::kAdTypes; ++t) {
+    AdInvalidate inv{t, {}};
+    for (const auto& [key, addr] : st.advertisers[t])
+      if (addr == d.source) inv.keys.push_back(key);
+    if (inv.keys.empty()) continue;
+    for (const std::string& k : inv.keys) {
+      const auto type = static_cast<collector::AdType>(t);
+      const bool went = stopped ? st.store->invalidate(type, k, now) : st.store->lose(type, k, now);
+      if (went && ++gone <= 3) names += (names.empty() ? "" : ", ") + k;
+      st.advertisers[t].erase(k);
+    }
+    forget_missing(st, t, inv.keys);
+    for (const collector_actor& view : st.view_hosts) self->send(view, inv);
+  }
+  if (gone > 0)
+    setup.context.info(std::to_string(gone) + " ads of a daemon that is gone (" + caf::to_string(d.reason) +
+                       (stopped ? ") withdrawn: " : ") left the pool: ") + names + (gone > 3 ? ", ..." : ""));
 }
 
 // The collector's own ad, in its own store (and its view collectors'),
@@ -88,6 +139,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
   self->state.view_hosts = setup.view_hosts;
   advertise_self(self, setup);
   self->delayed_send(self, setup.expire_every, Timer{});
+  self->set_down_handler([self, setup](caf::down_msg& d) { advertiser_gone(self, setup, d); });
   return {
       [self, setup](AdUpdate& u) {
         // Advertising is DAEMON work (HTCondor's ALLOW_ADVERTISE_* default).
@@ -98,6 +150,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         }
         const auto type = static_cast<collector::AdType>(u.type);
         const std::int64_t now = setup.clock.now(self);
+        const caf::strong_actor_ptr sender = self->current_sender();
         for (std::size_t i = 0; i < u.ads.size(); ++i) {
           const std::string key = collector::AdStore::key_of(type, u.ads[i].ad);
           const bool known = setup.context.log && self->state.store->find(type, key);
@@ -109,6 +162,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
           if (setup.context.log && !known)
             setup.context.info("new " + std::string(collector::ad_type_name(type)) + " ad " + key);
           if (i < u.endpoints.size() && u.endpoints[i]) self->state.endpoints[u.type][key] = u.endpoints[i];
+          note_advertiser(self, u.type, key, sender);
         }
         for (const collector_actor& view : self->state.view_hosts) self->send(view, u);
       },

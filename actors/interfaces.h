@@ -46,7 +46,7 @@ using slot_actor =
 using startd_actor =
     caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,
                      caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>,
-                     caf::replies_to<Reconfigure>::with<CommandReply>>;
+                     caf::replies_to<Reconfigure>::with<CommandReply>, caf::reacts_to<NodeStop>>;
 
 using starter_actor = caf::typed_actor<caf::reacts_to<StarterSignal>, caf::reacts_to<StarterExit>>;
 

@@ -19,12 +19,17 @@ struct Running {
 
 struct MasterState {
   std::vector<Running> running;  // as setup.daemons
+  std::optional<bool> stopping;  // the node stops: fast or not
+  std::int32_t stop_timer = 0;   // the deadline timer in force (older ones are stale)
+  bool finished = false;
   static inline const char* name = "master";
 };
 
 using Self = master_actor::stateful_pointer<MasterState>;
 
 constexpr std::int32_t kAdTimer = -1;  // Timer codes >= 0 restart a daemon
+// Stop deadlines are kStopTimers - n (n = 1, 2, ...): only the newest counts.
+constexpr std::int32_t kStopTimers = -2;
 
 void publish_ad(Self self, const MasterSetup& setup) {
   if (!setup.collectors) return;
@@ -51,6 +56,7 @@ void publish_ad(Self self, const MasterSetup& setup) {
 caf::result<CommandReply> reconfigure(Self self, const MasterSetup& setup) {
   if (auto no = setup.context.refused(self, net::Permission::Administrator, "master"))
     return CommandReply{false, *no};
+  if (self->state.stopping) return CommandReply{false, "the node is stopping"};
   if (!setup.reload || !setup.node_config)
     return CommandReply{false, "this node has no configuration file to read again"};
   auto reloaded = setup.reload();
@@ -110,6 +116,72 @@ caf::result<CommandReply> reconfigure(Self self, const MasterSetup& setup) {
   return rp;
 }
 
+// ---- Stopping the node -------------------------------------------------------
+
+bool is_startd(const MasterSetup& setup, std::size_t i) {
+  return setup.daemons[i].name == "STARTD";
+}
+
+// Every daemon has ended: the node is stopped.
+void finish_if_stopped(Self self, const MasterSetup& setup) {
+  auto& st = self->state;
+  if (!st.stopping || st.finished) return;
+  for (const Running& r : st.running)
+    if (r.actor) return;
+  st.finished = true;
+  setup.context.info("every daemon has stopped");
+  if (setup.stopped) setup.stopped();
+  self->quit(caf::exit_reason::user_shutdown);
+}
+
+// The daemons that have nothing to wind down stop once the startd is gone
+// (its jobs' ends still reach their schedds and collectors).
+void stop_the_rest(Self self, const MasterSetup& setup, caf::exit_reason how) {
+  auto& st = self->state;
+  for (std::size_t i = 0; i < st.running.size(); ++i)
+    if (st.running[i].actor && !is_startd(setup, i)) self->send_exit(st.running[i].actor, how);
+  finish_if_stopped(self, setup);
+}
+
+void arm_stop_deadline(Self self, std::int64_t seconds) {
+  auto& st = self->state;
+  ++st.stop_timer;
+  self->delayed_send(self, std::chrono::seconds(std::max<std::int64_t>(0, seconds)),
+                     Timer{kStopTimers - st.stop_timer});
+}
+
+void stop_node(Self self, const MasterSetup& setup, bool fast) {
+  auto& st = self->state;
+  if (st.finished || (st.stopping && (*st.stopping || !fast))) return;  // nothing new
+  const bool escalating = st.stopping.has_value();
+  st.stopping = fast;
+  setup.context.info(escalating ? std::string("stopping fast now: jobs are killed")
+                                : std::string("stopping ") + (fast ? "fast" : "gracefully"));
+  bool startd = false;
+  for (std::size_t i = 0; i < st.running.size(); ++i)
+    if (st.running[i].actor && is_startd(setup, i)) {
+      self->send(caf::actor_cast<startd_actor>(st.running[i].actor), NodeStop{fast});
+      startd = true;
+    }
+  arm_stop_deadline(self, fast ? setup.shutdown_fast : setup.shutdown_graceful);
+  if (!startd) stop_the_rest(self, setup, caf::exit_reason::user_shutdown);
+}
+
+// A stop deadline passed: graceful turns fast; fast kills what is left.
+void stop_deadline(Self self, const MasterSetup& setup) {
+  auto& st = self->state;
+  if (!st.stopping || st.finished) return;
+  if (!*st.stopping) {
+    setup.context.warning("SHUTDOWN_GRACEFUL_TIMEOUT (" + std::to_string(setup.shutdown_graceful) +
+                          " s) passed");
+    return stop_node(self, setup, true);
+  }
+  setup.context.warning("SHUTDOWN_FAST_TIMEOUT (" + std::to_string(setup.shutdown_fast) +
+                        " s) passed: the daemons left are killed");
+  for (const Running& r : st.running)
+    if (r.actor) self->send_exit(r.actor, caf::exit_reason::kill);
+}
+
 void announce(Self self, const MasterSetup& setup, std::size_t i) {
   self->monitor(self->state.running[i].actor);
   if (setup.gate)
@@ -133,6 +205,14 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
     for (std::size_t i = 0; i < running.size(); ++i) {
       if (caf::actor_cast<caf::actor_addr>(running[i].actor) != d.source) continue;
       running[i].actor = nullptr;
+      if (self->state.stopping) {
+        setup.context.info(setup.daemons[i].name + " stopped");
+        if (is_startd(setup, i))
+          stop_the_rest(self, setup,
+                        *self->state.stopping ? caf::exit_reason::kill : caf::exit_reason::user_shutdown);
+        finish_if_stopped(self, setup);
+        return;
+      }
       if (d.reason == caf::exit_reason::normal || d.reason == caf::exit_reason::user_shutdown) {
         setup.context.info(setup.daemons[i].name + " stopped");
         return;
@@ -152,6 +232,11 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
   return {
       [self, setup](Timer t) {
         if (!net::from_this_node(self)) return;  // its own timers only: no restart before the backoff
+        if (t.what <= kStopTimers) {
+          if (t.what == kStopTimers - self->state.stop_timer) stop_deadline(self, setup);
+          return;
+        }
+        if (self->state.stopping) return;  // nothing restarts or advertises while the node stops
         if (t.what == kAdTimer) {
           publish_ad(self, setup);
           self->delayed_send(self, std::chrono::seconds(std::max<std::int64_t>(1, setup.update_interval)), t);
@@ -183,6 +268,25 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
                            std::to_string(running[i].restarts) + ")");
       },
       [self, setup](ReconfigRequest&) { return reconfigure(self, setup); },
+      [self, setup](NodeStop& n) {
+        if (net::from_this_node(self)) stop_node(self, setup, n.fast);
+      },
+      [self, setup](OffRequest& o) {
+        if (auto no = setup.context.refused(self, net::Permission::Administrator, "master"))
+          return CommandReply{false, *no};
+        std::string who = "this node";
+        if (auto sender = self->current_sender(); sender && setup.context.guard)
+          if (auto id = setup.context.guard->identity(sender->node())) who = id->text();
+        setup.context.info(std::string("off (") + (o.fast ? "fast" : "graceful") + ") by " + who);
+        if (setup.request_stop)
+          setup.request_stop(o.fast);
+        else
+          self->send(self, NodeStop{o.fast});
+        return CommandReply{true, o.fast ? "stopping fast" : "stopping gracefully"};
+      },
+      [self, setup](Collectors&) {
+        if (net::from_this_node(self)) publish_ad(self, setup);  // it reads them from `collectors`
+      },
       [self, setup](MasterStatusQuery) {
         MasterStatus s;
         if (!net::from_this_node(self)) return s;  // the node's daemons are for the node

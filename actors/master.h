@@ -50,9 +50,14 @@ typename I::result_type inspect(I& f, MasterStatus& x) {
   return f(caf::meta::type_name("MasterStatus"), x.names, x.restarts, x.daemons);
 }
 
+// Collectors: the node's collectors changed (or were joined again): the
+// master advertises itself to them at once.
+// NodeStop (from this node: SIGTERM, SIGQUIT) and OffRequest (condor_off,
+// ADMINISTRATOR) stop the node: see MasterSetup::stopped.
 using master_actor =
     caf::typed_actor<caf::reacts_to<Timer>, caf::replies_to<MasterStatusQuery>::with<MasterStatus>,
-                     caf::replies_to<ReconfigRequest>::with<CommandReply>>;
+                     caf::replies_to<ReconfigRequest>::with<CommandReply>, caf::reacts_to<Collectors>,
+                     caf::reacts_to<NodeStop>, caf::replies_to<OffRequest>::with<CommandReply>>;
 
 // A configuration read again for condor_reconfig, checked and with what the
 // node holds itself (its authorization) applied; `notes` says what needs a
@@ -79,6 +84,17 @@ struct MasterSetup {
   std::string name;     // FULL_HOSTNAME
   std::string address;  // <host:port>, where tools reach the node
   std::int64_t update_interval = 300;
+  // Stopping the node (NodeStop): the startd first — its jobs retire and
+  // vacate, or are killed when fast —, then the other daemons. A graceful
+  // stop that takes SHUTDOWN_GRACEFUL_TIMEOUT turns fast; a fast one that
+  // takes SHUTDOWN_FAST_TIMEOUT kills what is left. `stopped` is called
+  // once when every daemon has ended (then the master ends too).
+  std::int64_t shutdown_graceful = 1800, shutdown_fast = 300;
+  std::function<void()> stopped;
+  // condor_off: how the node is asked to stop (a networked node turns it
+  // into its signal, so that every way of stopping takes one path). Null:
+  // the master sends itself a NodeStop.
+  std::function<void(bool fast)> request_stop;
 };
 
 // Fails when a daemon cannot be spawned at start (a configuration error):

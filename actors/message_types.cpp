@@ -44,6 +44,8 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<CommandReply>("cara::CommandReply")
       .add_message_type<DrainRequest>("cara::DrainRequest")
       .add_message_type<ReconfigRequest>("cara::ReconfigRequest")
+      .add_message_type<OffRequest>("cara::OffRequest")
+      .add_message_type<NodeStop>("cara::NodeStop")
       .add_message_type<Reconfigure>("cara::Reconfigure")
       .add_message_type<GroupTurn>("cara::GroupTurn")
       .add_message_type<GroupQuery>("cara::GroupQuery")

@@ -208,6 +208,12 @@ struct DrainRequest {
 // has its daemons apply it. Needs ADMINISTRATOR. Answered with a
 // CommandReply saying what was applied.
 struct ReconfigRequest {};
+// condor_off: the node stops — gracefully (jobs retire and vacate, within
+// SHUTDOWN_GRACEFUL_TIMEOUT) or fast (jobs are killed). Needs
+// ADMINISTRATOR. Answered with a CommandReply before the node stops.
+struct OffRequest {
+  bool fast = false;
+};
 
 // ---- Groups ---------------------------------------------------------------
 
@@ -346,6 +352,10 @@ typename I::result_type inspect(I& f, DrainRequest& x) {
 template <class I>
 typename I::result_type inspect(I& f, ReconfigRequest&) {
   return f(caf::meta::type_name("ReconfigRequest"));
+}
+template <class I>
+typename I::result_type inspect(I& f, OffRequest& x) {
+  return f(caf::meta::type_name("OffRequest"), x.fast);
 }
 template <class I>
 typename I::result_type inspect(I& f, GroupTurn& x) {

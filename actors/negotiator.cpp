@@ -364,12 +364,10 @@ void take_groups(Self self, const accounting::GroupTree& groups) {
   }
 }
 
-void read_intervals(NegotiatorState& st, const config::Config& config) {
-  for (auto [knob, into] : {std::pair{"NEGOTIATOR_INTERVAL", &st.interval},
-                            std::pair{"NEGOTIATOR_MIN_INTERVAL", &st.min_interval},
-                            std::pair{"NEGOTIATOR_CYCLE_DELAY", &st.cycle_delay}})
-    if (auto v = config.integer(knob); v && *v >= 0) *into = *v;
-  if (st.interval < 1) st.interval = 1;
+void read_intervals(NegotiatorState& st) {
+  st.interval = st.policy.interval;
+  st.min_interval = st.policy.min_interval;
+  st.cycle_delay = st.policy.cycle_delay;
 }
 
 // condor_reconfig: the next cycle runs under the new policy, accountant
@@ -386,7 +384,7 @@ CommandReply reconfigure(Self self, const NegotiatorSetup& setup, const config::
   st.policy = std::move(*policy);
   st.accountant->reconfigure(std::move(*acc), setup.clock.now(self));
   take_groups(self, *groups);
-  read_intervals(st, config);
+  read_intervals(st);
   publish(self, setup);
   if (!st.running) plan_next(self, setup);
   setup.context.info("reconfigured");
@@ -403,7 +401,7 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   st.accountant.emplace(*acc, setup.clock.now(self));
   st.collectors = setup.collectors;
   take_groups(self, *groups);
-  read_intervals(st, *setup.config);
+  read_intervals(st);
   st.random.seed(setup.seed);
   st.started = setup.clock.now(self);
   publish(self, setup);

@@ -89,6 +89,12 @@ struct ViewHosts {
 // (DaemonContext::current_config): it applies what it can in place and
 // answers with a CommandReply. Only this node's master may send it.
 struct Reconfigure {};
+// The node is stopping (its master tells its daemons): a startd lets its
+// jobs leave — retiring and vacating, or killed when `fast` — and ends
+// when none is left. Only this node's master may send it.
+struct NodeStop {
+  bool fast = false;
+};
 
 template <class I>
 typename I::result_type inspect(I& f, SlotCall& x) {
@@ -120,6 +126,10 @@ typename I::result_type inspect(I& f, StarterSignal& x) {
 template <class I>
 typename I::result_type inspect(I& f, Reconfigure&) {
   return f(caf::meta::type_name("Reconfigure"));
+}
+template <class I>
+typename I::result_type inspect(I& f, NodeStop& x) {
+  return f(caf::meta::type_name("NodeStop"), x.fast);
 }
 template <class I>
 typename I::result_type inspect(I& f, Timer& x) {

@@ -21,6 +21,7 @@
 #include "model/schedd/job_builder.h"
 #include "model/schedd/job_order.h"
 #include "model/schedd/job_queue.h"
+#include "model/schedd/schedd_settings.h"
 #include "model/schedd/submit_description.h"
 #include "net/address.h"
 
@@ -537,11 +538,11 @@ void claim(Self self, MatchInfo m, const ScheddSetup& setup) {
           });
 }
 
-void read_settings(ScheddState& st, const config::Config& config) {
+void read_settings(ScheddState& st, const config::Config& config, const schedd::ScheddSettings& settings) {
   st.uid_domain = knob(config, "UID_DOMAIN", st.schedd_name);
-  if (auto b = config.boolean("CLAIM_PARTITIONABLE_LEFTOVERS"); b) st.claim_leftovers = *b;
-  if (auto u = config.integer("SCHEDD_INTERVAL"); u && *u > 0) st.update_interval = *u;
-  if (auto p = config.integer("PERIODIC_EXPR_INTERVAL"); p && *p > 0) st.periodic_interval = *p;
+  st.claim_leftovers = settings.claim_leftovers;
+  st.update_interval = settings.update_interval;
+  st.periodic_interval = settings.periodic_interval;
 }
 
 // condor_reconfig: submit requirements, transforms, periodic expressions
@@ -552,19 +553,22 @@ CommandReply reconfigure(Self self, std::shared_ptr<const config::Config> config
   auto& st = self->state;
   auto policy = schedd::QueuePolicy::from_config(*config, st.schedd_name);
   if (!policy) return CommandReply{false, policy.error()};
+  auto settings = schedd::ScheddSettings::from_config(*config);
+  if (!settings) return CommandReply{false, settings.error()};
   st.queue->set_policy(std::move(*policy));
   st.config = std::move(config);  // after the policy that points into it
-  read_settings(st, *st.config);
+  read_settings(st, *st.config, *settings);
   advertise(self);
   return CommandReply{true, {}};
 }
 
 schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
-                                            std::shared_ptr<schedd::QueuePolicy> policy, ScheddSetup setup) {
+                                            std::shared_ptr<schedd::QueuePolicy> policy,
+                                            schedd::ScheddSettings settings, ScheddSetup setup) {
   auto& st = self->state;
   st.schedd_name = std::move(schedd_name);
   st.config = setup.config;
-  read_settings(st, *setup.config);
+  read_settings(st, *setup.config, settings);
   classad::EvalEnv env;
   st.queue.emplace(std::move(*policy), "<" + st.schedd_name + ">", env);
   st.negotiator = setup.negotiator;
@@ -692,8 +696,10 @@ Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup) {
       knob(*setup.config, "SCHEDD_NAME", knob(*setup.config, "FULL_HOSTNAME", "schedd"));
   auto policy = schedd::QueuePolicy::from_config(*setup.config, schedd_name);
   if (!policy) return Error{policy.error()};
+  auto settings = schedd::ScheddSettings::from_config(*setup.config);
+  if (!settings) return Error{settings.error()};
   return sys.spawn(schedd_behavior, std::move(schedd_name),
-                   std::make_shared<schedd::QueuePolicy>(std::move(*policy)), std::move(setup));
+                   std::make_shared<schedd::QueuePolicy>(std::move(*policy)), *settings, std::move(setup));
 }
 
 }  // namespace cara::actors

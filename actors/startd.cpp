@@ -12,6 +12,7 @@
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
 #include "model/startd/startd.h"
+#include "model/startd/startd_settings.h"
 #include "net/claim_secret.h"
 
 namespace cara::actors {
@@ -41,6 +42,9 @@ struct StartdState {
   startd::RunAsPolicy run_as;
   std::shared_ptr<const startd::AccountBook> accounts;
   startd::Account daemon;
+  // The node is stopping: no new claims, no more ads; the startd ends when
+  // its last job has left.
+  bool stopping = false;
   static inline const char* name = "startd";
 };
 
@@ -61,7 +65,7 @@ startd::SlotEvent to_event(SlotCall& c) {
 }
 
 void advertise(Self self, const std::set<std::string>& names) {
-  if (names.empty() || self->state.collectors.empty()) return;
+  if (names.empty() || self->state.collectors.empty() || self->state.stopping) return;
   AdUpdate u;
   u.type = static_cast<std::int32_t>(collector::AdType::Machine);
   for (const std::string& n : names) {
@@ -93,7 +97,10 @@ void sync_slots(Self self, std::set<std::string>& changed) {
     }
     inv.keys.push_back(it->first + "@" + st.machine);  // the ad's Name
     self->unlink_from(it->second);
-    self->send_exit(it->second, caf::exit_reason::normal);
+    // Not exit_reason::normal: an actor ignores a "normal" exit message, so
+    // every dynamic slot that ever ended stayed alive — and held the node's
+    // actor system open at its stop (issue 19).
+    self->send_exit(it->second, caf::exit_reason::user_shutdown);
     changed.erase(it->first);
     it = st.slots.erase(it);
   }
@@ -291,6 +298,36 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
   return reply;
 }
 
+// A stopping startd whose jobs have all left ends (its slots with it).
+void end_if_stopped(Self self, const StartdSetup& setup) {
+  if (!self->state.stopping || self->state.model->has_running_jobs()) return;
+  setup.context.info("every job has left: the startd stops");
+  self->quit(caf::exit_reason::user_shutdown);
+}
+
+// The node stops (its master says so): the machine's ads leave the pool,
+// no claim is taken any more, and each slot lets its job go — retiring and
+// vacating, or killed at once when `fast` (policy-configuration, "The
+// condor_startd is told to shutdown"). A graceful stop that runs out of
+// time is followed by a fast one.
+void stop(Self self, const StartdSetup& setup, bool fast) {
+  auto& st = self->state;
+  if (!st.stopping) {
+    AdInvalidate inv;
+    inv.type = static_cast<std::int32_t>(collector::AdType::Machine);
+    for (const auto& [n, a] : st.slots) inv.keys.push_back(n + "@" + st.machine);
+    for (const collector_actor& c : st.collectors) self->send(c, inv);
+  }
+  st.stopping = true;
+  setup.context.info(std::string("stopping ") +
+                     (fast ? "fast: jobs are killed" : "gracefully: jobs retire and vacate"));
+  const std::int64_t now = setup.clock.now(self);
+  const startd::Shutdown how{fast ? startd::Shutdown::How::Fast : startd::Shutdown::How::Graceful};
+  for (const std::string& n : st.model->slot_names())
+    dispatch(self, setup, st.model->deliver(n, how, now), nullptr);
+  end_if_stopped(self, setup);
+}
+
 // What every slot ad shows of whom jobs run as: CanRunAsOwner, and the
 // daemon's user when it cannot switch (it is not root).
 void publish_run_as(Self self) {
@@ -302,7 +339,7 @@ void publish_run_as(Self self) {
 }
 
 startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::Startd> model,
-                                            StartdSetup setup) {
+                                            startd::StartdSettings settings, StartdSetup setup) {
   auto& st = self->state;
   st.model = std::move(model);
   st.collectors = setup.collectors;
@@ -324,10 +361,10 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
     classad::Value p = classad::evaluate_attr(st.model->slot(n)->ad(), "PartitionableSlot");
     if (p.is_bool() && p.as_bool()) st.partitionable.push_back(n);
   }
-  if (auto u = setup.config->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
+  st.update_interval = settings.update_interval;
+  st.run_as = settings.run_as;
   st.accounts = setup.accounts ? setup.accounts : std::make_shared<const SystemAccounts>();
   st.daemon = setup.daemon_account ? *setup.daemon_account : current_account();
-  if (auto p = startd::RunAsPolicy::from_config(*setup.config)) st.run_as = std::move(*p);
   publish_run_as(self);
   std::set<std::string> all;
   sync_slots(self, all);
@@ -354,10 +391,15 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
           setup.context.warning("startd: a slot call from another node refused");
           return refusal("slot calls come from this node's slots only");
         }
+        const auto kind = static_cast<SlotCallKind>(c.kind);
+        if (self->state.stopping &&
+            (kind == SlotCallKind::Claim || kind == SlotCallKind::Match || kind == SlotCallKind::Activate))
+          return refusal("the execution point is shutting down");
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);
         auto result = self->state.model->deliver(c.slot, event, now);
         SlotCallReply reply = dispatch(self, setup, std::move(result), &c);
+        end_if_stopped(self, setup);
         if (setup.context.log) {
           static constexpr const char* kKinds[] = {"match",   "claim",    "activation",
                                                    "release", "job exit", "vacate"};
@@ -392,12 +434,12 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         if (!config) return CommandReply{false, config.error()};
         auto& st = self->state;
         const std::int64_t now = setup.clock.now(self);
-        auto run_as = startd::RunAsPolicy::from_config(**config);
-        if (!run_as) return CommandReply{false, run_as.error()};
+        auto settings = startd::StartdSettings::from_config(**config);
+        if (!settings) return CommandReply{false, settings.error()};
         if (auto s = st.model->reconfigure(**config, now); !s) return CommandReply{false, s.error()};
-        st.run_as = std::move(*run_as);
+        st.run_as = std::move(settings->run_as);
+        st.update_interval = settings->update_interval;
         publish_run_as(self);
-        if (auto u = (*config)->integer("UPDATE_INTERVAL"); u && *u > 0) st.update_interval = *u;
         // The slots act on their new policy now (START turned false, say),
         // and every ad goes out again.
         dispatch(self, setup, st.model->tick(now), nullptr);
@@ -407,6 +449,10 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         st.last_full_update = now;
         setup.context.info("reconfigured");
         return CommandReply{true, {}};
+      },
+      [self, setup](NodeStop& n) {
+        if (!net::from_this_node(self)) return;  // its node's master only
+        stop(self, setup, n.fast);
       },
       [self, setup](Collectors& c) {
         if (!take_collectors(self, c, self->state.collectors)) return;
@@ -420,6 +466,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         if (!net::from_this_node(self)) return;  // its own clock only
         const std::int64_t now = setup.clock.now(self);
         dispatch(self, setup, self->state.model->tick(now), nullptr);
+        end_if_stopped(self, setup);
         if (now - self->state.last_full_update >= self->state.update_interval) {
           std::set<std::string> all;
           for (const auto& [n, a] : self->state.slots) all.insert(n);
@@ -439,8 +486,10 @@ Result<startd_actor> spawn_startd(caf::actor_system& sys, StartdSetup setup) {
       setup.clock.offset + duration_cast<seconds>(sys.clock().now().time_since_epoch()).count();
   auto model = startd::Startd::create(*setup.config, now);
   if (!model) return Error{model.error()};
+  auto settings = startd::StartdSettings::from_config(*setup.config);
+  if (!settings) return Error{settings.error()};
   std::shared_ptr<startd::Startd> shared(std::move(*model));
-  return sys.spawn(startd_behavior, std::move(shared), std::move(setup));
+  return sys.spawn(startd_behavior, std::move(shared), std::move(*settings), std::move(setup));
 }
 
 }  // namespace cara::actors

@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
   auto* drain = raw("drain", "Drain an execution point, or cancel its drain (like condor_drain)");
   auto* reconfig = raw("reconfig", "Have a node read its configuration again (like condor_reconfig)");
+  auto* off = raw("off", "Stop a node, gracefully or fast (like condor_off -master)");
 
   try {
     app.parse(argc, argv);
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
   if (userprio->parsed()) return cara::apps::run_userprio(userprio->remaining(), std::cout, std::cerr);
   if (drain->parsed()) return cara::apps::run_drain(drain->remaining(), std::cout, std::cerr);
   if (reconfig->parsed()) return cara::apps::run_reconfig(reconfig->remaining(), std::cout, std::cerr);
+  if (off->parsed()) return cara::apps::run_off(off->remaining(), std::cout, std::cerr);
   if (demo->parsed()) return cara::apps::run_demo(demo->remaining(), std::cout, std::cerr);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;

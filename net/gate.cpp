@@ -9,6 +9,8 @@
 #include <caf/stateful_actor.hpp>
 #include <caf/typed_event_based_actor.hpp>
 
+#include "net/tls_failures.h"
+
 namespace cara::net {
 namespace {
 
@@ -150,9 +152,15 @@ Result<Joined> join(caf::actor_system& sys, const std::string& host, std::uint16
                     std::chrono::milliseconds timeout, caf::actor session) {
   const std::string where = host + ":" + std::to_string(port);
   auto remote = caf::openssl::remote_actor<gate_actor>(sys, host, port);
-  if (!remote)
+  if (!remote) {
+    // The handshake's own reason, when it got that far: a certificate the
+    // other side refused (or we refused) is no network trouble.
+    if (auto why = tls_connect_failure(host, port))
+      return Error{where + ": cannot connect over TLS: " + *why +
+                   "; both sides need certificates of the same pool CA (AUTH_SSL_SERVER_CAFILE)"};
     return Error{where + ": cannot connect over TLS (" + sys.render(remote.error()) +
                  "; is it up, and does it trust the same pool CA?)"};
+  }
   gate_actor g = *remote;
   const std::string me = to_string(sys.node()), peer = to_string(g.node());
   caf::scoped_actor self{sys};

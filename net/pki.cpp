@@ -8,7 +8,9 @@
 #include <openssl/x509v3.h>
 #include <sys/stat.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
@@ -42,7 +44,7 @@ Key new_key() {
 
 Result<Cert> read_cert(const std::string& file) {
   std::FILE* f = std::fopen(file.c_str(), "r");
-  if (!f) return Error{file + ": cannot open certificate"};
+  if (!f) return Error{file + ": cannot open certificate: " + std::strerror(errno)};
   Cert c(PEM_read_X509(f, nullptr, nullptr, nullptr));
   std::fclose(f);
   if (!c) return Error{file + ": not a PEM certificate (" + ssl_error() + ")"};
@@ -51,7 +53,7 @@ Result<Cert> read_cert(const std::string& file) {
 
 Result<Key> read_key(const std::string& file) {
   std::FILE* f = std::fopen(file.c_str(), "r");
-  if (!f) return Error{file + ": cannot open private key"};
+  if (!f) return Error{file + ": cannot open private key: " + std::strerror(errno)};
   Key k(PEM_read_PrivateKey(f, nullptr, nullptr, nullptr));
   std::fclose(f);
   if (!k) return Error{file + ": not a PEM private key (" + ssl_error() + ")"};

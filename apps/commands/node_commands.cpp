@@ -86,6 +86,7 @@ constexpr const char* kKeygenUsage =
 constexpr const char* kQUsage = "usage: cara q [--config FILE] [-constraint EXPR] [-af ATTR,ATTR...]\n";
 constexpr const char* kUserprioUsage = "usage: cara userprio [--config FILE] [-setfactor NAME FACTOR]\n";
 constexpr const char* kReconfigUsage = "usage: cara reconfig [--config FILE] [MACHINE]\n";
+constexpr const char* kOffUsage = "usage: cara off [--config FILE] [-graceful|-fast] [MACHINE]\n";
 constexpr const char* kDrainUsage =
     "usage: cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE\n";
 
@@ -432,64 +433,88 @@ int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostr
                       out, err);
 }
 
-}  // namespace cara::apps
+namespace {
 
-namespace cara::apps {
-
-int run_reconfig(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  auto p = parse(args, {"config"}, "reconfig", kReconfigUsage, err);
+// condor_reconfig and condor_off: a command to the master of MACHINE (this
+// machine by default, found by its Master ad), answered with a
+// CommandReply; `done` words the success.
+template <class Message>
+int to_master(const char* tool, const char* usage, const std::vector<std::string>& args, Message message,
+              const std::string& done, std::ostream& out, std::ostream& err) {
+  auto p = parse(args, {"config"}, tool, usage, err);
   if (!p) return 2;
   if (p->positional.size() > 1) {
-    err << "cara reconfig: expected at most one machine name\n" << kReconfigUsage;
+    err << "cara " << tool << ": expected at most one machine name\n" << usage;
     return 2;
   }
   auto cfg = tool_config(option(*p, "config"), "TOOL");
   if (!cfg) {
-    err << "cara reconfig: " << cfg.error() << "\n";
+    err << "cara " << tool << ": " << cfg.error() << "\n";
     return 2;
   }
-  // condor_reconfig without a name: this machine.
+  // Without a name: this machine.
   std::string machine;
   if (!p->positional.empty()) {
     machine = p->positional.front();
   } else if (auto host = cfg->string("FULL_HOSTNAME"); host && !host->empty()) {
     machine = *host;
   } else {
-    err << "cara reconfig: no machine named and FULL_HOSTNAME is not set\n" << kReconfigUsage;
+    err << "cara " << tool << ": no machine named and FULL_HOSTNAME is not set\n" << usage;
     return 2;
   }
   int rc = 0;
-  auto client = PoolClient::open(*cfg, "reconfig", err, rc);
+  auto client = PoolClient::open(*cfg, tool, err, rc);
   if (!client) return rc;
   auto node =
       join_advertised(*client, collector::AdType::Master,
                       "Name == " + classad::unparse(classad::Value::string(machine)), "master " + machine);
   if (!node) {
-    err << "cara reconfig: " << node.error() << "\n";
+    err << "cara " << tool << ": " << node.error() << "\n";
     return 1;
   }
   auto m = node->daemons.find("MASTER");
   if (m == node->daemons.end()) {
-    err << "cara reconfig: " << machine << " runs no master\n";
+    err << "cara " << tool << ": " << machine << " runs no master\n";
     return 1;
   }
   caf::actor_system& sys = client->system();
   caf::scoped_actor self{sys};
-  self->request(caf::actor_cast<actors::master_actor>(m->second), 30s, actors::ReconfigRequest{})
+  self->request(caf::actor_cast<actors::master_actor>(m->second), 30s, std::move(message))
       .receive(
           [&](actors::CommandReply& r) {
             if (r.ok) {
-              out << "Sent reconfig to " << machine << ": " << r.error << "\n";
+              out << "Sent " << done << " to " << machine << ": " << r.error << "\n";
             } else {
-              err << "cara reconfig: " << machine << ": " << r.error << "\n";
+              err << "cara " << tool << ": " << machine << ": " << r.error << "\n";
               rc = 1;
             }
           },
           [&](caf::error& e) {
-            err << "cara reconfig: the master of " << machine << " did not answer: " << sys.render(e) << "\n";
+            err << "cara " << tool << ": the master of " << machine << " did not answer: " << sys.render(e)
+                << "\n";
             rc = 1;
           });
   return rc;
+}
+
+}  // namespace
+
+int run_reconfig(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  return to_master("reconfig", kReconfigUsage, args, actors::ReconfigRequest{}, "reconfig", out, err);
+}
+
+int run_off(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> rest;
+  bool fast = false;
+  for (const std::string& a : args) {
+    if (is_flag(a, "graceful"))
+      fast = false;
+    else if (is_flag(a, "fast"))
+      fast = true;
+    else
+      rest.push_back(a);
+  }
+  return to_master("off", kOffUsage, rest, actors::OffRequest{fast}, "off", out, err);
 }
 
 }  // namespace cara::apps

@@ -21,5 +21,8 @@ int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostr
 // machine's by default, found by its Master ad) reads its configuration
 // again and its daemons apply it (ADMINISTRATOR), like condor_reconfig.
 int run_reconfig(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara off [--config FILE] [-graceful|-fast] [MACHINE]: condor_off -master:
+// the node stops, gracefully (default) or fast. Needs ADMINISTRATOR.
+int run_off(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace cara::apps

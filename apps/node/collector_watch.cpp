@@ -34,7 +34,7 @@ void CollectorWatch::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-actors::collector_actor CollectorWatch::current(std::size_t i) {
+actors::collector_actor CollectorWatch::current(std::size_t i, bool& rejoined) {
   CentralManager& cm = centrals_[i];
   const std::string where = cm.where.host + ":" + std::to_string(cm.where.port);
   // A gate on a node that is gone does not answer: do not wait long.
@@ -61,6 +61,7 @@ actors::collector_actor CollectorWatch::current(std::size_t i) {
   log_->info("joined the " + role_ + " " + where + (again ? " again" : "") + " (" + joined->peer.text() +
              ")");
   cm.gate = joined->gate;
+  rejoined = again;
   auto it = joined->daemons.find("COLLECTOR");
   return it == joined->daemons.end() ? actors::collector_actor{}
                                      : caf::actor_cast<actors::collector_actor>(it->second);
@@ -74,8 +75,12 @@ void CollectorWatch::run() {
     }
     bool changed = false;
     for (std::size_t i = 0; i < centrals_.size(); ++i) {
-      actors::collector_actor c = current(i);
-      if (c && c != known_[i]) {
+      // A node joined again lost its connection meanwhile (it stopped
+      // answering for a while, say): its collector dropped our ads, so the
+      // daemons are told even if the collector is the same actor.
+      bool rejoined = false;
+      actors::collector_actor c = current(i, rejoined);
+      if (c && (c != known_[i] || rejoined)) {
         known_[i] = c;
         changed = true;
       }

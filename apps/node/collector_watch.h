@@ -5,7 +5,8 @@
 // again by address, so ours must too. Every few seconds the watch asks
 // each remote node's gate for its directory (GateDirectoryQuery), joins
 // the node (again) when it has no gate for it or the gate is gone, and
-// reports the collectors when one of them is another actor than before.
+// reports the collectors when one of them is another actor than before or
+// had to be joined again (its connection was lost: it dropped our ads).
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -67,8 +68,9 @@ class CollectorWatch {
 
  private:
   void run();
-  // The collector central manager `i` has now, re-joining it if its gate is gone.
-  actors::collector_actor current(std::size_t i);
+  // The collector central manager `i` has now, re-joining it if its gate
+  // is gone (then `rejoined` is set).
+  actors::collector_actor current(std::size_t i, bool& rejoined);
 
   caf::actor_system& sys_;
   std::string role_;

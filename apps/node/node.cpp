@@ -1,5 +1,6 @@
 #include "apps/node/node.h"
 
+#include <atomic>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/openssl/manager.hpp>
@@ -16,13 +17,16 @@
 #include "actors/negotiator.h"
 #include "actors/schedd.h"
 #include "actors/startd.h"
+#include "actors/system_accounts.h"
 #include "apps/node/collector_watch.h"
+#include "apps/node/node_check.h"
 #include "apps/node/node_plan.h"
 #include "apps/node/tls_system.h"
 #include "apps/node/view_host_link.h"
 #include "model/classad/unparse.h"
 #include "net/gate.h"
 #include "net/local_socket.h"
+#include "net/tls_failures.h"
 
 namespace cara::apps {
 namespace {
@@ -43,9 +47,11 @@ caf::timespan seconds(double s) {
 }
 
 // Joins each central manager, retrying until it answers (it may start
-// after us) or the node is asked to stop. The central manager's gate
-// watches `session` (our gate) to know when we are gone.
-std::vector<std::pair<CentralManager, collector_actor>> join_collectors(
+// after us) or the node is asked to stop (then nothing is returned). A
+// central manager that refuses our certificate, or whose certificate we
+// refuse, is no passing trouble: that is an error at once. The central
+// manager's gate watches `session` (our gate) to know when we are gone.
+Result<std::vector<std::pair<CentralManager, collector_actor>>> join_collectors(
     caf::actor_system& sys, const NodePlan& plan, const net::Credentials& creds,
     const net::TrustAnchor& anchor, net::Guard& guard, net::DaemonLog& log, const sigset_t& stop_signals,
     const caf::actor& session) {
@@ -62,14 +68,68 @@ std::vector<std::pair<CentralManager, collector_actor>> join_collectors(
           break;
         }
         log.warning(cm.host + ":" + std::to_string(cm.port) + " runs no collector; retrying");
+      } else if (net::tls_connect_failure(cm.host, cm.port)) {
+        log.warning(joined.error());
+        return Error{"COLLECTOR_HOST " + cm.host + ":" + std::to_string(cm.port) + ": " + joined.error()};
       } else {
         log.warning(joined.error() + "; retrying in " + std::to_string(wait) + " s");
       }
       timespec ts{static_cast<time_t>(wait), static_cast<long>((wait - static_cast<time_t>(wait)) * 1e9)};
-      if (sigtimedwait(&stop_signals, nullptr, &ts) > 0) return {};
+      if (sigtimedwait(&stop_signals, nullptr, &ts) > 0)
+        return std::vector<std::pair<CentralManager, collector_actor>>{};
     }
   }
   return out;
+}
+
+// How long the actor system may take to end after its daemons stopped.
+constexpr std::chrono::seconds kTeardownLimit{10};
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    default: return "signal";
+  }
+}
+
+// Waits for the node to be asked to stop, then has the master stop it
+// (condor_master's rules): SIGTERM or SIGINT gracefully — jobs retire and
+// vacate — within SHUTDOWN_GRACEFUL_TIMEOUT, SIGQUIT fast — jobs are
+// killed — within SHUTDOWN_FAST_TIMEOUT. A second SIGTERM turns a graceful
+// stop fast; a signal during a fast stop, or the two timeouts and a minute
+// more passing, ends the process at once (its process keeper then kills
+// the jobs). Returns the first signal.
+int await_stop(const sigset_t& signals, const actors::master_actor& master, caf::actor_system& sys,
+               const NodePlan& plan, net::DaemonLog& log, const std::atomic<bool>& stopped) {
+  int first = 0;
+  sigwait(&signals, &first);
+  bool fast = first == SIGQUIT;
+  log.info(std::string("stopping ") + (fast ? "fast" : "gracefully") + " (" + signal_name(first) + ")");
+  caf::scoped_actor self{sys};
+  self->send(master, actors::NodeStop{fast});
+  const auto limit = std::chrono::steady_clock::now() +
+                     std::chrono::seconds(plan.shutdown_graceful + plan.shutdown_fast + 60);
+  while (!stopped.load()) {
+    const timespec tick{0, 100'000'000};
+    const int sig = sigtimedwait(&signals, nullptr, &tick);
+    if (sig > 0) {
+      if (fast) {
+        log.warning(std::string("stopping at once (") + signal_name(sig) + " during a fast stop)");
+        std::_Exit(1);
+      }
+      fast = true;
+      log.info(std::string("stopping fast now (") + signal_name(sig) + ")");
+      self->send(master, actors::NodeStop{true});
+    }
+    if (std::chrono::steady_clock::now() > limit) {
+      log.warning(
+          "the daemons did not stop within SHUTDOWN_GRACEFUL_TIMEOUT + SHUTDOWN_FAST_TIMEOUT: exiting now");
+      std::_Exit(1);
+    }
+  }
+  return first;
 }
 
 nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
@@ -81,6 +141,11 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
   if (command == "submit") {
     if (auto no = guard.refuse(net::Permission::Write, who, "schedd (local)"))
       return {{"ok", false}, {"error", *no}};
+    // Never root's jobs, whatever its account is called (HTCondor's
+    // condor_submit refuses uid 0 too).
+    if (peer.uid == 0)
+      return {{"ok", false},
+              {"error", "submitting jobs as root (uid 0) is not allowed, for security reasons"}};
     actors::SubmitRequest r;
     r.description = request.value("description", "");
     r.label = request.value("label", "");
@@ -129,6 +194,10 @@ Result<actors::Reloaded> reload(const std::function<Result<config::Config>()>& r
   auto c = reread();
   if (!c) return Error{c.error()};
   auto config = std::make_shared<const config::Config>(std::move(*c));
+  // All or nothing: every daemon's reading is checked before any applies.
+  actors::SystemAccounts accounts;
+  const auto problems = check_node(*config, NodeCheckOptions{false, &accounts, actors::current_account()});
+  if (!problems.empty()) return Error{describe_problems(problems)};
   auto plan = plan_node(*config);
   if (!plan) return Error{plan.error()};
   auto authz = net::Authorization::from_config(*config);
@@ -148,18 +217,20 @@ Result<actors::Reloaded> reload(const std::function<Result<config::Config>()>& r
 
 int run_node(std::shared_ptr<const config::Config> config, std::function<Result<config::Config>()> reread,
              std::ostream& err) {
+  // Everything is checked before the node listens or joins anyone, and
+  // every problem is told at once.
+  {
+    actors::SystemAccounts accounts;
+    const auto problems = check_node(*config, NodeCheckOptions{true, &accounts, actors::current_account()});
+    if (!problems.empty()) {
+      err << "cara master: the configuration cannot run: " << describe_problems(problems) << "\n";
+      return 2;
+    }
+  }
   auto plan = plan_node(*config);
   if (!plan) {
     err << "cara master: " << plan.error() << "\n";
     return 2;
-  }
-  std::error_code ec;
-  for (const std::string& dir : {plan->log_dir, plan->spool}) {
-    std::filesystem::create_directories(dir, ec);
-    if (ec) {
-      err << "cara master: cannot create " << dir << " (" << ec.message() << ")\n";
-      return 2;
-    }
   }
   auto creds = net::Credentials::load(plan->certificate, plan->key);
   auto anchor = net::TrustAnchor::load(plan->ca);
@@ -173,9 +244,16 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGQUIT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   auto master_log = open_log(*plan, "MASTER");
+  // A peer this node's TLS layer refuses is logged here (CAF would drop it
+  // silently), once per peer and minute.
+  net::set_tls_refusal_log([log = master_log](const std::string& m) { log->warning(m); });
+  struct ForgetRefusalLog {
+    ~ForgetRefusalLog() { net::set_tls_refusal_log(nullptr); }
+  } forget_refusal_log;
   auto guard = std::make_shared<net::Guard>(std::move(*authz), master_log);
 
   caf::actor_system_config cfg;
@@ -208,8 +286,14 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
   master.node_config = node_config;
   master.reload = [reread, running = *plan, guard] { return reload(reread, running, *guard); };
   master.name = config->string("FULL_HOSTNAME").ok() ? *config->string("FULL_HOSTNAME") : plan->advertise;
+  master.shutdown_graceful = plan->shutdown_graceful;
+  master.shutdown_fast = plan->shutdown_fast;
+  // condor_off takes the path of the signals: SIGTERM graceful, SIGQUIT fast.
+  master.request_stop = [](bool fast) { ::kill(::getpid(), fast ? SIGQUIT : SIGTERM); };
+  auto stopped = std::make_shared<std::atomic<bool>>(false);
+  master.stopped = [stopped] { stopped->store(true); };
   master.address = address;
-  if (auto u = config->integer("MASTER_UPDATE_INTERVAL"); u && *u > 0) master.update_interval = *u;
+  if (plan->master_update_interval > 0) master.update_interval = plan->master_update_interval;
 
   // The collector comes first: every other daemon reports to it. A daemon
   // (re)spawned later reads the current collectors; the running ones are
@@ -230,7 +314,10 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
       if (views) views->stop();
     }
   } stop_watches{watch, view_watch};
-  auto restart_backoff = [&](const char* name) { return node::RestartBackoff::from_config(*config, name); };
+  auto restart_backoff = [&](const char* name) {
+    auto b = node::RestartBackoff::from_config(*config, name);  // checked above
+    return b ? *b : node::RestartBackoff{};
+  };
   if (plan->runs("COLLECTOR")) {
     auto policy = collector::CollectorPolicy::from_config(*config);
     if (!policy) {
@@ -266,8 +353,14 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
          restart_backoff("COLLECTOR")});
   } else {
     std::vector<collector_actor> joined;
-    for (auto& [central, collector] : join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log,
-                                                      stop_signals, caf::actor_cast<caf::actor>(gate))) {
+    auto reached = join_collectors(sys, *plan, *creds, *anchor, *guard, *master_log, stop_signals,
+                                   caf::actor_cast<caf::actor>(gate));
+    if (!reached) {
+      err << "cara master: " << reached.error() << "\n";
+      caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
+      return 2;
+    }
+    for (auto& [central, collector] : *reached) {
       centrals.push_back(central);
       joined.push_back(collector);
     }
@@ -353,15 +446,19 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
     };
     // The central managers' collectors, when one is another actor: the
     // daemons spawned later get it, the running ones are told.
-    auto changed = [&sys, collectors, running, master_log](const std::vector<collector_actor>& now) {
+    auto changed = [&sys, collectors, running, master_log,
+                    node_master](const std::vector<collector_actor>& now) {
       collectors->set(now);
       actors::Collectors update;
       for (const collector_actor& c : now)
         if (c) update.collectors.push_back(caf::actor_cast<caf::actor>(c));
-      master_log->info("the central manager's collector is another actor now: telling the node's daemons");
+      master_log->info(
+          "the central manager's collector is another actor now, or was joined again: telling the "
+          "node's daemons");
       caf::scoped_actor self{sys};
       for (const caf::actor& d : running())
         if (d) self->send(d, update);
+      self->send(node_master, update);
     };
     watch = std::make_shared<CollectorWatch>(sys, "central manager", centrals, collectors->get(), *creds,
                                              *anchor, *guard, master_log, caf::actor_cast<caf::actor>(gate),
@@ -396,22 +493,20 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
     return s;
   }());
 
-  int sig = 0;
-  sigwait(&stop_signals, &sig);
-  master_log->info(std::string("stopping (") + (sig == SIGTERM ? "SIGTERM" : "SIGINT") + ")");
+  // However the master ends, the node counts as stopped.
+  caf::actor_cast<caf::abstract_actor*>(*master_actor)->attach_functor([stopped] { stopped->store(true); });
+  const int sig = await_stop(stop_signals, *master_actor, sys, *plan, *master_log, *stopped);
   local.stop();
-  {
-    caf::scoped_actor self{sys};
-    self->request(*master_actor, 5s, actors::MasterStatusQuery{})
-        .receive(
-            [&](actors::MasterStatus& s) {
-              for (const caf::actor& d : s.daemons)
-                if (d) caf::anon_send_exit(d, caf::exit_reason::user_shutdown);
-            },
-            [&](caf::error&) {});
-  }
-  caf::anon_send_exit(*master_actor, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(gate, caf::exit_reason::user_shutdown);
+  // The actor system ends its threads when this returns; should anything
+  // hold it (a peer that does not let go), the process ends anyway.
+  std::thread([log = master_log] {
+    std::this_thread::sleep_for(kTeardownLimit);
+    log->warning("the node did not finish stopping within " + std::to_string(kTeardownLimit.count()) +
+                 " s: exiting now");
+    std::_Exit(0);
+  }).detach();
+  master_log->info(std::string("stopped (") + signal_name(sig) + ")");
   return 0;
 }
 

@@ -48,11 +48,16 @@ Result<NodePlan> plan_node(const config::Config& c) {
   }
   if (p.collectors.empty() && !p.runs("COLLECTOR"))
     return Error{"COLLECTOR_HOST (or CONDOR_HOST) is not set: where is the central manager?"};
-  if (p.runs("COLLECTOR") && !p.collectors.empty()) p.port = p.collectors.front().port;
+  if (p.runs("COLLECTOR") && !p.collectors.empty()) {
+    p.port = p.collectors.front().port;
+    p.port_knob = "COLLECTOR_HOST (this node's collector)";
+  }
   if (c.defined("SHARED_PORT_PORT")) {
     auto port = c.integer("SHARED_PORT_PORT");
-    if (!port || *port <= 0 || *port > 65535) return Error{"SHARED_PORT_PORT: a port of 1-65535 expected"};
+    if (!port) return Error{port.error()};
+    if (*port <= 0 || *port > 65535) return Error{"SHARED_PORT_PORT: a port of 1-65535 expected"};
     p.port = static_cast<std::uint16_t>(*port);
+    p.port_knob = "SHARED_PORT_PORT";
   }
   if (auto nic = c.string("NETWORK_INTERFACE"); nic && !nic->empty() && *nic != "*") p.bind = *nic;
   p.advertise = p.bind != "0.0.0.0"              ? p.bind
@@ -77,6 +82,14 @@ Result<NodePlan> plan_node(const config::Config& c) {
     if (!c.defined(knob)) continue;
     auto v = c.real(knob);
     if (!v || *v <= 0) return Error{std::string(knob) + ": a positive number of seconds expected"};
+    *into = *v;
+  }
+  for (auto [knob, into] : {std::pair{"SHUTDOWN_GRACEFUL_TIMEOUT", &p.shutdown_graceful},
+                            std::pair{"SHUTDOWN_FAST_TIMEOUT", &p.shutdown_fast},
+                            std::pair{"MASTER_UPDATE_INTERVAL", &p.master_update_interval}}) {
+    auto v = c.integer(knob);
+    if (!v) return Error{v.error()};
+    if (*v < 0) return Error{std::string(knob) + " must not be negative (seconds)"};
     *into = *v;
   }
   return p;

@@ -27,11 +27,17 @@ struct NodePlan {
   std::string bind = "0.0.0.0";
   std::string advertise;  // host part of MyAddress
   std::uint16_t port = 9618;
+  std::string port_knob = "the default port";  // what chose `port`, for messages
   std::string certificate, key, ca;
   std::string log_dir, spool, schedd_socket;
   double heartbeat_interval = 0.25;     // seconds; NODE_HEARTBEAT_INTERVAL
   double connection_timeout = 5;        // seconds; NODE_CONNECTION_TIMEOUT
   double collector_check_interval = 2;  // seconds; NODE_COLLECTOR_CHECK_INTERVAL
+  // How long the node's daemons may take to stop gracefully (jobs retire
+  // and vacate), and then fast (jobs are killed), before the master exits
+  // anyway (condor_master's SHUTDOWN_GRACEFUL_TIMEOUT, SHUTDOWN_FAST_TIMEOUT).
+  std::int64_t shutdown_graceful = 1800, shutdown_fast = 300;
+  std::int64_t master_update_interval = 300;  // MASTER_UPDATE_INTERVAL
 
   bool runs(const std::string& daemon) const;
 };

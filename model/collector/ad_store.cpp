@@ -126,6 +126,14 @@ bool AdStore::invalidate(AdType type, const std::string& key, std::int64_t now) 
   return true;
 }
 
+bool AdStore::lose(AdType type, const std::string& key, std::int64_t now) {
+  auto& ads = ads_[static_cast<int>(type)];
+  auto it = ads.find(key);
+  if (it == ads.end() || it->second.absent) return false;
+  if (!retire(type, it->second, now)) ads.erase(it);
+  return true;
+}
+
 std::vector<std::string> AdStore::expire(std::int64_t now) {
   std::vector<std::string> gone;
   for (int t = 0; t < kAdTypes; ++t) {

@@ -67,6 +67,10 @@ class AdStore {
   // The daemon asks for its ad to go: removed, or treated as expired with
   // EXPIRE_INVALIDATED_ADS. Returns whether an ad was there.
   bool invalidate(AdType type, const std::string& key, std::int64_t now);
+  // The daemon that sent the ad is gone without a word (its node died or
+  // stopped answering): the ad expires now, becoming absent if
+  // ABSENT_REQUIREMENTS accepts it. Returns whether a live ad was there.
+  bool lose(AdType type, const std::string& key, std::int64_t now);
   // Expires what is due: an expiring Machine ad that ABSENT_REQUIREMENTS
   // accepts stays as absent (Absent = true) for ABSENT_EXPIRE_ADS_AFTER;
   // others are dropped. Returns the keys dropped or made absent.

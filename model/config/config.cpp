@@ -92,6 +92,15 @@ Config Config::as(DaemonIdentity who) const {
   return Config(std::move(macros), std::move(who), host_, warnings_, files_);
 }
 
+Config Config::with_default(std::string_view name) const {
+  MacroSet macros = macros_;
+  macros.erase(name);
+  const std::string canonical = canonical_name(name);
+  for (const KnobDefault& d : knob_defaults())
+    if (canonical_name(d.name) == canonical) macros.set(d.name, d.value, Origin{"<default>", 0});
+  return Config(std::move(macros), who_, host_, warnings_, files_);
+}
+
 Result<std::optional<std::string>> Config::value(std::string_view name) const {
   Expander ex(macros_, who_, *host_);
   auto v = ex.value_of(name);

@@ -43,6 +43,9 @@ class Config {
   const DaemonIdentity& identity() const { return who_; }
   // The same configuration as another daemon (or local name) sees it.
   Config as(DaemonIdentity who) const;
+  // The same configuration with the definition stored as `name` (prefix
+  // included) back at its built-in default, or gone when it has none.
+  Config with_default(std::string_view name) const;
 
   // The definition this daemon sees (prefixes resolved), or null.
   const Definition* definition(std::string_view name) const { return macros_.find(name, who_); }

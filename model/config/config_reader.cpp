@@ -258,18 +258,42 @@ Status ConfigReader::read_text(std::string_view text, const std::string& label, 
   auto lines = logical_lines(text, label);
   if (!lines) return Error{lines.error()};
   const std::size_t outer = branches_.size();
+  const bool top = depth_ == 0;
+  // Every error of the file and what it includes, not just the first: a
+  // bad line is reported and skipped. An error in the if/else structure
+  // ends the reading (what follows would be read in the wrong branch), as
+  // does `error :`.
+  auto finish = [&](std::optional<std::string> last) -> Status {
+    if (last) errors_.push_back(std::move(*last));
+    if (!top || errors_.empty()) return Ok{};
+    std::string all;
+    for (const std::string& e : errors_) all += (all.empty() ? "" : "\n") + e;
+    errors_.clear();
+    return Error{all};
+  };
   for (const Line& line : *lines) {
-    if (auto s = statement(line, label, base_dir); !s) {
+    auto s = statement(line, label, base_dir);
+    if (s) continue;
+    if (!line.multi_line && stops_reading(line.text)) {
       branches_.resize(outer);
-      return s;
+      return finish(s.error());
     }
+    errors_.push_back(s.error());
+    if (errors_.size() >= kMaxErrors) return finish(std::nullopt);
   }
   if (branches_.size() > outer) {
     std::string where = branches_.back().where;
     branches_.resize(outer);
-    return Error{where + ": 'if' without 'endif'"};
+    return finish(where + ": 'if' without 'endif'");
   }
-  return Ok{};
+  return finish(std::nullopt);
+}
+
+bool ConfigReader::stops_reading(std::string_view text) {
+  auto [word, rest] = first_word(trim(text));
+  const bool keyword_end = rest.empty() || is_space(rest[0]) || rest[0] == ':';
+  return keyword_end &&
+         (word == "if" || word == "elif" || word == "else" || word == "endif" || word == "error");
 }
 
 Status ConfigReader::statement(const Line& line, const std::string& label, const std::string& base_dir) {

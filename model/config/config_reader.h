@@ -18,6 +18,7 @@
 // warning says so.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,9 @@ class ConfigReader {
   ConfigReader(MacroSet& macros, const DaemonIdentity& who, ConfigHost& host)
       : macros_(macros), who_(who), host_(host) {}
 
-  // Reads a file; errors name the file and line.
+  // Reads a file; errors name the file and line. A bad line is skipped
+  // and reading goes on, so the error lists every bad line (one per line
+  // of the message), up to kMaxErrors.
   Status read_file(const std::string& path);
   // Reads text labelled `label` (a path, or "<...>" for built-in text);
   // relative includes resolve against `base_dir`.
@@ -61,6 +64,10 @@ class ConfigReader {
   Status include(std::string_view rest, const std::string& where, const std::string& base_dir);
   Status use(std::string_view rest, const std::string& where);
   Result<bool> condition(std::string_view text, const std::string& where);
+  // Whether an error on this line ends the reading: the if/elif/else/endif
+  // structure, and `error :`, which means to.
+  static bool stops_reading(std::string_view text);
+  static constexpr std::size_t kMaxErrors = 50;
 
   struct Branch {
     bool parent_active;
@@ -76,7 +83,8 @@ class ConfigReader {
   ConfigHost& host_;
   std::vector<Branch> branches_;
   std::vector<std::string> warnings_;
-  int depth_ = 0;  // include/use nesting
+  std::vector<std::string> errors_;  // of the outermost file being read
+  int depth_ = 0;                    // include/use nesting
 };
 
 }  // namespace cara::config

@@ -54,6 +54,7 @@ constexpr KnobDefault kDefaults[] = {
     {"MASTER_BACKOFF_CONSTANT", "9"},
     {"MASTER_BACKOFF_FACTOR", "2.0"},
     {"MASTER_RECOVER_FACTOR", "300"},
+    {"MASTER_UPDATE_INTERVAL", "300"},
     {"MATCH_TIMEOUT", "120"},
     {"MAXJOBRETIREMENTTIME", "0"},
     {"MEMORY", "$(DETECTED_MEMORY)"},

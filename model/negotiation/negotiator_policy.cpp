@@ -1,5 +1,7 @@
 #include "model/negotiation/negotiator_policy.h"
 
+#include <tuple>
+
 #include "model/config/config.h"
 
 namespace cara::negotiation {
@@ -44,6 +46,15 @@ Result<NegotiatorPolicy> NegotiatorPolicy::from_config(const config::Config& con
   if (!rounds) return Error{rounds.error()};
   if (*rounds < 1) return Error{"GROUP_QUOTA_MAX_ALLOCATION_ROUNDS must be at least 1"};
   p.max_allocation_rounds = static_cast<int>(*rounds);
+  for (auto [knob, into, least] : {std::tuple{"NEGOTIATOR_INTERVAL", &p.interval, 1},
+                                   std::tuple{"NEGOTIATOR_MIN_INTERVAL", &p.min_interval, 0},
+                                   std::tuple{"NEGOTIATOR_CYCLE_DELAY", &p.cycle_delay, 0}}) {
+    auto v = config.integer(knob);
+    if (!v) return Error{v.error()};
+    if (*v < least)
+      return Error{std::string(knob) + " must be at least " + std::to_string(least) + " (seconds)"};
+    *into = *v;
+  }
   auto limits = ConcurrencyLimits::from_config(config);
   if (!limits) return Error{limits.error()};
   p.concurrency_limits = std::move(*limits);

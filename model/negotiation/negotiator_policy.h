@@ -27,6 +27,10 @@ struct NegotiatorPolicy {
   bool allow_pslot_preemption = false;       // ALLOW_PSLOT_PREEMPTION
   int max_allocation_rounds = 3;             // GROUP_QUOTA_MAX_ALLOCATION_ROUNDS
   ConcurrencyLimits concurrency_limits;
+  // When cycles run (seconds): at most every NEGOTIATOR_INTERVAL unless a
+  // schedd asks, never closer than NEGOTIATOR_MIN_INTERVAL between starts
+  // nor NEGOTIATOR_CYCLE_DELAY after the last one ended.
+  std::int64_t interval = 60, min_interval = 5, cycle_delay = 20;
 
   // Reads the knobs; an expression that does not parse, or a value of the
   // wrong type, is an error naming the knob. An empty expression knob

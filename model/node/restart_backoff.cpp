@@ -1,17 +1,21 @@
 #include "model/node/restart_backoff.h"
 
 #include <cmath>
+#include <optional>
 
 namespace cara::node {
 
-RestartBackoff RestartBackoff::from_config(const config::Config& config, const std::string& name) {
+Result<RestartBackoff> RestartBackoff::from_config(const config::Config& config, const std::string& name) {
   RestartBackoff b;
   // As condor_master: the daemon's own knob, else the master-wide one;
   // values out of range keep the default.
+  std::optional<Error> error;
   auto integer = [&](const char* knob, std::int64_t& into, std::int64_t min) {
     for (const std::string& k : {"MASTER_" + name + "_" + knob, std::string("MASTER_") + knob})
       if (config.defined(k)) {
-        if (auto v = config.integer(k); v && *v >= min) into = *v;
+        auto v = config.integer(k);
+        if (!v && !error) error = Error{v.error()};
+        if (v && *v >= min) into = *v;
         return;
       }
   };
@@ -20,9 +24,12 @@ RestartBackoff RestartBackoff::from_config(const config::Config& config, const s
   integer("RECOVER_FACTOR", b.recover, 1);
   for (const std::string& k : {"MASTER_" + name + "_BACKOFF_FACTOR", std::string("MASTER_BACKOFF_FACTOR")})
     if (config.defined(k)) {
-      if (auto v = config.real(k); v && *v > 0) b.factor = *v;
+      auto v = config.real(k);
+      if (!v && !error) error = Error{v.error()};
+      if (v && *v > 0) b.factor = *v;
       break;
     }
+  if (error) return *error;
   return b;
 }
 

@@ -21,7 +21,9 @@ struct RestartBackoff {
   std::int64_t recover = 300;   // MASTER_RECOVER_FACTOR (seconds)
 
   // The knobs for daemon `name` (as in DAEMON_LIST), per-daemon ones first.
-  static RestartBackoff from_config(const config::Config& config, const std::string& name);
+  // A value out of range keeps the default (as condor_master); one that is
+  // not a number is an error naming the knob.
+  static Result<RestartBackoff> from_config(const config::Config& config, const std::string& name);
 
   // Seconds before the next restart, `restarts` being how many restarts in
   // a row came before it (0 for the first).

@@ -599,6 +599,13 @@ void Slot::handle(const Shutdown& e) {
   } else if (state_ == State::Matched) {
     matched_id_.clear();
     enter(State::Owner, Activity::Idle, "F/8");
+  } else if (state_ == State::Preempting && activity_ == Activity::Vacating && e.how == Shutdown::How::Fast) {
+    // A graceful shutdown that ran out of time turns fast: the job being
+    // vacated is killed (21).
+    enter(State::Preempting, Activity::Killing, "21");
+    killing_since_ = now_;
+    kill_escalated_ = false;
+    act(ActionKind::HardKill, "fast shutdown");
   }
 }
 

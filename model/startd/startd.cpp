@@ -69,6 +69,17 @@ std::shared_ptr<const SlotPolicy> Startd::shared_policy(SlotPolicy policy) {
   return policies_.back();
 }
 
+bool Startd::has_running_jobs() const {
+  for (const Entry& e : slots_) {
+    const State s = e.slot->state();
+    const Activity a = e.slot->activity();
+    if (s == State::Preempting || (s == State::Claimed && a != Activity::Idle) ||
+        (s == State::Backfill && a != Activity::Idle))
+      return true;
+  }
+  return false;
+}
+
 void Startd::set_machine_attributes(const classad::ClassAd& attrs) {
   const classad::ClassAd before = machine_ad_;  // a copy shares: no cost
   for (const classad::Attribute& a : attrs.attributes()) machine_ad_.insert(a.name, a.expr);

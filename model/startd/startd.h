@@ -75,6 +75,9 @@ class Startd {
   // the slots to act on their new policy.
   Status reconfigure(const config::Config& config, std::int64_t now);
 
+  // Whether a job or backfill computation still runs or is being evicted
+  // on any slot (a shutting-down startd ends when none is).
+  bool has_running_jobs() const;
   // Slot short names, in SlotID order (dynamic slots after their parent).
   std::vector<std::string> slot_names() const;
   // Changes whenever a slot is added or removed (a dynamic slot carved or

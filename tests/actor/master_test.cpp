@@ -149,3 +149,121 @@ TEST_CASE("after restarting the collector the master tells the node's other daem
   REQUIRE(f.told.size() == 1);
   CHECK(f.told[0] == f.collectors[1]);
 }
+
+// Stopping a node (issue 19): the startd is told first and let its jobs go;
+// the other daemons stop once it has; a graceful stop that takes
+// SHUTDOWN_GRACEFUL_TIMEOUT turns fast, a fast one that takes
+// SHUTDOWN_FAST_TIMEOUT kills what is left; nothing is restarted meanwhile;
+// the node hears once that everything has stopped.
+namespace {
+
+struct StopFixture : test_coordinator_fixture<> {
+  caf::actor startd, schedd;
+  std::vector<bool> stops;  // the NodeStop messages the startd got: fast or not
+  bool schedd_gone = false;
+  int stopped = 0;
+  master_actor master;
+
+  StopFixture() {
+    MasterSetup s;
+    s.daemons.push_back(
+        {"STARTD",
+         [this](caf::actor_system& system) -> Result<caf::actor> {
+           // A startd whose job takes its time: it ends when told to.
+           startd = system.spawn(
+               [this](caf::event_based_actor*, int) -> caf::behavior {
+                 return {[this](NodeStop& n) { stops.push_back(n.fast); }, [](std::int32_t) {}};
+               },
+               0);
+           return startd;
+         },
+         {}});
+    s.daemons.push_back(
+        {"SCHEDD",
+         [this](caf::actor_system& system) -> Result<caf::actor> {
+           schedd = system.spawn(
+               [](caf::event_based_actor*, int) -> caf::behavior { return {[](std::int32_t) {}}; }, 0);
+           return schedd;
+         },
+         {}});
+    s.clock = PoolClock{1700000000};
+    s.shutdown_graceful = 30;
+    s.shutdown_fast = 10;
+    s.stopped = [this] { ++stopped; };
+    master = *spawn_master(sys, s);
+    settle();
+  }
+  ~StopFixture() override {
+    caf::anon_send_exit(master, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(startd, caf::exit_reason::user_shutdown);
+    caf::anon_send_exit(schedd, caf::exit_reason::user_shutdown);
+    settle();
+  }
+  // Delivers messages; timers fire only when time is advanced.
+  void settle() {
+    while (consume_message()) {
+    }
+  }
+  bool alive(const caf::actor& a) {
+    auto h = self->request(a, caf::infinite, std::int32_t{1});
+    settle();
+    bool ok = true;
+    h.receive([] {}, [&](caf::error&) { ok = false; });
+    return ok;
+  }
+  void stop(bool fast) {
+    self->send(master, NodeStop{fast});
+    settle();
+  }
+  void advance(std::int64_t seconds) {
+    advance_time(std::chrono::seconds(seconds));
+    settle();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a graceful stop: the startd first, the rest after it", "[master][actor][stop]") {
+  StopFixture f;
+  f.stop(false);
+  REQUIRE(f.stops == std::vector<bool>{false});
+  CHECK(f.alive(f.schedd));                                        // waits for the startd
+  caf::anon_send_exit(f.startd, caf::exit_reason::user_shutdown);  // its jobs have left
+  f.settle();
+  CHECK_FALSE(f.alive(f.schedd));
+  CHECK(f.stopped == 1);
+  f.advance(100);  // nothing restarts, nothing more happens
+  CHECK(f.stopped == 1);
+}
+
+TEST_CASE("a graceful stop past SHUTDOWN_GRACEFUL_TIMEOUT turns fast, then kills what is left",
+          "[master][actor][stop]") {
+  StopFixture f;
+  f.stop(false);
+  f.advance(29);
+  CHECK(f.stops == std::vector<bool>{false});
+  f.advance(1);
+  CHECK(f.stops == std::vector<bool>{false, true});  // fast now
+  CHECK(f.stopped == 0);
+  f.advance(10);  // SHUTDOWN_FAST_TIMEOUT: the startd that would not end is killed
+  CHECK_FALSE(f.alive(f.startd));
+  CHECK_FALSE(f.alive(f.schedd));
+  CHECK(f.stopped == 1);
+}
+
+TEST_CASE("a second request to stop fast escalates; a graceful one after a fast one does nothing",
+          "[master][actor][stop]") {
+  StopFixture f;
+  f.stop(false);
+  f.stop(true);
+  CHECK(f.stops == std::vector<bool>{false, true});
+  f.stop(false);
+  f.stop(true);
+  CHECK(f.stops == std::vector<bool>{false, true});
+  // The fast deadline counts from the escalation: the old graceful one is stale.
+  f.advance(9);
+  CHECK(f.alive(f.startd));
+  f.advance(1);
+  CHECK_FALSE(f.alive(f.startd));
+  CHECK(f.stopped == 1);
+}

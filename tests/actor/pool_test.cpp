@@ -2,6 +2,8 @@
 // threads, no real processes (a stand-in JobRunner is driven by hand).
 // Covers the claim protocol, claim reuse, eviction and requeue when a slot
 // dies, the negotiator cycle over messages, and userprio commands.
+#include <csignal>
+
 #include "actor/pool_fixture.h"
 #include "model/classad/parser.h"
 
@@ -331,4 +333,59 @@ TEST_CASE_METHOD(PoolFixture, "a startd that is not root says so in its slot ads
   REQUIRE_FALSE(slots.ads.empty());
   CHECK(classad::unparse(*slots.ads[0].ad.find("CanRunAsOwner")->expr) == "false");
   CHECK(str(slots.ads[0].ad, "SlotUser") == "condor");
+}
+
+// A dynamic slot whose claim ended is gone with its actor: a slot actor
+// left alive by an exit message it ignored (exit_reason::normal) kept the
+// actor system of a node from ever finishing its stop (issue 19).
+TEST_CASE_METHOD(PoolFixture, "a dynamic slot's actor ends with its claim", "[actors]") {
+  start({execution_point("ep1.test", 2, "CLAIM_WORKLIFE = 0\n")});
+  REQUIRE(submit("executable = /bin/true\nqueue 2\n").ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 2);
+  auto claimed = ads(collector::AdType::Machine, "DynamicSlot =?= true");
+  REQUIRE(claimed.endpoints.size() == 2);
+  for (std::size_t i = 0; i < runner->runs.size(); ++i) runner->finish(i, 0);
+  advance(2);
+  CHECK(queue().empty());
+  CHECK(ads(collector::AdType::Machine, "DynamicSlot =?= true").ads.empty());
+  // The actors are gone: a request to one fails at once.
+  for (const caf::actor& a : claimed.endpoints) {
+    REQUIRE(a);
+    auto h = self->request(caf::actor_cast<slot_actor>(a), caf::infinite, ActivateClaim{"x", {}, -1, -1});
+    settle();
+    bool gone = false;
+    h.receive([](ActivateReply&) {}, [&](caf::error&) { gone = true; });
+    CHECK(gone);
+  }
+}
+
+// A startd told that its node stops (issue 19): its slots leave the pool at
+// once and take no claim; its running job is asked to leave (retirement,
+// then the soft kill with WANT_VACATE) and the startd ends when it has.
+TEST_CASE_METHOD(PoolFixture, "a stopping startd lets its job go, then ends", "[actors][stop]") {
+  start({execution_point("ep1.test", 1, "WANT_VACATE = True\n")});
+  REQUIRE(submit("executable = /bin/true\nqueue 2\n").ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 1);
+  self->send(pool.startds[0], NodeStop{false});
+  settle();
+  CHECK(ads(collector::AdType::Machine).ads.empty());  // withdrawn at once
+  REQUIRE(runner->runs[0].signals.size() >= 1);
+  CHECK(runner->runs[0].signals[0] == SIGTERM);  // the soft kill
+  auto alive = [&] {
+    auto h = self->request(pool.startds[0], caf::infinite, DrainRequest{0, true});
+    settle();
+    bool ok = true;
+    h.receive([](CommandReply&) {}, [&](caf::error&) { ok = false; });
+    return ok;
+  };
+  CHECK(alive());  // the job has not left yet
+  runner->kill(0, SIGTERM);
+  settle();
+  CHECK_FALSE(alive());
+  // The job was evicted: it is idle again, and no other one started here.
+  advance(2);
+  CHECK(runner->runs.size() == 1);
+  for (const classad::ClassAd& j : queue()) CHECK(num(j, "JobStatus") == 1);
 }

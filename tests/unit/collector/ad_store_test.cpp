@@ -227,3 +227,29 @@ TEST_CASE("the collector's own ad counts slots by State and jobs from the submit
   CHECK(num("ClassAdLifetime") == 3 * 900);
   CHECK(classad::evaluate_attr(own, "MyType").as_string() == "Collector");
 }
+
+TEST_CASE("an ad whose daemon is lost expires at once, absent where ABSENT_REQUIREMENTS says",
+          "[collector][absent]") {
+  collector::CollectorPolicy p;
+  p.absent_requirements = *classad::parse_expression("Cpus > 1");
+  collector::AdStore store(p);
+  const std::int64_t now = 1700000000;
+  auto machine = [](const std::string& name, int cpus) {
+    classad::ClassAd ad;
+    ad.set("Name", name);
+    ad.set("Cpus", cpus);
+    return ad;
+  };
+  REQUIRE(store.update(collector::AdType::Machine, machine("big", 8), now));
+  REQUIRE(store.update(collector::AdType::Machine, machine("small", 1), now));
+  CHECK(store.lose(collector::AdType::Machine, "big", now + 1));
+  CHECK(store.lose(collector::AdType::Machine, "small", now + 1));
+  CHECK_FALSE(store.lose(collector::AdType::Machine, "big", now + 2));  // already absent
+  CHECK_FALSE(store.lose(collector::AdType::Machine, "none", now + 2));
+  REQUIRE(store.find(collector::AdType::Machine, "big"));
+  CHECK(classad::evaluate_attr(*store.find(collector::AdType::Machine, "big"), "Absent").as_bool());
+  CHECK_FALSE(store.find(collector::AdType::Machine, "small"));
+  collector::AdQuery q;
+  q.type = collector::AdType::Machine;
+  CHECK(store.query(q, now + 2).empty());  // out of the negotiator's view
+}

@@ -14,7 +14,9 @@ namespace {
 node::RestartBackoff backoff(const std::string& text, const std::string& daemon) {
   auto c = config::config_from_text(text, {"MASTER", ""}, std::make_shared<config::MemoryHost>());
   REQUIRE(c.ok());
-  return node::RestartBackoff::from_config(*c, daemon);
+  auto b = node::RestartBackoff::from_config(*c, daemon);
+  REQUIRE(b.ok());
+  return *b;
 }
 
 }  // namespace
@@ -47,10 +49,16 @@ TEST_CASE("a daemon's own MASTER_<NAME>_BACKOFF_* knobs win over the master-wide
   CHECK(startd.ceiling == 50);
 }
 
-TEST_CASE("backoff knobs out of range keep the defaults", "[node][master]") {
-  const auto b = backoff(
-      "MASTER_BACKOFF_CONSTANT = 0\nMASTER_BACKOFF_FACTOR = -2\nMASTER_BACKOFF_CEILING = x\n", "SCHEDD");
+TEST_CASE("backoff knobs out of range keep the defaults; one that is no number is an error",
+          "[node][master]") {
+  const auto b = backoff("MASTER_BACKOFF_CONSTANT = 0\nMASTER_BACKOFF_FACTOR = -2\n", "SCHEDD");
   CHECK(b.constant == 9);
   CHECK(b.factor == 2.0);
   CHECK(b.ceiling == 3600);
+  auto c = config::config_from_text("MASTER_BACKOFF_CEILING = x\n", {"MASTER", ""},
+                                    std::make_shared<config::MemoryHost>());
+  REQUIRE(c.ok());
+  auto bad = node::RestartBackoff::from_config(*c, "SCHEDD");
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.error(), Catch::StartsWith("MASTER_BACKOFF_CEILING = x"));
 }

@@ -1,0 +1,213 @@
+// A pool of `cara master` processes on 127.0.0.1 for integration tests:
+// a pool CA made by `cara keygen`, a certificate and a configuration per
+// node, nodes started as processes and ended by PID, tools run against the
+// access point as a user (nobody, when the test runs as root), and bounded
+// waits on what the nodes write.
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "integration/process.h"
+#include "tests/support/scratch.h"
+
+extern char** environ;
+
+namespace cara::test {
+
+namespace fs = std::filesystem;
+using cara::scratch::free_port;
+
+inline std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Polls `done` until it holds or `seconds` pass (the events are in other
+// processes' files).
+inline bool await(const std::function<bool()>& done, int seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return done();
+}
+
+struct Node {
+  pid_t pid = -1;
+  fs::path conf, err;
+};
+
+struct Pool {
+  cara::scratch::TempDir scratch{"pool"};  // kept with CARA_KEEP_TEST_DIR set
+  fs::path dir = scratch.path;
+  int cm_port = free_port();
+  int view_port = free_port();  // a view collector, started by the test that wants one
+  std::vector<Node> nodes;
+
+  Pool() {
+    // Users submit, never root (the schedd refuses root): as root, this
+    // test submits as nobody, whose jobs write into this directory.
+    if (::geteuid() == 0) {
+      REQUIRE(::chown(dir.c_str(), 65534, 65534) == 0);
+      REQUIRE(::chmod(dir.c_str(), 0755) == 0);
+    }
+    REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "ca").string()}).exit_code == 0);
+    REQUIRE(run_process({CARA_BINARY, "keygen", "ca", (dir / "evil").string(), "--name", "another pool"})
+                .exit_code == 0);
+  }
+  ~Pool() {
+    for (Node& n : nodes) stop(n);  // before the directory goes
+  }
+
+  std::string cert(const std::string& name, const std::string& user, const std::string& ca = "ca") {
+    auto r = run_process({CARA_BINARY, "keygen", "cert", (dir / ca).string(), (dir / name).string(), "--host",
+                          "127.0.0.1", "--user", user});
+    REQUIRE(r.exit_code == 0);
+    return (dir / name).string();
+  }
+
+  fs::path config(const std::string& name, const std::string& extra, const std::string& ca = "ca") {
+    const std::string c = cert(name, "condor@pool", ca);
+    fs::path conf = dir / (name + ".conf");
+    std::ofstream(conf) << "CONDOR_HOST = 127.0.0.1:" << cm_port << "\n"
+                        << "NETWORK_INTERFACE = 127.0.0.1\nUID_DOMAIN = pool\nFULL_HOSTNAME = " << name
+                        << ".pool\nLOCAL_DIR = " << (dir / name).string()
+                        << "\nAUTH_SSL_SERVER_CERTFILE = " << c << ".pem\nAUTH_SSL_SERVER_KEYFILE = " << c
+                        << ".key\nAUTH_SSL_SERVER_CAFILE = " << (dir / "ca/ca.pem").string()
+                        << "\nAUTH_SSL_CLIENT_CAFILE = " << (dir / "ca/ca.pem").string()
+                        << "\nALLOW_ADMINISTRATOR = admin@pool\nNEGOTIATOR_INTERVAL = 20\n"
+                           "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n"
+                           "NODE_CONNECTION_TIMEOUT = 2\nNODE_COLLECTOR_CHECK_INTERVAL = 0.5\n"
+                        << extra;
+    return conf;
+  }
+
+  Node& start(const fs::path& conf) {
+    Node n{-1, conf, fs::path(conf).replace_extension(".err")};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, n.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const std::string c = conf.string();
+    char* argv[] = {const_cast<char*>(CARA_BINARY), const_cast<char*>("master"),
+                    const_cast<char*>("--config"), const_cast<char*>(c.c_str()), nullptr};
+    REQUIRE(posix_spawn(&n.pid, CARA_BINARY, &fa, nullptr, argv, environ) == 0);
+    posix_spawn_file_actions_destroy(&fa);
+    nodes.push_back(n);
+    return nodes.back();
+  }
+
+  // A tool's configuration (`base`'s) with a client certificate of `user`@pool.
+  std::string client(const std::string& user, const fs::path& base) {
+    const std::string c = cert(user, user + "@pool");
+    fs::path conf = dir / (user + ".conf");
+    std::ofstream(conf) << read(base) << "AUTH_SSL_CLIENT_CERTFILE = " << c
+                        << ".pem\nAUTH_SSL_CLIENT_KEYFILE = " << c << ".key\n";
+    return conf.string();
+  }
+
+  // Waits up to `seconds` for `n` to exit by itself: how long it took and
+  // its exit status, or nullopt (it is still running).
+  static std::optional<std::pair<double, int>> exit_within(Node& n, int seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto end = t0 + std::chrono::seconds(seconds);
+    int status = 0;
+    while (std::chrono::steady_clock::now() < end) {
+      if (::waitpid(n.pid, &status, WNOHANG) == n.pid) {
+        n.pid = -1;
+        return std::pair{std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return std::nullopt;
+  }
+
+  static void stop(Node& n, int sig = SIGTERM) {
+    if (n.pid <= 0) return;
+    ::kill(n.pid, sig);
+    int status = 0;
+    for (int i = 0; i < 100 && ::waitpid(n.pid, &status, WNOHANG) == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (::waitpid(n.pid, &status, WNOHANG) == 0) {
+      ::kill(n.pid, SIGKILL);
+      ::waitpid(n.pid, &status, 0);
+    }
+    n.pid = -1;
+  }
+
+  std::string collector_log() { return read(dir / "cm/log/CollectorLog"); }
+
+  // A central manager (`cm_extra` added to its configuration), two
+  // execution points (`ep_extra` added to theirs) and an access point;
+  // returns the access point's configuration once the collector has all
+  // their ads.
+  fs::path start_all(const std::string& ep_extra, const std::string& cm_extra = "") {
+    const auto cm = config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\nCONDOR_VIEW_HOST = 127.0.0.1:" +
+                                     std::to_string(view_port) + "\n" + cm_extra);
+    const auto ep = [&](const std::string& name) {
+      return config(name, "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
+                              "\nSTART = true\nCLAIM_WORKLIFE = 0\n" + ep_extra);
+    };
+    const auto ap =
+        config("ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
+    start(cm);
+    start(ep("ep1"));
+    start(ep("ep2"));
+    start(ap);
+    REQUIRE(await(
+        [&] {
+          const std::string log = collector_log();
+          return log.find("slot1@ep1.pool") != std::string::npos &&
+                 log.find("slot1@ep2.pool") != std::string::npos &&
+                 log.find("Scheduler ad ap.pool") != std::string::npos;
+        },
+        60));
+    return ap;
+  }
+
+  // A `cara` command run against the access point's local socket, as a
+  // user: nobody when this test runs as root.
+  cara::test::ProcessResult tool(const fs::path& ap, std::vector<std::string> args,
+                                 const std::string& user = "nobody") {
+    std::vector<std::string> argv{"/usr/bin/env", "CARA_CONFIG=" + ap.string(), CARA_BINARY};
+    if (::geteuid() == 0)
+      argv.insert(argv.begin(), {"/usr/bin/setpriv", "--reuid=" + user, "--regid=nogroup", "--init-groups"});
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, "", 60000);
+  }
+};
+
+// Whether `pid` runs (a zombie does not).
+inline bool alive(pid_t pid) {
+  const std::string stat = read("/proc/" + std::to_string(pid) + "/stat");
+  const auto close = stat.rfind(')');
+  return close != std::string::npos && close + 2 < stat.size() && stat[close + 2] != 'Z';
+}
+
+inline int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace cara::test

@@ -30,8 +30,8 @@ Result<json> receive(int socket, int timeout_ms) {
   std::vector<char> packet(procd::kMaxPacket);
   const ssize_t n = ::recv(socket, packet.data(), packet.size(), 0);
   if (n <= 0) return Error{"it ended before it was ready"};
-  json j = json::parse(packet.begin(), packet.begin() + n, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Error{"it said something that is not JSON"};
+  json j = procd::decode(packet.begin(), packet.begin() + n);
+  if (j.is_discarded() || !j.is_object()) return Error{"it said something that is not a message"};
   return j;
 }
 
@@ -115,7 +115,7 @@ std::int64_t Procd::launch(procd::JobSpec spec, OnEnd on_end) {
     return id;
   }
   spec.id = id;
-  const std::string text = json(spec).dump();
+  const std::string text = procd::encode(json(spec));
   if (text.size() > procd::kMaxPacket || !send(text)) {
     OnEnd failed;
     {
@@ -132,7 +132,7 @@ std::int64_t Procd::launch(procd::JobSpec spec, OnEnd on_end) {
 }
 
 void Procd::signal(std::int64_t id, int sig) {
-  send(json{{"op", "signal"}, {"id", id}, {"sig", sig}}.dump());
+  send(procd::encode(json{{"op", "signal"}, {"id", id}, {"sig", sig}}));
 }
 
 bool Procd::alive() const {
@@ -146,7 +146,7 @@ void Procd::read_loop() {
     const ssize_t n = ::recv(socket_, packet.data(), packet.size(), 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    json j = json::parse(packet.begin(), packet.begin() + n, nullptr, false);
+    json j = procd::decode(packet.begin(), packet.begin() + n);
     if (j.is_discarded() || !j.is_object()) continue;
     const std::string op = j.value("op", "");
     if (op != "exited" && op != "failed") continue;  // "started": nothing to do

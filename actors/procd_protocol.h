@@ -1,5 +1,7 @@
 // What the startd and its process keeper (cara-procd, apps/procd/) say to
-// each other: one JSON object per packet of a SOCK_SEQPACKET socket pair.
+// each other: one object per packet of a SOCK_SEQPACKET socket pair, in
+// MessagePack (nlohmann::json's binary form: unlike JSON text it carries
+// any bytes, and a job's arguments and paths need not be UTF-8).
 // The socket is also the keeper's lifeline: when the startd's process ends
 // (however: kill -9 included) the keeper reads end-of-file, kills every job
 // it started and everything those started, and exits. No CAF here.
@@ -68,6 +70,17 @@ inline void from_json(const nlohmann::json& j, JobSpec& s) {
   j.at("gid").get_to(s.gid);
   j.at("groups").get_to(s.groups);
   j.at("user").get_to(s.user);
+}
+
+// One message as a packet, and back (a packet that is not one is
+// discarded: `is_discarded()`).
+inline std::string encode(const nlohmann::json& message) {
+  const std::vector<std::uint8_t> bytes = nlohmann::json::to_msgpack(message);
+  return std::string(bytes.begin(), bytes.end());
+}
+template <class It>
+nlohmann::json decode(It first, It last) {
+  return nlohmann::json::from_msgpack(first, last, true, false);
 }
 
 // The largest packet either side sends (a job's environment and arguments

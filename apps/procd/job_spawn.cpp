@@ -93,7 +93,7 @@ int open_as(const std::string& path, int flags, int report, const char* what) {
 
 }  // namespace
 
-Result<pid_t> spawn_job(const JobSpec& s, const std::string& sandbox) {
+Result<Launched> launch_job(const JobSpec& s, const std::string& sandbox) {
   // Everything the child needs is made before fork.
   std::vector<std::string> env = s.env;
   env.push_back(std::string(kFamilyVariable) + "=" + std::to_string(::getpid()) + "." + std::to_string(s.id));
@@ -124,24 +124,26 @@ Result<pid_t> spawn_job(const JobSpec& s, const std::string& sandbox) {
     become_job(s, sandbox, keeper, argv.data(), envp.data(), report[1]);
   }
   ::close(report[1]);
-  // End of file: exec worked. Anything else: the step that failed.
-  std::string failure;
+  ::fcntl(report[0], F_SETFL, O_NONBLOCK);
+  return Launched{pid, report[0]};
+}
+
+std::optional<std::string> read_report(int fd, bool& done) {
+  std::string got;
   char buf[512];
   for (;;) {
-    const ssize_t n = ::read(report[0], buf, sizeof buf);
+    const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n > 0) {
-      failure.append(buf, static_cast<std::size_t>(n));
+      got.append(buf, static_cast<std::size_t>(n));
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
+    done = n == 0 || errno != EAGAIN;  // end of file: the report is complete
     break;
   }
-  ::close(report[0]);
-  if (failure.empty()) return pid;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return Error{failure};
+  if (got.empty()) return std::nullopt;
+  done = true;  // a failing child writes its report in one piece, then exits
+  return got;
 }
 
 }  // namespace cara::procd

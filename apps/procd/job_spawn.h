@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 
 #include "actors/procd_protocol.h"
@@ -15,9 +16,23 @@
 
 namespace cara::procd {
 
-// Starts `spec`, with `sandbox` (may be empty) as its scratch directory:
-// the pid of its process (also its process group), or why it could not
-// start ("cannot open output file /x/y.out: Permission denied").
-Result<pid_t> spawn_job(const JobSpec& spec, const std::string& sandbox);
+// A child forked for a job: its pid (also its process group) and the
+// read end of its report pipe, which reads end-of-file when the exec
+// worked, or the step that failed ("cannot open output file /x/y.out:
+// Permission denied") before the child exits.
+struct Launched {
+  pid_t pid = -1;
+  int report = -1;
+};
+
+// Forks `spec`'s process, with `sandbox` (may be empty) as its scratch
+// directory, without waiting for its exec: the keeper goes on with other
+// work and reads the report when it comes. Fails only before the fork.
+Result<Launched> launch_job(const JobSpec& spec, const std::string& sandbox);
+
+// What the report pipe `fd` (non-blocking) holds: nullopt while there is
+// nothing, or at end-of-file (exec worked); the failure text otherwise.
+// `done` says whether the report is complete (end-of-file or a failure).
+std::optional<std::string> read_report(int fd, bool& done);
 
 }  // namespace cara::procd

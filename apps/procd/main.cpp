@@ -43,12 +43,18 @@ using nlohmann::json;
 constexpr int kSocket = 3;
 
 void send(const json& message) {
-  const std::string text = message.dump();
+  const std::string text = cara::procd::encode(message);
   while (::send(kSocket, text.data(), text.size(), MSG_NOSIGNAL) < 0 && errno == EINTR) {
   }
 }
 
-void start(Families& families, const json& request) {
+// A job forked but not yet known to have exec'd (its report pipe open).
+struct Pending {
+  cara::procd::Family family;
+  int report = -1;
+};
+
+void start(Families& families, std::vector<Pending>& pending, const json& request) {
   JobSpec spec;
   try {
     spec = request.get<JobSpec>();
@@ -67,30 +73,66 @@ void start(Families& families, const json& request) {
       return;
     }
   }
-  auto pid = cara::procd::spawn_job(spec, sandbox);
-  if (!pid) {
+  auto launched = cara::procd::launch_job(spec, sandbox);
+  if (!launched) {
     if (!sandbox.empty()) ::rmdir(sandbox.c_str());
-    send({{"op", "failed"}, {"id", spec.id}, {"error", pid.error()}});
+    send({{"op", "failed"}, {"id", spec.id}, {"error", launched.error()}});
     return;
   }
-  families.add(cara::procd::Family{spec.id, *pid, sandbox, spec.uid, spec.gid, spec.switch_user});
-  send({{"op", "started"}, {"id", spec.id}, {"pid", *pid}});
+  pending.push_back(
+      Pending{cara::procd::Family{spec.id, launched->pid, sandbox, spec.uid, spec.gid, spec.switch_user},
+              launched->report});
 }
 
-void signal_job(const Families& families, const json& request) {
-  const cara::procd::Family* f = families.by_id(request.value("id", std::int64_t{-1}));
+// The report of pending launch `i` says how its exec went: a job that
+// started is a family from now on; one that failed is collected (it has
+// exited or is about to), unless `reaped` says it already was.
+void settle(Families& families, std::vector<Pending>& pending, std::size_t i, bool reaped) {
+  bool done = false;
+  auto failure = cara::procd::read_report(pending[i].report, done);
+  if (!done && !reaped) return;  // nothing yet
+  Pending p = std::move(pending[i]);
+  pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(i));
+  ::close(p.report);
+  if (!failure) {
+    families.add(p.family);
+    send({{"op", "started"}, {"id", p.family.id}, {"pid", p.family.pid}});
+    return;
+  }
+  if (!reaped) {
+    int status = 0;
+    while (::waitpid(p.family.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (!p.family.sandbox.empty()) ::rmdir(p.family.sandbox.c_str());
+  send({{"op", "failed"}, {"id", p.family.id}, {"error", *failure}});
+}
+
+// Signals a job's process group, also one still starting (its child has
+// its own group from the first step after fork).
+void signal_job(const Families& families, const std::vector<Pending>& pending, const json& request) {
+  const std::int64_t id = request.value("id", std::int64_t{-1});
   const int sig = request.value("sig", 0);
-  if (!f || sig <= 0 || sig >= NSIG) return;
-  ::kill(-f->pid, sig);
+  if (sig <= 0 || sig >= NSIG) return;
+  if (const cara::procd::Family* f = families.by_id(id)) return void(::kill(-f->pid, sig));
+  for (const Pending& p : pending)
+    if (p.family.id == id) ::kill(-p.family.pid, sig);
 }
 
 // Reaps every child that ended: a job's main process is reported and its
 // family killed; a stray re-parented to the keeper is simply collected.
-void reap(Families& families) {
+void reap(Families& families, std::vector<Pending>& pending) {
   for (;;) {
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid <= 0) break;
+    // Ended before its report was read: the report (complete now) says
+    // whether it ran; if it did, its exit is reported below.
+    for (std::size_t i = 0; i < pending.size(); ++i)
+      if (pending[i].family.pid == pid) {
+        settle(families, pending, i, true);
+        break;
+      }
     if (const cara::procd::Family* f = families.by_pid(pid)) {
       const bool signaled = WIFSIGNALED(status);
       send({{"op", "exited"},
@@ -158,9 +200,15 @@ int main(int argc, char** argv) {
   send({{"op", "ready"}, {"pid", ::getpid()}});
 
   std::vector<char> packet(cara::procd::kMaxPacket);
+  std::vector<Pending> pending;  // forked, exec not confirmed yet
+  std::vector<pollfd> fds;
   for (;;) {
-    pollfd fds[2] = {{kSocket, POLLIN, 0}, {children, POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
+    // The daemon's requests, children that ended, and the report of each
+    // job being started: a start does not wait for its exec, so the next
+    // job is forked while the last one still loads.
+    fds.assign({{kSocket, POLLIN, 0}, {children, POLLIN, 0}});
+    for (const Pending& p : pending) fds.push_back({p.report, POLLIN, 0});
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
       break;
     }
@@ -168,17 +216,25 @@ int main(int argc, char** argv) {
       signalfd_siginfo info;
       while (::read(children, &info, sizeof info) == sizeof info) {
       }
-      reap(families);
+      reap(families, pending);
+    }
+    for (std::size_t k = fds.size(); k-- > 2;) {
+      if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      for (std::size_t i = 0; i < pending.size(); ++i)
+        if (pending[i].report == fds[k].fd) {
+          settle(families, pending, i, false);
+          break;
+        }
     }
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       const ssize_t n = ::recv(kSocket, packet.data(), packet.size(), 0);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;  // the daemon is gone
-      json request = json::parse(packet.begin(), packet.begin() + n, nullptr, false);
+      json request = cara::procd::decode(packet.begin(), packet.begin() + n);
       if (request.is_discarded() || !request.is_object()) continue;
       const std::string op = request.value("op", "");
-      if (op == "start") start(families, request);
-      if (op == "signal") signal_job(families, request);
+      if (op == "start") start(families, pending, request);
+      if (op == "signal") signal_job(families, pending, request);
     }
   }
   stop(families);

@@ -108,6 +108,18 @@ TEST_CASE("a job gets its files, arguments, environment and directory", "[starte
   CHECK(read(dir.path / "err") == "oops\n");
 }
 
+TEST_CASE("a job's arguments and environment may hold any bytes, not only UTF-8", "[starter][process]") {
+  TempDir dir("job");
+  ProcessRunner runner(keeper());
+  classad::ClassAd ad = job("Cmd = \"/bin/sh\"; Arguments = \"-c 'printf %s \\\"$NAME\\\"'\"; Out = " +
+                            quoted((dir.path / "out").string()));
+  ad.set("Environment", std::string("NAME=caf\xe9"));  // Latin-1, not valid UTF-8
+  const ProcessExit e = run(runner, ad);
+  CHECK(e.error.empty());
+  CHECK(e.code == 0);
+  CHECK(read(dir.path / "out") == "caf\xe9");
+}
+
 TEST_CASE("a job inherits no descriptor of the daemon beyond stdin, stdout and stderr",
           "[starter][process]") {
   TempDir dir("job");

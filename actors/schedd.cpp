@@ -71,8 +71,8 @@ struct ScheddState {
   std::vector<collector_actor> collectors;  // setup's, until the node says otherwise
   std::set<caf::node_id> direct;            // nodes this schedd has its own connection to
   std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
-  std::shared_ptr<const AccountBook> accounts;           // this machine's users
-  std::map<std::string, std::optional<Account>> owners;  // looked up, by Owner
+  std::shared_ptr<const AccountBook> accounts;  // this machine's users
+  std::map<std::string, Account> owners;        // found so far, by Owner
   static inline const char* name = "schedd";
 };
 
@@ -92,13 +92,16 @@ bool is_idle(const classad::ClassAd& job) {
   return schedd::job_status(job) == schedd::JobStatus::Idle;
 }
 
-// The owner's account at the access point (cached: looked up once per
-// owner), or null when there is none.
+// The owner's account at the access point, or null when there is none
+// (accounts found are kept; one not found is looked up again next time, as
+// it may have been added since).
 const Account* owner_account(Self self, const std::string& owner) {
   auto& st = self->state;
   auto it = st.owners.find(owner);
-  if (it == st.owners.end()) it = st.owners.emplace(owner, st.accounts->find(owner)).first;
-  return it->second ? &*it->second : nullptr;
+  if (it != st.owners.end()) return &it->second;
+  auto found = st.accounts->find(owner);
+  if (!found) return nullptr;
+  return &st.owners.emplace(owner, std::move(*found)).first->second;
 }
 
 // The user log events of the last changes, appended to each job's log

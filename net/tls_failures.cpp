@@ -75,6 +75,17 @@ std::string reason_of(SSL* ssl) {
   return t;
 }
 
+// Whether a failed handshake was about certificates: ours refused by the
+// peer (its alert), or its refused by us (the verification).
+bool is_certificate_refusal(SSL* ssl) {
+  if (SSL_get_verify_result(ssl) != X509_V_OK) return true;
+  const unsigned long e = ERR_peek_error();
+  const char* text = e ? ERR_reason_error_string(e) : nullptr;
+  if (!text) return false;
+  const std::string t = text;
+  return t.find("certificate") != std::string::npos || t.find("unknown ca") != std::string::npos;
+}
+
 }  // namespace
 
 void set_tls_refusal_log(std::function<void(const std::string&)> log, std::chrono::seconds interval) {
@@ -97,7 +108,9 @@ void observe_handshake(void* raw, int result, bool accepting) {
     std::lock_guard<std::mutex> lock(f.mutex);
     const auto now = Clock::now();
     if (!accepting) {
-      f.connecting[peer_of(ssl, true)] = {reason, now};
+      // Only a certificate refused, by either side, is kept: a node stops
+      // joining for that, not for a connection that merely broke.
+      if (is_certificate_refusal(ssl)) f.connecting[peer_of(ssl, true)] = {reason, now};
       return;
     }
     const std::string peer = peer_of(ssl, false);

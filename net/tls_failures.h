@@ -18,8 +18,9 @@ namespace cara::net {
 void set_tls_refusal_log(std::function<void(const std::string&)> log,
                          std::chrono::seconds interval = std::chrono::seconds(60));
 
-// Why the last handshake with host:port (this side connecting) failed, if
-// it failed within the last minute. `host` may be a name: its addresses
+// Why the last handshake with host:port (this side connecting) failed over
+// a certificate — ours refused, or the peer's — if it did within the last
+// minute. A connection that broke otherwise is not remembered. `host` may be a name: its addresses
 // are looked up.
 std::optional<std::string> tls_connect_failure(const std::string& host, unsigned port);
 

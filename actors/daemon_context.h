@@ -62,6 +62,14 @@ struct DaemonContext {
   void warning(const std::string& text) const {
     if (log) log->warning(text);
   }
+  // Who sent the message `self` handles, for a log line ("admin@pool/host"),
+  // or "this node" when it came from this process or no guard knows it.
+  template <class Self>
+  std::string requester(Self* self) const {
+    if (auto sender = self->current_sender(); sender && guard)
+      if (auto id = guard->identity(sender->node())) return id->text();
+    return "this node";
+  }
   // The refusal of the message `self` handles, logged in this daemon's log.
   template <class Self>
   std::optional<std::string> refused(Self* self, net::Permission p, std::string_view daemon) const {

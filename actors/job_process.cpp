@@ -68,14 +68,15 @@ int signal_number(const std::string& name) {
 
 Result<JobLaunch> job_launch(const classad::ClassAd& job) {
   JobLaunch l;
-  l.cmd = string_attr(job, "Cmd");
-  if (l.cmd.empty()) return Error{"the job ad has no Cmd (the executable to run)"};
-  l.args = schedd::job_arguments(job);
-  l.environment = split_environment(string_attr(job, "Environment"));
-  l.iwd = string_attr(job, "Iwd");
-  l.in = under(l.iwd, string_attr(job, "In"));
-  l.out = under(l.iwd, string_attr(job, "Out"));
-  l.err = under(l.iwd, string_attr(job, "Err"));
+  procd::JobSpec& s = l.spec;
+  s.cmd = string_attr(job, "Cmd");
+  if (s.cmd.empty()) return Error{"the job ad has no Cmd (the executable to run)"};
+  s.args = schedd::job_arguments(job);
+  s.env = split_environment(string_attr(job, "Environment"));
+  s.iwd = string_attr(job, "Iwd");
+  s.in = under(s.iwd, string_attr(job, "In"));
+  s.out = under(s.iwd, string_attr(job, "Out"));
+  s.err = under(s.iwd, string_attr(job, "Err"));
   const std::string sig = string_attr(job, "KillSig");
   if (!sig.empty()) {
     const int n = signal_number(sig);
@@ -83,18 +84,6 @@ Result<JobLaunch> job_launch(const classad::ClassAd& job) {
     l.kill_sig = n;
   }
   return l;
-}
-
-procd::JobSpec job_spec(const JobLaunch& l) {
-  procd::JobSpec s;
-  s.cmd = l.cmd;
-  s.args = l.args;
-  s.env = l.environment;
-  s.iwd = l.iwd;
-  s.in = l.in;
-  s.out = l.out;
-  s.err = l.err;
-  return s;
 }
 
 }  // namespace cara::actors

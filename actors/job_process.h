@@ -14,19 +14,13 @@
 namespace cara::actors {
 
 struct JobLaunch {
-  std::string cmd;
-  std::vector<std::string> args;         // without argv[0]
-  std::vector<std::string> environment;  // NAME=value
-  std::string iwd, in, out, err;         // in/out/err made absolute under Iwd
-  int kill_sig = 15;                     // KillSig: the soft kill
+  procd::JobSpec spec;  // the keeper's request, without the account (run_as.h); in/out/err under Iwd
+  int kill_sig = 15;    // KillSig: the soft kill
 };
 
 // What the job ad asks for (Cmd, Arguments/Args, Environment, Iwd, In,
 // Out, Err, KillSig); an ad without Cmd is an error.
 Result<JobLaunch> job_launch(const classad::ClassAd& job);
-
-// The keeper's request for `launch`, without the account (run_as.h).
-procd::JobSpec job_spec(const JobLaunch& launch);
 
 // KillSig names ("SIGTERM", "TERM", "15") to numbers; -1 when unknown.
 int signal_number(const std::string& name);

@@ -16,11 +16,14 @@ std::string default_procd_path() {
   return CARA_PROCD_INSTALLED;
 }
 
+std::string ProcessRunner::Options::program() const {
+  return procd.empty() ? default_procd_path() : procd;
+}
+
 Result<Procd*> ProcessRunner::keeper() {
   if (procd_ && procd_->alive()) return procd_.get();
   procd_.reset();  // a keeper that died took its jobs with it; a new one takes the next
-  const std::string program = options_.procd.empty() ? default_procd_path() : options_.procd;
-  auto p = Procd::start(program, options_.execute_dir);
+  auto p = Procd::start(options_.program(), options_.execute_dir);
   if (!p) return Error{p.error()};
   procd_ = std::move(*p);
   return procd_.get();
@@ -38,7 +41,7 @@ Result<std::int64_t> ProcessRunner::start(const classad::ClassAd& job, const sta
   if (!as.ok) return Error{as.hold_reason};
   auto launch = job_launch(job);
   if (!launch) return Error{launch.error()};
-  procd::JobSpec spec = job_spec(*launch);
+  procd::JobSpec spec = std::move(launch->spec);
   spec.sandbox = !options_.execute_dir.empty();
   spec.switch_user = as.switch_user;
   spec.uid = as.account.uid;

@@ -35,6 +35,8 @@ class ProcessRunner : public JobRunner {
   struct Options {
     std::string procd;        // the cara-procd program; empty: default_procd_path()
     std::string execute_dir;  // EXECUTE: where job sandboxes go; empty: none
+    // The keeper to run: `procd`, else default_procd_path().
+    std::string program() const;
   };
   ProcessRunner() = default;
   explicit ProcessRunner(Options options) : options_(std::move(options)) {}

@@ -274,10 +274,8 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
       [self, setup](OffRequest& o) {
         if (auto no = setup.context.refused(self, net::Permission::Administrator, "master"))
           return CommandReply{false, *no};
-        std::string who = "this node";
-        if (auto sender = self->current_sender(); sender && setup.context.guard)
-          if (auto id = setup.context.guard->identity(sender->node())) who = id->text();
-        setup.context.info(std::string("off (") + (o.fast ? "fast" : "graceful") + ") by " + who);
+        setup.context.info(std::string("off (") + (o.fast ? "fast" : "graceful") + ") by " +
+                           setup.context.requester(self));
         if (setup.request_stop)
           setup.request_stop(o.fast);
         else

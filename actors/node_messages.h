@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "actors/wire_ad.h"
+#include "model/startd/run_as.h"
 
 namespace cara::actors {
 
@@ -41,22 +42,12 @@ struct SlotCallReply {
 };
 // The startd tells a slot actor to carry out an action of its state
 // machine (startd::ActionKind).
-// The account a job runs as (startd::RunAs), decided by the startd.
-struct JobAccount {
-  bool ok = false;
-  bool switch_user = false;
-  std::string user;
-  std::uint32_t uid = 0, gid = 0;
-  std::vector<std::uint32_t> groups;
-  std::string how;
-  std::string hold_reason;
-};
 struct SlotOrder {
   std::int32_t action = 0;
   std::string claim_id;
   std::string reason;
-  caf::actor schedd;   // AcceptClaim: the claim's holder
-  JobAccount account;  // StartJob: who runs the job
+  caf::actor schedd;      // AcceptClaim: the claim's holder
+  startd::RunAs account;  // StartJob: whom the job runs as (the startd decides)
 };
 // A starter's job process ended.
 struct StarterExit {
@@ -111,11 +102,6 @@ typename I::result_type inspect(I& f, SlotOrder& x) {
   return f(caf::meta::type_name("SlotOrder"), x.action, x.claim_id, x.reason, x.schedd, x.account);
 }
 template <class I>
-typename I::result_type inspect(I& f, JobAccount& x) {
-  return f(caf::meta::type_name("JobAccount"), x.ok, x.switch_user, x.user, x.uid, x.gid, x.groups, x.how,
-           x.hold_reason);
-}
-template <class I>
 typename I::result_type inspect(I& f, StarterExit& x) {
   return f(caf::meta::type_name("StarterExit"), x.by_signal, x.code, x.error, x.hold_code);
 }
@@ -147,3 +133,20 @@ typename I::result_type inspect(I& f, Collectors& x) {
 }
 
 }  // namespace cara::actors
+
+// The run-as decision travels in SlotOrder: its inspect overloads live in
+// the model's namespaces (where argument-dependent lookup finds them) but
+// here, as model/ knows nothing of CAF.
+namespace cara {
+template <class I>
+typename I::result_type inspect(I& f, Account& x) {
+  return f(caf::meta::type_name("Account"), x.name, x.uid, x.gid, x.groups);
+}
+}  // namespace cara
+
+namespace cara::startd {
+template <class I>
+typename I::result_type inspect(I& f, RunAs& x) {
+  return f(caf::meta::type_name("RunAs"), x.ok, x.account, x.switch_user, x.how, x.not_owner, x.hold_reason);
+}
+}  // namespace cara::startd

@@ -67,16 +67,6 @@ std::string job_id_of(const classad::ClassAd& job) {
   return std::to_string(c.as_int()) + "." + std::to_string(p.as_int());
 }
 
-startd::RunAs run_as(const JobAccount& a) {
-  startd::RunAs r;
-  r.ok = a.ok;
-  r.switch_user = a.switch_user;
-  r.account = startd::Account{a.user, a.uid, a.gid, a.groups};
-  r.how = a.how;
-  r.hold_reason = a.hold_reason;
-  return r;
-}
-
 void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
   self->request(
           self->state.env->startd, kStartdTimeout,
@@ -161,7 +151,7 @@ void carry_out(Self self, const SlotOrder& o) {
     case ActionKind::AcceptClaim: hold(self, st.claim, o.claim_id, o.schedd); break;
     case ActionKind::StartJob:
       st.vacating = false;
-      st.starter = spawn_starter(self->system(), st.job, run_as(o.account), self, st.env->runner);
+      st.starter = spawn_starter(self->system(), st.job, o.account, self, st.env->runner);
       self->link_to(st.starter);  // a slot that ends takes its job with it
       break;
     case ActionKind::SuspendJob:

@@ -118,7 +118,7 @@ void sync_slots(Self self, std::set<std::string>& changed) {
 // The account the job of `call` (an activation) runs as, from the run-as
 // policy and what is known of the schedd that asks: its proven host (the
 // node's guard), or that it is in this very process (an embedded pool).
-JobAccount job_account(Self self, const StartdSetup& setup, const SlotCall& call) {
+startd::RunAs job_account(Self self, const StartdSetup& setup, const SlotCall& call) {
   auto& st = self->state;
   startd::Submission sub;
   sub.slot_id = startd::slot_number(call.slot);
@@ -129,14 +129,13 @@ JobAccount job_account(Self self, const StartdSetup& setup, const SlotCall& call
   }
   if (call.owner_uid >= 0) sub.owner_uid = static_cast<std::uint32_t>(call.owner_uid);
   if (call.owner_gid >= 0) sub.owner_gid = static_cast<std::uint32_t>(call.owner_gid);
-  const startd::RunAs r = startd::decide_run_as(st.run_as, call.job.ad, sub, *st.accounts, st.daemon);
+  startd::RunAs r = startd::decide_run_as(st.run_as, call.job.ad, sub, *st.accounts, st.daemon);
   if (r.ok)
     setup.context.info(call.slot + ": the job runs as " + r.account.name + " (" + r.how +
                        (r.not_owner.empty() ? "" : ": " + r.not_owner) + ")");
   else
     setup.context.warning(call.slot + ": the job cannot run here: " + r.hold_reason);
-  return JobAccount{r.ok,          r.switch_user,    r.account.name, r.account.uid,
-                    r.account.gid, r.account.groups, r.how,          r.hold_reason};
+  return r;
 }
 
 SlotCallReply refusal(std::string why) {
@@ -421,12 +420,9 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
                           ? self->state.model->cancel_drain(now)
                           : self->state.model->drain(static_cast<startd::DrainSchedule>(d.how), nullptr, now);
         dispatch(self, setup, std::move(result), nullptr);
-        std::string who = "this node";
-        if (auto sender = self->current_sender(); sender && setup.context.guard)
-          if (auto id = setup.context.guard->identity(sender->node())) who = id->text();
         setup.context.info(
             std::string(d.cancel ? "drain cancelled" : "drain (" + std::string(kHow[d.how]) + ")") + " by " +
-            who);
+            setup.context.requester(self));
         return CommandReply{true, {}};
       },
       [self, setup](Reconfigure&) {

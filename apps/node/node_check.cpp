@@ -159,10 +159,11 @@ void check_execution_point(const config::Config& c, const NodeCheckOptions& o,
   if (!o.at_start) return;
   check_directory(c, "EXECUTE", problems);
   auto procd = c.string("PROCD");
-  const std::string program = procd && !procd->empty() ? *procd : actors::default_procd_path();
+  const actors::ProcessRunner::Options keeper{procd ? *procd : "", ""};
+  const std::string program = keeper.program();
   if (::access(program.c_str(), X_OK) != 0)
-    add(problems, (procd && !procd->empty() ? knob_text(c, "PROCD") : "the process keeper") +
-                      ": cannot run " + program + ": " + std::strerror(errno));
+    add(problems, (keeper.procd.empty() ? "the process keeper" : knob_text(c, "PROCD")) + ": cannot run " +
+                      program + ": " + std::strerror(errno));
 }
 
 }  // namespace

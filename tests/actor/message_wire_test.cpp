@@ -117,8 +117,9 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   CHECK(scr.pending);
   CHECK(scr.leftover_claim_id == "ep/slot1.1#s");
   const SlotOrder order = w.crosses(SlotOrder{
-      0, "1.1#s", "", nullptr, JobAccount{true, true, "alice", 1001, 1002, {1002, 7}, "owner", ""}});
-  CHECK(order.account.groups == std::vector<std::uint32_t>{1002, 7});
+      0, "1.1#s", "", nullptr, startd::RunAs{true, {"alice", 1001, 1002, {1002, 7}}, true, "owner", "", ""}});
+  CHECK(order.account.account.groups == std::vector<std::uint32_t>{1002, 7});
+  CHECK(order.account.switch_user);
   w.crosses(StarterExit{true, 15, "", 23});
   w.crosses(StarterSignal{3});
   w.crosses(Timer{1});

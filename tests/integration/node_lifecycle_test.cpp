@@ -155,15 +155,16 @@ TEST_CASE("a node stops within a bounded time, whatever it did before", "[integr
 
   // Then a job on each execution point that ignores the soft kill (and
   // so does its child, which inherits the ignored signal).
-  const fs::path script = pool.dir / "stubborn.sh";
+  const fs::path script = pool.dir / "ignores_term.sh";
   const std::string pids = pool.dir.string() + "/pid";
   std::ofstream(script) << "#!/bin/sh\ntrap '' TERM\necho $$ > " << pids << ".$1\nsleep 120\n";
   ::chmod(script.c_str(), 0755);
-  const fs::path sub = pool.dir / "stubborn.sub";
+  const fs::path sub = pool.dir / "ignores_term.sub";
   std::ofstream(sub) << "executable = " << script.string()
-                     << "\narguments = $(Process)\nlog = " << pool.dir.string() << "/stubborn.log\nqueue 2\n";
+                     << "\narguments = $(Process)\nlog = " << pool.dir.string()
+                     << "/ignores_term.log\nqueue 2\n";
   REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
-  REQUIRE(await([&] { return count(read(pool.dir / "stubborn.log"), "Job executing") == 2; }, 90));
+  REQUIRE(await([&] { return count(read(pool.dir / "ignores_term.log"), "Job executing") == 2; }, 90));
   REQUIRE(await([&] { return fs::exists(pids + ".0") && fs::exists(pids + ".1"); }, 30));
   std::vector<pid_t> jobs;
   for (const char* n : {".0", ".1"}) {
@@ -199,7 +200,7 @@ TEST_CASE("a node stops within a bounded time, whatever it did before", "[integr
   // No job process is left behind, and the access point heard: both jobs
   // were evicted, to run again.
   for (pid_t p : jobs) CHECK(await([&] { return !alive(p); }, 10));
-  CHECK(await([&] { return count(read(pool.dir / "stubborn.log"), "Job was evicted") == 2; }, 30));
+  CHECK(await([&] { return count(read(pool.dir / "ignores_term.log"), "Job was evicted") == 2; }, 30));
 
   // SIGQUIT stops the access point fast.
   ::kill(pool.nodes[3].pid, SIGQUIT);

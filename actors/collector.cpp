@@ -8,7 +8,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "model/classad/parser.h"
+#include "model/classad/selection.h"
 #include "model/collector/collector_ad.h"
 
 namespace cara::actors {
@@ -89,8 +89,7 @@ void advertiser_gone(Self self, const CollectorSetup& setup, const caf::down_msg
 void advertise_self(Self self, const CollectorSetup& setup) {
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
-  classad::ClassAd ad = collector::collector_ad(*st.store, st.policy, st.counters, now);
-  (void)st.store->update(collector::AdType::Collector, ad, now);
+  classad::ClassAd ad = collector::store_own_ad(*st.store, st.policy, st.counters, now);
   st.endpoints[static_cast<int>(collector::AdType::Collector)][st.policy.name] =
       caf::actor_cast<caf::actor>(self);
   const AdUpdate u{static_cast<std::int32_t>(collector::AdType::Collector),
@@ -107,19 +106,16 @@ AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequ
     reply.error = "unknown ad type " + std::to_string(q.type);
     return reply;
   }
+  auto selection = classad::Selection::parse(q.constraint, q.projection);
+  if (!selection) {
+    reply.ok = false;
+    reply.error = selection.error();
+    return reply;
+  }
   collector::AdQuery query;
   query.type = static_cast<collector::AdType>(q.type);
-  query.projection = q.projection;
+  query.selection = std::move(*selection);
   query.absent = q.absent;
-  if (!q.constraint.empty()) {
-    auto e = classad::parse_constraint(q.constraint);
-    if (!e) {
-      reply.ok = false;
-      reply.error = e.error();
-      return reply;
-    }
-    query.constraint = *e;
-  }
   std::vector<std::string> keys;
   auto ads = self->state.store->query(query, setup.clock.now(self), &keys);
   reply.ads.reserve(ads.size());

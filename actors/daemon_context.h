@@ -1,7 +1,7 @@
 // What a daemon actor of a networked node gets from its node (net/): the
 // guard that says whether a remote sender may act at a permission level,
-// and the daemon's log. Both null in an embedded pool: everyone is trusted
-// and nothing is logged.
+// and the daemon's log. In an embedded pool the guard is null (everyone is
+// trusted) and the log is whatever the embedding program gave (PoolSpec).
 #pragma once
 
 #include <memory>
@@ -12,8 +12,8 @@
 
 #include "model/common/result.h"
 #include "model/config/config.h"
-#include "net/daemon_log.h"
 #include "net/guard.h"
+#include "os/daemon_log.h"
 
 namespace cara::actors {
 
@@ -38,7 +38,7 @@ class NodeConfig {
 
 struct DaemonContext {
   std::shared_ptr<const net::Guard> guard;
-  std::shared_ptr<net::DaemonLog> log;
+  std::shared_ptr<os::DaemonLog> log;
   // The node's configuration, for a reconfiguration; null in an embedded
   // pool (nothing to read again).
   std::shared_ptr<const NodeConfig> node_config;

@@ -11,6 +11,7 @@
 #include "actors/group.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
+#include "model/claim/claim_charges.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
 #include "model/negotiation/negotiation_cycle.h"
@@ -114,45 +115,13 @@ void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
   self->delayed_send(self, std::chrono::seconds(delay), Timer{kCycleTimer});
 }
 
-// The accountant's claims follow the slot ads: a claimed slot is charged to
-// its user, a slot no longer claimed stops being charged.
-void reconcile_claims(Self self, const std::vector<classad::ClassAd>& slots, std::int64_t now) {
-  auto& acc = *self->state.accountant;
-  std::map<std::string, const classad::ClassAd*> claimed;
-  std::set<std::string> matched;  // matched last cycle, not claimed yet: still charged
-  for (const classad::ClassAd& s : slots) {
-    const std::string state = string_attr(s, "State");
-    if (state == "Matched") matched.insert(string_attr(s, "Name"));
-    if (state != "Claimed") continue;
-    claimed.emplace(string_attr(s, "Name"), &s);
-  }
-  std::vector<std::string> ended;
-  for (const auto& [slot, claim] : acc.claims())
-    if (!claimed.count(slot) && !matched.count(slot)) ended.push_back(slot);
-  for (const std::string& s : ended) (void)acc.end_claim(s, now);
-  for (const auto& [name, ad] : claimed) {
-    if (acc.claims().count(name)) continue;
-    std::string user = string_attr(*ad, "AccountingGroup");
-    if (user.empty()) user = string_attr(*ad, "RemoteUser");
-    if (user.empty()) continue;
-    // AccountingGroup holds group.user; the submitter adds the domain.
-    const std::string remote = string_attr(*ad, "RemoteUser");
-    if (user.find('@') == std::string::npos && remote.find('@') != std::string::npos)
-      user += remote.substr(remote.find('@'));
-    accounting::ClaimRecord c;
-    c.slot = name;
-    c.submitter = user;
-    double w = 1;
-    if (self->state.policy.use_slot_weights) {
-      classad::Value v = classad::evaluate_attr(*ad, "SlotWeight");
-      if (!v.number(w)) {
-        v = classad::evaluate_attr(*ad, "Cpus");
-        if (!v.number(w)) w = 1;
-      }
-    }
-    c.weight = w;
-    (void)acc.begin_claim(c, now);
-  }
+// The accountant's claims follow the slot ads (model/claim/claim_charges.h).
+void reconcile_claims(Self self, const NegotiatorSetup& setup, const std::vector<classad::ClassAd>& slots,
+                      std::int64_t now) {
+  auto& st = self->state;
+  const claim::ChargeChanges changes =
+      claim::reconcile(st.accountant->claims(), slots, st.policy.use_slot_weights);
+  for (const std::string& lost : claim::charge(*st.accountant, changes, now)) setup.context.warning(lost);
 }
 
 void publish(Self self, const NegotiatorSetup& setup) {
@@ -178,7 +147,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
   st.accountant->update_priorities(now);
-  reconcile_claims(self, g->slots, now);
+  reconcile_claims(self, setup, g->slots, now);
 
   std::vector<negotiation::SubmitterRequests> submitters;
   for (RequestsReply& r : g->replies) {
@@ -205,8 +174,8 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     if (pslot.is_bool() && pslot.as_bool()) c.slot += "/" + claim_id;
     c.submitter = m.submitter;
     c.weight = m.weight;
-    (void)st.accountant->end_claim(c.slot, now);  // a preempted user's claim ends
-    (void)st.accountant->begin_claim(c, now);
+    if (Status charged = claim::charge_match(*st.accountant, c, now); !charged)
+      setup.context.warning(charged.error());
     const caf::actor& slot = g->slot_endpoints[m.slot];
     if (!slot) continue;
     self->send(caf::actor_cast<slot_actor>(slot), SlotMatched{claim_id});

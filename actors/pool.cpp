@@ -7,6 +7,7 @@
 #include "actors/negotiator.h"
 #include "actors/schedd.h"
 #include "actors/startd.h"
+#include "os/system_host.h"
 
 namespace cara::actors {
 
@@ -17,12 +18,14 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   CollectorSetup collector;
   collector.policy = std::move(*policy);
   collector.clock = spec.clock;
+  collector.context.log = spec.log;
   pool.collector = spawn_collector(sys, std::move(collector));
   const std::vector<collector_actor> collectors{pool.collector};
 
   NegotiatorSetup n;
   n.config = spec.central_manager;
   n.clock = spec.clock;
+  n.context.log = spec.log;
   n.collectors = collectors;
   n.seed = spec.seed;
   auto negotiator = spawn_negotiator(sys, std::move(n));
@@ -32,9 +35,10 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   ScheddSetup schedd;
   schedd.config = spec.access_point;
   schedd.clock = spec.clock;
+  schedd.context.log = spec.log;
   schedd.collectors = collectors;
   schedd.negotiator = pool.negotiator;
-  schedd.files = spec.files ? spec.files : std::make_shared<config::SystemHost>();
+  schedd.files = spec.files ? spec.files : std::make_shared<os::SystemHost>();
   schedd.accounts = spec.accounts;
   auto s = spawn_schedd(sys, std::move(schedd));
   if (!s) return Error{"schedd: " + s.error()};
@@ -44,6 +48,7 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
     StartdSetup ep;
     ep.config = spec.execution_points[i];
     ep.clock = spec.clock;
+    ep.context.log = spec.log;
     ep.collectors = collectors;
     ep.runner = spec.runner;
     ep.accounts = spec.accounts;

@@ -15,6 +15,7 @@
 #include "model/common/account.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
+#include "os/daemon_log.h"
 
 namespace cara::actors {
 
@@ -30,6 +31,8 @@ struct PoolSpec {
   // system's users and this process's account.
   std::shared_ptr<const AccountBook> accounts;
   std::optional<Account> daemon_account;
+  // Where every daemon of the pool logs; null: nowhere.
+  std::shared_ptr<os::DaemonLog> log;
 };
 
 struct EmbeddedPool {

@@ -12,8 +12,7 @@
 #include "apps/commands/node_commands.h"
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
-
-extern char** environ;
+#include "os/system_host.h"
 
 namespace {
 
@@ -102,22 +101,18 @@ int main(int argc, char** argv) {
     std::error_code ec;
     env.cwd = std::filesystem::current_path(ec).string();
     env.now = static_cast<std::int64_t>(std::time(nullptr));
-    for (char** e = environ; e && *e; ++e) {
-      std::string entry(*e);
-      auto eq = entry.find('=');
-      if (eq != std::string::npos) env.environment.emplace_back(entry.substr(0, eq), entry.substr(eq + 1));
-    }
+    env.environment = cara::os::process_environment();
     return cara::apps::run_submit(submit->remaining(), std::cout, std::cerr,
-                                  std::make_shared<cara::config::SystemHost>(), env);
+                                  std::make_shared<cara::os::SystemHost>(), env);
   }
   if (negotiate->parsed()) {
     return cara::apps::run_negotiate(negotiate->remaining(), std::cout, std::cerr,
-                                     std::make_shared<cara::config::SystemHost>(),
+                                     std::make_shared<cara::os::SystemHost>(),
                                      static_cast<std::int64_t>(std::time(nullptr)));
   }
   if (config_val->parsed()) {
     return cara::apps::run_config_val(config_val->remaining(), std::cout, std::cerr,
-                                      std::make_shared<cara::config::SystemHost>());
+                                      std::make_shared<cara::os::SystemHost>());
   }
   return 0;
 }

@@ -22,6 +22,7 @@
 #include "model/collector/ad_store.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
+#include "os/system_host.h"
 #include "tests/support/scratch.h"
 
 namespace cara::bench {
@@ -31,7 +32,7 @@ inline constexpr auto kWait = std::chrono::seconds(120);
 
 // A daemon's configuration from text; a bad one ends the bench.
 inline std::shared_ptr<const config::Config> make_config(const std::string& text, const char* daemon) {
-  auto c = config::config_from_text(text, {daemon, ""}, std::make_shared<config::SystemHost>());
+  auto c = config::config_from_text(text, {daemon, ""}, std::make_shared<os::SystemHost>());
   if (!c) {
     std::cerr << "bench: " << daemon << " configuration: " << c.error() << "\n";
     std::exit(1);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "model/common/text.h"
+
 namespace cara::net {
 namespace {
 
@@ -36,11 +38,6 @@ const char* default_allow(Permission p) {
   return "";
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 bool glob(const std::string& pattern, const std::string& text) {
   return pattern == "*" || fnmatch(pattern.c_str(), text.c_str(), FNM_CASEFOLD) == 0;
 }
@@ -66,9 +63,10 @@ Authorization Authorization::open() {
 
 Authorization::Entry Authorization::parse_entry(const std::string& text) {
   const auto slash = text.find('/');
-  if (slash != std::string::npos) return Entry{lower(text.substr(0, slash)), lower(text.substr(slash + 1))};
-  if (text.find('@') != std::string::npos) return Entry{lower(text), "*"};
-  return Entry{"*", lower(text)};
+  if (slash != std::string::npos)
+    return Entry{to_lower(text.substr(0, slash)), to_lower(text.substr(slash + 1))};
+  if (text.find('@') != std::string::npos) return Entry{to_lower(text), "*"};
+  return Entry{"*", to_lower(text)};
 }
 
 Result<Authorization> Authorization::from_config(const config::Config& config) {
@@ -97,7 +95,7 @@ Result<Authorization> Authorization::from_config(const config::Config& config) {
 }
 
 bool Authorization::matches(const std::vector<Entry>& list, const Identity& who) {
-  const std::string user = lower(who.user), host = lower(who.host);
+  const std::string user = to_lower(who.user), host = to_lower(who.host);
   const std::string short_user = user.substr(0, user.find('@'));
   for (const Entry& e : list) {
     // A user pattern without a domain names the user on any domain.

@@ -37,7 +37,7 @@ struct GateState {
 
 using gate_pointer = gate_actor::stateful_pointer<GateState>;
 
-void log(gate_pointer self, LogLevel level, const std::string& text) {
+void log(gate_pointer self, os::LogLevel level, const std::string& text) {
   if (self->state.setup.log) self->state.setup.log->write(level, "gate: " + text);
 }
 
@@ -74,7 +74,7 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
     for (const auto& [addr, other] : self->state.sessions)
       if (other.first == node) return;  // it has another session still
     if (self->state.setup.guard) self->state.setup.guard->forget(node);
-    log(self, LogLevel::Info, "node " + to_string(node) + " (" + who.text() + ") left");
+    log(self, os::LogLevel::Info, "node " + to_string(node) + " (" + who.text() + ") left");
   });
   return {
       [=](GateHello& hello) -> GateChallenge {
@@ -86,7 +86,7 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
         auto sig = st.setup.credentials.sign(gate_proof_text("server", hello.nonce, me, peer));
         if (!sig) return GateChallenge{false, sig.error(), "", "", ""};
         if (!st.pending.count(sender->node()) && !room_for_hello(self)) {
-          log(self, LogLevel::Warning, "refused node " + peer + ": too many unfinished handshakes");
+          log(self, os::LogLevel::Warning, "refused node " + peer + ": too many unfinished handshakes");
           return GateChallenge{false, "too many unfinished handshakes; try again", "", "", ""};
         }
         Pending p{random_bytes(kNonceBytes), std::move(hello.certificate), self->clock().now()};
@@ -101,7 +101,7 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
         auto it = st.pending.find(sender->node());
         const std::string peer = to_string(sender->node()), me = to_string(self->system().node());
         if (it == st.pending.end()) {
-          log(self, LogLevel::Warning, "refused node " + peer + ": a proof without a hello");
+          log(self, os::LogLevel::Warning, "refused node " + peer + ": a proof without a hello");
           return GateWelcome{false, "a proof without a hello", {}, {}};
         }
         const Pending pending = std::move(it->second);
@@ -109,11 +109,11 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
         auto who = st.setup.anchor.verify(
             pending.certificate, gate_proof_text("client", pending.nonce, peer, me), proof.signature);
         if (!who) {
-          log(self, LogLevel::Warning, "refused node " + peer + ": " + who.error());
+          log(self, os::LogLevel::Warning, "refused node " + peer + ": " + who.error());
           return GateWelcome{false, who.error(), {}, {}};
         }
         if (self->clock().now() - pending.at > kProofWithin) {
-          log(self, LogLevel::Warning, "refused node " + peer + ": the proof came too late");
+          log(self, os::LogLevel::Warning, "refused node " + peer + ": the proof came too late");
           return GateWelcome{false, "the proof came too late", {}, {}};
         }
         if (st.setup.guard) st.setup.guard->admit(sender->node(), *who);
@@ -121,7 +121,7 @@ gate_actor::behavior_type gate(gate_pointer self, GateSetup setup) {
           self->monitor(proof.session);
           st.sessions[proof.session.address()] = {sender->node(), *who};
         }
-        log(self, LogLevel::Info, "node " + peer + " proved " + who->text());
+        log(self, os::LogLevel::Info, "node " + peer + " proved " + who->text());
         return directory(st);
       },
       [=](GateDirectoryQuery) -> GateWelcome {

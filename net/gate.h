@@ -14,10 +14,10 @@
 #include <memory>
 
 #include "model/common/result.h"
-#include "net/daemon_log.h"
 #include "net/gate_messages.h"
 #include "net/guard.h"
 #include "net/pki.h"
+#include "os/daemon_log.h"
 
 namespace cara::net {
 
@@ -30,7 +30,7 @@ struct GateSetup {
   Credentials credentials;
   TrustAnchor anchor;
   std::shared_ptr<Guard> guard;
-  std::shared_ptr<DaemonLog> log;
+  std::shared_ptr<os::DaemonLog> log;
 };
 
 gate_actor spawn_gate(caf::actor_system& sys, GateSetup setup);

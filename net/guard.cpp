@@ -35,7 +35,7 @@ std::optional<Identity> Guard::identity(const caf::node_id& node) const {
 
 std::optional<std::string> Guard::refuse(Permission p, const caf::strong_actor_ptr& sender,
                                          const caf::node_id& local, std::string_view daemon,
-                                         DaemonLog* log) const {
+                                         os::DaemonLog* log) const {
   std::optional<std::string> why;
   std::string peer = "an anonymous sender";
   if (sender) {

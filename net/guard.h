@@ -15,13 +15,13 @@
 #include <string>
 
 #include "net/authorization.h"
-#include "net/daemon_log.h"
+#include "os/daemon_log.h"
 
 namespace cara::net {
 
 class Guard {
  public:
-  Guard(Authorization authorization, std::shared_ptr<DaemonLog> log)
+  Guard(Authorization authorization, std::shared_ptr<os::DaemonLog> log)
       : authorization_(std::make_shared<const Authorization>(std::move(authorization))),
         log_(std::move(log)) {}
 
@@ -36,7 +36,7 @@ class Guard {
   // own), else in the guard's.
   std::optional<std::string> refuse(Permission p, const caf::strong_actor_ptr& sender,
                                     const caf::node_id& local, std::string_view daemon,
-                                    DaemonLog* log = nullptr) const;
+                                    os::DaemonLog* log = nullptr) const;
   // The same for an identity proven some other way (a local socket's peer
   // credentials).
   std::optional<std::string> refuse(Permission p, const Identity& who, std::string_view daemon) const;
@@ -48,7 +48,7 @@ class Guard {
 
  private:
   std::shared_ptr<const Authorization> authorization_;  // guarded by mutex_
-  std::shared_ptr<DaemonLog> log_;
+  std::shared_ptr<os::DaemonLog> log_;
   mutable std::mutex mutex_;
   std::map<caf::node_id, Identity> peers_;
 };
@@ -67,7 +67,7 @@ bool from_this_node(Self* self) {
 // pool).
 template <class Self>
 std::optional<std::string> refused(Self* self, const std::shared_ptr<const Guard>& guard, Permission p,
-                                   std::string_view daemon, DaemonLog* log = nullptr) {
+                                   std::string_view daemon, os::DaemonLog* log = nullptr) {
   if (!guard) return std::nullopt;
   return guard->refuse(p, self->current_sender(), self->system().node(), daemon, log);
 }

@@ -22,6 +22,7 @@
 #include "apps/demo/demo_pool.h"
 #include "model/classad/eval.h"
 #include "model/schedd/job_status.h"
+#include "os/system_host.h"
 
 namespace cara::apps {
 namespace {
@@ -96,7 +97,7 @@ int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return 2;
   }
   const Options& o = *options;
-  auto host = std::make_shared<config::SystemHost>();
+  auto host = std::make_shared<os::SystemHost>();
   actors::PoolSpec spec;
   spec.files = host;
   auto cm = load(demo_central_manager_config(), "NEGOTIATOR", host);

@@ -24,6 +24,7 @@
 #include "net/gate.h"
 #include "net/local_socket.h"
 #include "net/pki.h"
+#include "os/system_host.h"
 
 namespace cara::apps {
 namespace {
@@ -35,7 +36,7 @@ Result<config::Config> tool_config(const std::optional<std::string>& file, const
   config::LoadOptions load;
   load.config_file = file;
   load.who = {who, ""};
-  auto host = std::make_shared<config::SystemHost>();
+  auto host = std::make_shared<os::SystemHost>();
   auto cfg = config::load_config(load, host);
   if (!cfg && !file) return config::config_from_text("", load.who, host);
   return cfg;

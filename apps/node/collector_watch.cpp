@@ -8,7 +8,7 @@ namespace cara::apps {
 CollectorWatch::CollectorWatch(caf::actor_system& sys, std::string role, std::vector<CentralManager> centrals,
                                std::vector<actors::collector_actor> known, const net::Credentials& creds,
                                const net::TrustAnchor& anchor, net::Guard& guard,
-                               std::shared_ptr<net::DaemonLog> log, caf::actor session, Changed changed,
+                               std::shared_ptr<os::DaemonLog> log, caf::actor session, Changed changed,
                                std::chrono::milliseconds every)
     : sys_(sys),
       role_(std::move(role)),

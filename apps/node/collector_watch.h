@@ -21,8 +21,8 @@
 
 #include "actors/interfaces.h"
 #include "apps/node/node_plan.h"
-#include "net/daemon_log.h"
 #include "net/gate.h"
+#include "os/daemon_log.h"
 
 namespace cara::apps {
 
@@ -59,7 +59,7 @@ class CollectorWatch {
   using Changed = std::function<void(const std::vector<actors::collector_actor>&)>;
   CollectorWatch(caf::actor_system& sys, std::string role, std::vector<CentralManager> centrals,
                  std::vector<actors::collector_actor> known, const net::Credentials& creds,
-                 const net::TrustAnchor& anchor, net::Guard& guard, std::shared_ptr<net::DaemonLog> log,
+                 const net::TrustAnchor& anchor, net::Guard& guard, std::shared_ptr<os::DaemonLog> log,
                  caf::actor session, Changed changed, std::chrono::milliseconds every);
   ~CollectorWatch() { stop(); }
   CollectorWatch(const CollectorWatch&) = delete;
@@ -79,7 +79,7 @@ class CollectorWatch {
   const net::Credentials& creds_;
   const net::TrustAnchor& anchor_;
   net::Guard& guard_;
-  std::shared_ptr<net::DaemonLog> log_;
+  std::shared_ptr<os::DaemonLog> log_;
   caf::actor session_;
   Changed changed_;
   std::chrono::milliseconds every_;

@@ -27,6 +27,7 @@
 #include "net/gate.h"
 #include "net/local_socket.h"
 #include "net/tls_failures.h"
+#include "os/system_host.h"
 
 namespace cara::apps {
 namespace {
@@ -34,8 +35,8 @@ namespace {
 using namespace std::chrono_literals;
 using actors::collector_actor;
 
-std::shared_ptr<net::DaemonLog> open_log(const NodePlan& plan, const std::string& daemon) {
-  return std::make_shared<net::DaemonLog>(daemon, plan.log_dir + "/" + net::log_file_name(daemon), true);
+std::shared_ptr<os::DaemonLog> open_log(const NodePlan& plan, const std::string& daemon) {
+  return std::make_shared<os::DaemonLog>(daemon, plan.log_dir + "/" + os::log_file_name(daemon), true);
 }
 
 std::chrono::milliseconds seconds_ms(double s) {
@@ -53,7 +54,7 @@ caf::timespan seconds(double s) {
 // manager's gate watches `session` (our gate) to know when we are gone.
 Result<std::vector<std::pair<CentralManager, collector_actor>>> join_collectors(
     caf::actor_system& sys, const NodePlan& plan, const net::Credentials& creds,
-    const net::TrustAnchor& anchor, net::Guard& guard, net::DaemonLog& log, const sigset_t& stop_signals,
+    const net::TrustAnchor& anchor, net::Guard& guard, os::DaemonLog& log, const sigset_t& stop_signals,
     const caf::actor& session) {
   std::vector<std::pair<CentralManager, collector_actor>> out;
   for (const HostPort& cm : plan.collectors) {
@@ -102,7 +103,7 @@ const char* signal_name(int sig) {
 // more passing, ends the process at once (its process keeper then kills
 // the jobs). Returns the first signal.
 int await_stop(const sigset_t& signals, const actors::master_actor& master, caf::actor_system& sys,
-               const NodePlan& plan, net::DaemonLog& log, const std::atomic<bool>& stopped) {
+               const NodePlan& plan, os::DaemonLog& log, const std::atomic<bool>& stopped) {
   int first = 0;
   sigwait(&signals, &first);
   bool fast = first == SIGQUIT;
@@ -395,7 +396,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
                                 sd.config = node_config->get();
                                 sd.clock = clock;
                                 sd.collectors = collectors->get();
-                                sd.files = std::make_shared<config::SystemHost>();
+                                sd.files = std::make_shared<os::SystemHost>();
                                 sd.context = actors::DaemonContext{guard, log, node_config};
                                 sd.middleman = middleman;
                                 auto a = actors::spawn_schedd(s, sd);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "model/common/text.h"
+
 namespace cara::accounting {
 namespace {
 
@@ -21,7 +23,7 @@ bool Accountant::is_group(std::string_view name) const {
 }
 
 CustomerRecord& Accountant::record(const std::string& name, bool group) {
-  const std::string key = lower(name);
+  const std::string key = to_lower(name);
   auto it = records_.find(key);
   if (it != records_.end()) return it->second;
   CustomerRecord r;
@@ -107,7 +109,7 @@ void Accountant::update_priorities(std::int64_t now) {
 }
 
 const CustomerRecord* Accountant::find(std::string_view name) const {
-  auto it = records_.find(lower(name));
+  auto it = records_.find(to_lower(name));
   return it == records_.end() ? nullptr : &it->second;
 }
 
@@ -134,13 +136,13 @@ std::optional<double> Accountant::ceiling(std::string_view name, std::int64_t no
 }
 
 double Accountant::concurrency_in_use(std::string_view limit) const {
-  const std::string want = lower(limit);
+  const std::string want = to_lower(limit);
   double total = 0;
   for (const auto& [slot, claim] : claims_) {
     for (const std::string& l : claim.concurrency_limits) {
       // "name" holds one unit, "name:units" that many.
       const std::size_t colon = l.find(':');
-      if (lower(l.substr(0, colon)) != want) continue;
+      if (to_lower(l.substr(0, colon)) != want) continue;
       total += colon == std::string::npos ? 1.0 : std::atof(l.c_str() + colon + 1);
     }
   }
@@ -195,7 +197,7 @@ Status Accountant::set_ceiling(const std::string& name, double value, std::optio
 }
 
 Status Accountant::reset_usage(const std::string& name, std::int64_t now) {
-  auto it = records_.find(lower(name));
+  auto it = records_.find(to_lower(name));
   if (it == records_.end()) return Error{"resetusage: no record for " + name};
   CustomerRecord& r = it->second;
   // As condor_userprio -resetusage: the usage, not the priority.
@@ -205,10 +207,10 @@ Status Accountant::reset_usage(const std::string& name, std::int64_t now) {
 }
 
 Status Accountant::remove(const std::string& name) {
-  auto it = records_.find(lower(name));
+  auto it = records_.find(to_lower(name));
   if (it == records_.end()) return Error{"delete: no record for " + name};
   for (const auto& [slot, claim] : claims_)
-    if (lower(claim.submitter) == it->first)
+    if (to_lower(claim.submitter) == it->first)
       return Error{"delete: " + name + " still holds the claim on " + slot};
   records_.erase(it);
   return Ok{};

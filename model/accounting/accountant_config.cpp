@@ -2,16 +2,10 @@
 
 #include <algorithm>
 
+#include "model/common/text.h"
 #include "model/config/config.h"
 
 namespace cara::accounting {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c); });
-  return out;
-}
 
 Result<AccountantConfig> AccountantConfig::from_config(const config::Config& config) {
   AccountantConfig c;
@@ -35,22 +29,22 @@ Result<AccountantConfig> AccountantConfig::from_config(const config::Config& con
   if (!domain) return Error{domain.error()};
   if (domain->empty()) domain = config.string("UID_DOMAIN");
   if (!domain) return Error{domain.error()};
-  c.local_domain = lower(*domain);
+  c.local_domain = to_lower(*domain);
   auto groups = config.list("GROUP_NAMES");
   if (!groups) return Error{groups.error()};
   for (const std::string& g : *groups) {
-    c.groups.push_back(lower(g));
+    c.groups.push_back(to_lower(g));
     if (config.defined("GROUP_PRIO_FACTOR_" + g)) {
       auto f = config.real("GROUP_PRIO_FACTOR_" + g);
       if (!f) return Error{f.error()};
-      c.group_factors[lower(g)] = *f;
+      c.group_factors[to_lower(g)] = *f;
     }
   }
   return c;
 }
 
 std::string AccountantConfig::group_of(std::string_view submitter) const {
-  std::string name = lower(submitter.substr(0, submitter.find('@')));
+  std::string name = to_lower(submitter.substr(0, submitter.find('@')));
   for (;;) {
     const std::size_t dot = name.rfind('.');
     if (dot == std::string::npos) return kNoGroup;
@@ -60,11 +54,11 @@ std::string AccountantConfig::group_of(std::string_view submitter) const {
 }
 
 bool AccountantConfig::is_group(std::string_view name) const {
-  return std::find(groups.begin(), groups.end(), lower(name)) != groups.end();
+  return std::find(groups.begin(), groups.end(), to_lower(name)) != groups.end();
 }
 
 double AccountantConfig::initial_factor(std::string_view name, bool is_group) const {
-  const std::string n = lower(name);
+  const std::string n = to_lower(name);
   if (is_group) {
     auto it = group_factors.find(n);
     return it != group_factors.end() ? it->second : default_factor;

@@ -46,6 +46,4 @@ struct AccountantConfig {
 // The root of the group tree.
 inline constexpr const char* kNoGroup = "<none>";
 
-std::string lower(std::string_view s);
-
 }  // namespace cara::accounting

@@ -10,6 +10,7 @@
 
 #include "model/accounting/accountant_config.h"
 #include "model/accounting/group_tree.h"
+#include "model/common/text.h"
 
 namespace cara::accounting {
 namespace {
@@ -125,7 +126,7 @@ std::vector<int> GroupTree::negotiation_order(const std::vector<double>& sort_ke
     // first, so that the spec's strict-priority recipe (a quota of one
     // million) holds from the first cycle; then by name.
     if (na.quota != nb.quota) return na.quota > nb.quota;
-    return lower(na.name) < lower(nb.name);
+    return to_lower(na.name) < to_lower(nb.name);
   });
   return order;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/accounting/accountant_config.h"
+#include "model/common/text.h"
 #include "model/config/config.h"
 
 namespace cara::accounting {
@@ -82,9 +83,9 @@ Result<GroupTree> GroupTree::from_config(const config::Config& config) {
 }
 
 int GroupTree::index_of(std::string_view name) const {
-  const std::string want = lower(name);
+  const std::string want = to_lower(name);
   for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (lower(nodes_[i].name) == want) return static_cast<int>(i);
+    if (to_lower(nodes_[i].name) == want) return static_cast<int>(i);
   return -1;
 }
 

@@ -110,14 +110,6 @@ class Cache {
 
 }  // namespace
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  }
-  return true;
-}
-
 Interned intern_spelling(std::string_view name) {
   thread_local Cache cache;
   return cache.find_or_add(name);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "model/common/text.h"
+
 namespace cara::classad {
 
 using Symbol = std::uint32_t;
@@ -29,12 +31,8 @@ inline Symbol intern(std::string_view name) {
 // valid for the life of the process.
 std::string_view symbol_name(Symbol sym);
 
-// Lower-cases ASCII letters (ClassAd names and keywords are ASCII).
-inline char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? char(c + 32) : c;
-}
-
-// Case-insensitive ASCII equality, as ClassAd attribute names compare.
-bool iequals(std::string_view a, std::string_view b);
+// ClassAd names and keywords are ASCII and compare without case.
+using cara::ascii_lower;
+using cara::iequals;
 
 }  // namespace cara::classad

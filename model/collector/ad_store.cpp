@@ -12,12 +12,6 @@ namespace {
 constexpr const char* kTypeNames[kAdTypes] = {"Machine",      "Submitter", "Scheduler", "Negotiator",
                                               "DaemonMaster", "Collector", "Defrag",    "Accounting"};
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 bool true_in(const classad::ExprTree& e, const classad::ClassAd& ad, std::int64_t now) {
   classad::EvalEnv env;
   env.now = now;
@@ -93,6 +87,11 @@ Status AdStore::update(AdType type, classad::ClassAd ad, std::int64_t now) {
   const std::string key = key_of(type, ad);
   if (key.empty())
     return Error{std::string(ad_type_name(type)) + " ad has no Name attribute (a string is expected)"};
+  store(type, key, std::move(ad), now);
+  return Ok{};
+}
+
+void AdStore::store(AdType type, const std::string& key, classad::ClassAd ad, std::int64_t now) {
   std::int64_t lifetime = policy_.classad_lifetime;
   classad::Value v = classad::evaluate_attr(ad, "ClassAdLifetime");
   if (v.is_int() && v.as_int() > 0) lifetime = v.as_int();
@@ -101,7 +100,6 @@ Status AdStore::update(AdType type, classad::ClassAd ad, std::int64_t now) {
   s.ad.erase("Absent");  // a returning machine replaces its absent ad
   s.absent = false;
   s.expires = now + lifetime;
-  return Ok{};
 }
 
 bool AdStore::retire(AdType type, Stored& s, std::int64_t now) {
@@ -158,24 +156,18 @@ std::vector<std::string> AdStore::expire(std::int64_t now) {
 std::vector<classad::ClassAd> AdStore::query(const AdQuery& q, std::int64_t now,
                                              std::vector<std::string>* keys) const {
   bool want_absent = q.absent;
-  if (q.constraint && !want_absent) {
+  const classad::Selection& select = q.selection;
+  if (select.constraint && !want_absent) {
     classad::References refs;
-    classad::collect_references(*q.constraint, nullptr, refs);
+    classad::collect_references(*select.constraint, nullptr, refs);
     want_absent = refs.external.count("Absent") > 0 || refs.internal.count("Absent") > 0;
   }
   std::vector<classad::ClassAd> out;
   for (const auto& [key, s] : ads_[static_cast<int>(q.type)]) {
     if (s.absent && !want_absent) continue;
-    if (q.constraint && !true_in(*q.constraint, s.ad, now)) continue;
+    if (!select.selects(s.ad, now)) continue;
     if (keys) keys->push_back(key);
-    if (q.projection.empty()) {
-      out.push_back(s.ad);
-      continue;
-    }
-    classad::ClassAd projected;
-    for (const std::string& name : q.projection)
-      if (const classad::Attribute* a = s.ad.find(name)) projected.insert(a->name, a->expr);
-    out.push_back(std::move(projected));
+    out.push_back(select.project(s.ad));
   }
   return out;
 }

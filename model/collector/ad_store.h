@@ -19,6 +19,7 @@
 
 #include "model/classad/classad.h"
 #include "model/classad/expr.h"
+#include "model/classad/selection.h"
 #include "model/common/result.h"
 #include "model/config/config.h"
 
@@ -45,8 +46,7 @@ struct CollectorPolicy {
 
 struct AdQuery {
   AdType type = AdType::Machine;
-  classad::ExprPtr constraint;          // null: every ad
-  std::vector<std::string> projection;  // empty: every attribute
+  classad::Selection selection;
   // Absent ads are returned only when asked for, or when the constraint
   // names the Absent attribute (condor_status -absent).
   bool absent = false;
@@ -64,6 +64,8 @@ class AdStore {
   // machine's update replaces its absent ad. The ad expires after its
   // ClassAdLifetime attribute, else CLASSAD_LIFETIME.
   Status update(AdType type, classad::ClassAd ad, std::int64_t now);
+  // Stores an ad under a key the caller knows (the collector's own ad).
+  void store(AdType type, const std::string& key, classad::ClassAd ad, std::int64_t now);
   // The daemon asks for its ad to go: removed, or treated as expired with
   // EXPIRE_INVALIDATED_ADS. Returns whether an ad was there.
   bool invalidate(AdType type, const std::string& key, std::int64_t now);

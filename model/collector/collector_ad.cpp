@@ -44,4 +44,11 @@ classad::ClassAd collector_ad(const AdStore& store, const CollectorPolicy& polic
   return ad;
 }
 
+classad::ClassAd store_own_ad(AdStore& store, const CollectorPolicy& policy,
+                              const CollectorCounters& counters, std::int64_t now) {
+  classad::ClassAd ad = collector_ad(store, policy, counters, now);
+  store.store(AdType::Collector, policy.name, ad, now);
+  return ad;
+}
+
 }  // namespace cara::collector

@@ -25,4 +25,10 @@ struct CollectorCounters {
 classad::ClassAd collector_ad(const AdStore& store, const CollectorPolicy& policy,
                               const CollectorCounters& counters, std::int64_t now);
 
+// The collector's own ad at `now`, kept in `store` under the policy's
+// name (never empty: CollectorPolicy falls back to "collector"), so that
+// condor_status -collector finds it there too.
+classad::ClassAd store_own_ad(AdStore& store, const CollectorPolicy& policy,
+                              const CollectorCounters& counters, std::int64_t now);
+
 }  // namespace cara::collector

@@ -1,6 +1,8 @@
 // Result<T>: a value or an error message, for fallible operations at the
 // model's boundaries (parsing, validation). Error messages name the input
 // (file:line, attribute, argument) and say what was expected.
+// [[nodiscard]]: a dropped Result is a dropped error; the caller handles
+// it or logs what was lost (issue 20).
 #pragma once
 
 #include <string>
@@ -14,7 +16,7 @@ struct Error {
 };
 
 template <class T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
   Result(Error e) : v_(std::move(e)) {}      // NOLINT

@@ -4,7 +4,8 @@
 //
 // The reader takes these through this interface so that it stays pure and
 // deterministic under test and in the simulator (DESIGN.md): MemoryHost
-// serves files and environment from maps, SystemHost from the real machine.
+// serves files and environment from maps; os::SystemHost (os/system_host.h)
+// serves the real machine.
 #pragma once
 
 #include <cstdint>
@@ -76,24 +77,6 @@ class MemoryHost final : public ConfigHost {
   std::map<std::string, std::string> files_;
   std::map<std::string, std::string> env_;
   MachineFacts facts_;
-  std::mt19937_64 rng_;
-};
-
-// The real machine: the file system, this process's environment, a
-// randomly seeded generator, and facts from uname/sysconf.
-class SystemHost final : public ConfigHost {
- public:
-  SystemHost();
-  Result<std::string> read_file(const std::string& path) const override;
-  bool exists(const std::string& path) const override;
-  bool is_directory(const std::string& path) const override;
-  Result<std::vector<std::string>> list_dir(const std::string& dir) const override;
-  std::optional<std::string> env(const std::string& name) const override;
-  std::vector<std::pair<std::string, std::string>> environment() const override;
-  std::int64_t random_integer(std::int64_t lo, std::int64_t hi) override;
-  MachineFacts machine() const override;
-
- private:
   std::mt19937_64 rng_;
 };
 

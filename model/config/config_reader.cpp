@@ -4,6 +4,7 @@
 
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
+#include "model/common/text.h"
 #include "model/config/expander.h"
 #include "model/config/templates.h"
 
@@ -17,12 +18,6 @@ bool is_space(char c) {
 }
 bool is_name_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = classad::ascii_lower(c);
-  return out;
 }
 
 std::string at(const std::string& label, int line) {
@@ -63,7 +58,7 @@ std::pair<std::string, std::string_view> first_word(std::string_view text) {
   if (i < text.size() && text[i] == '@') ++i;  // @include / @use: same meaning
   std::size_t start = i;
   while (i < text.size() && ((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z'))) ++i;
-  return {lower(text.substr(start, i - start)), text.substr(i)};
+  return {to_lower(text.substr(start, i - start)), text.substr(i)};
 }
 
 // Could `text` begin a statement? (Used to tell a wrapped line from a new one.)
@@ -384,7 +379,7 @@ Status ConfigReader::include(std::string_view rest, const std::string& where, co
   bool if_exists = false;
   for (std::string_view opts = trim(rest.substr(0, colon)); !opts.empty();) {
     std::size_t sp = opts.find_first_of(" \t");
-    std::string word = lower(opts.substr(0, sp));
+    std::string word = to_lower(opts.substr(0, sp));
     opts = sp == std::string_view::npos ? std::string_view() : trim(opts.substr(sp));
     if (word == "ifexist") {
       if_exists = true;
@@ -484,7 +479,7 @@ Result<bool> ConfigReader::condition(std::string_view text, const std::string& w
   Expander ex(macros_, who_, host_);
   auto expanded = ex.expand(text);
   if (!expanded) return Error{where + ": " + expanded.error()};
-  std::string v = lower(trim(*expanded));
+  std::string v = to_lower(trim(*expanded));
   if (v.empty() || v == "false" || v == "no" || v == "f" || v == "n" || v == "0") return false;
   if (v == "true" || v == "yes" || v == "t" || v == "y" || v == "1") return true;
   // A ClassAd expression of constants ($(N) > 3 after expansion).

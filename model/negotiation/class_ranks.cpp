@@ -5,6 +5,7 @@
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/references.h"
+#include "model/common/text.h"
 #include "model/negotiation/slot_assessment.h"
 
 namespace cara::negotiation {
@@ -72,7 +73,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
       fo.group_end[i - 1] = tie ? fo.group_end[i] : static_cast<int>(i);
     }
     std::vector<std::string> names;
-    for (const std::string& n : refs.external) names.push_back(accounting::lower(n));
+    for (const std::string& n : refs.external) names.push_back(to_lower(n));
     auto [it, fresh] = interned.emplace(names, static_cast<int>(name_sets_.size()));
     if (fresh) name_sets_.push_back(std::move(names));
     fo.job_names = it->second;

@@ -5,12 +5,11 @@
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/eval.h"
+#include "model/common/text.h"
 #include "model/config/config.h"
 
 namespace cara::negotiation {
 namespace {
-
-using accounting::lower;
 
 bool valid_name(std::string_view name) {
   if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
@@ -48,7 +47,7 @@ Result<std::vector<LimitUse>> parse_concurrency_limits(std::string_view text) {
       return Error{"concurrency limit '" + std::string(item) +
                    "': expected a name of letters, digits and '_' with at most one '.', not starting "
                    "with a digit"};
-    use.name = lower(name);
+    use.name = to_lower(name);
     if (colon != std::string_view::npos) {
       const std::string units(item.substr(colon + 1));
       char* stop = nullptr;
@@ -111,17 +110,17 @@ Result<ConcurrencyLimits> ConcurrencyLimits::from_config(const config::Config& c
 }
 
 void ConcurrencyLimits::set_limit(std::string_view name, double capacity) {
-  named_[lower(name)] = capacity;
+  named_[to_lower(name)] = capacity;
 }
 void ConcurrencyLimits::set_default(std::optional<double> capacity) {
   default_ = capacity;
 }
 void ConcurrencyLimits::set_set_default(std::string_view set, double capacity) {
-  sets_[lower(set)] = capacity;
+  sets_[to_lower(set)] = capacity;
 }
 
 std::optional<double> ConcurrencyLimits::capacity(std::string_view name) const {
-  const std::string key = lower(name);
+  const std::string key = to_lower(name);
   if (auto it = named_.find(key); it != named_.end()) return it->second;
   const std::size_t dot = key.find('.');
   if (dot != std::string::npos) {
@@ -135,7 +134,7 @@ void ConcurrencyUsage::add(const std::vector<LimitUse>& uses) {
 }
 
 double ConcurrencyUsage::in_use(std::string_view name) const {
-  auto it = used_.find(lower(name));
+  auto it = used_.find(to_lower(name));
   return it == used_.end() ? 0 : it->second;
 }
 

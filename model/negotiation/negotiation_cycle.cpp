@@ -8,6 +8,7 @@
 #include "model/accounting/accountant.h"
 #include "model/classad/eval.h"
 #include "model/classad/references.h"
+#include "model/common/text.h"
 #include "model/negotiation/candidate_queue.h"
 #include "model/negotiation/class_ranks.h"
 #include "model/negotiation/pie.h"
@@ -17,8 +18,6 @@
 
 namespace cara::negotiation {
 namespace {
-
-using accounting::lower;
 
 constexpr double kEpsilon = 1e-9;
 constexpr double kUnlimited = std::numeric_limits<double>::infinity();
@@ -329,7 +328,7 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks) {
     SubmitterState s;
     s.input = i;
     s.name = in.name;
-    s.key = lower(in.name);
+    s.key = to_lower(in.name);
     s.group = accountant_.group_of(in.name);
     s.node = grouped() ? groups_->index_of(s.group) : -1;
     if (grouped() && s.node < 0) s.node = 0;

@@ -7,6 +7,7 @@
 #include "model/accounting/accountant_config.h"
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
+#include "model/common/text.h"
 
 namespace cara::negotiation {
 namespace {
@@ -167,7 +168,7 @@ double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const Neg
 Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank) {
   if (slot.retiring) return Unfit::Retiring;
   if (new_rank > slot.current_rank) return Unfit::None;
-  if (accounting::lower(slot.remote_submitter) == request.submitter) return Unfit::SameSubmitter;
+  if (to_lower(slot.remote_submitter) == request.submitter) return Unfit::SameSubmitter;
   if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) return Unfit::InsufficientPriority;
   return Unfit::None;
 }

@@ -5,6 +5,7 @@
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/unparse.h"
+#include "model/common/text.h"
 
 namespace cara::negotiation {
 namespace {
@@ -63,7 +64,7 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
     k += static_cast<char>('0' + static_cast<int>(s.use));
     k += s.retiring ? 'r' : '-';
     if (s.use == SlotUse::Busy) {
-      k += accounting::lower(s.remote_submitter);
+      k += to_lower(s.remote_submitter);
       k += '|' + number_text(s.current_rank) + '|' + number_text(s.remote_eup);
     }
     k += '|';

@@ -9,12 +9,12 @@
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
 #include "model/classad/symbol.h"
+#include "model/common/text.h"
 #include "model/schedd/job_status.h"
 
 namespace cara::negotiation {
 namespace {
 
-using accounting::lower;
 using schedd::string_attr;
 
 double number_attr(const classad::ClassAd& ad, const char* name, double fallback,
@@ -83,8 +83,8 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
       s.rank_constant = rank->literal().number(s.rank_value);
     }
     s.consumption_policy = s.partitionable && has_consumption_policy(ad);
-    const std::string state = lower(string_attr(ad, "State"));
-    const std::string activity = lower(string_attr(ad, "Activity"));
+    const std::string state = to_lower(string_attr(ad, "State"));
+    const std::string activity = to_lower(string_attr(ad, "Activity"));
     if (state.empty() || state == "unclaimed" || state == "owner" || state == "backfill") {
       s.use = SlotUse::Idle;
     } else if (state == "claimed" && activity == "idle") {
@@ -104,7 +104,7 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
         concurrency_.add(s.running_limits);
       }
       if (!s.remote_submitter.empty()) {
-        usage_[lower(s.remote_submitter)] += s.weight;
+        usage_[to_lower(s.remote_submitter)] += s.weight;
         group_usage_[s.remote_group] += s.weight;
       }
       // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION false: a job still within
@@ -174,7 +174,7 @@ void SlotPool::annotate(const accounting::Accountant& accountant, const accounti
     if (s.remote_submitter.empty()) continue;
     s.remote_eup = accountant.effective_priority(s.remote_submitter);
     classad::ClassAd& ad = own(i);
-    const std::string user = lower(s.remote_submitter);
+    const std::string user = to_lower(s.remote_submitter);
     ad.set("RemoteUserPrio", s.remote_eup);
     ad.set("RemoteUserResourcesInUse", usage_.count(user) ? usage_.at(user) : 0.0);
     ad.set("RemoteGroup", s.remote_group);

@@ -8,6 +8,7 @@
 #include "model/classad/parser.h"
 #include "model/classad/symbol.h"
 #include "model/common/regex.h"
+#include "model/common/text.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 #include "model/config/defaults.h"
@@ -17,19 +18,13 @@
 namespace cara::schedd {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = classad::ascii_lower(c);
-  return out;
-}
-
 std::string where(const SubmitContext& ctx, const SubmitCommand& c) {
   return c.line > 0 ? ctx.label + ", line " + std::to_string(c.line)
                     : "-append '" + c.key + " = " + c.value + "'";
 }
 
 bool is_true_word(std::string_view v) {
-  std::string l = lower(config::trim(v));
+  std::string l = to_lower(config::trim(v));
   return l == "true" || l == "yes" || l == "1" || l == "t" || l == "y";
 }
 
@@ -197,7 +192,7 @@ std::optional<std::int64_t> size_in_units(std::string_view text, double base_kib
   std::string number(text.substr(0, i));
   double value = std::strtod(number.c_str(), &end);
   if (*end) return std::nullopt;
-  std::string unit = lower(config::trim(text.substr(i)));
+  std::string unit = to_lower(config::trim(text.substr(i)));
   double kib;
   if (unit.empty())
     kib = base_kib;
@@ -254,7 +249,7 @@ class JobAdBuilder {
 
   Status apply(const SubmitCommand& c, const std::string& value) {
     if (c.attribute()) return expression(c.attribute_name(), value, c);
-    const std::string key = lower(c.key);
+    const std::string key = to_lower(c.key);
     if (key == "executable") {
       path_ = value;
       return Ok{};
@@ -347,7 +342,7 @@ class JobAdBuilder {
     }
     if (key == "concurrency_limits") {
       limits_line_ = c.line;
-      ad_.set("ConcurrencyLimits", lower(value));
+      ad_.set("ConcurrencyLimits", to_lower(value));
       return Ok{};
     }
     if (key == "concurrency_limits_expr") {

@@ -1,7 +1,8 @@
 // The schedd's job queue as a pure model: the jobs by id, the clusters
 // they were submitted in, the user log events their state changes write,
-// and the periodic policy. The schedd actor persists it and the simulator
-// drives it in virtual time; neither holds a rule of its own.
+// and the periodic policy. The schedd actor keeps it in memory (nothing
+// is on disk yet: a schedd that stops loses its queue) and `cara submit
+// -dry-run` drives it alone; neither holds a rule of its own.
 #pragma once
 
 #include <cstdint>

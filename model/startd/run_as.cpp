@@ -4,16 +4,11 @@
 #include <cctype>
 
 #include "model/classad/eval.h"
+#include "model/common/text.h"
 #include "model/config/config.h"
 
 namespace cara::startd {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string string_attr(const classad::ClassAd& ad, const char* name) {
   classad::Value v = classad::evaluate_attr(ad, name);
@@ -25,7 +20,7 @@ std::string string_attr(const classad::ClassAd& ad, const char* name) {
 // claims, unless TRUST_UID_DOMAIN.
 bool host_in_domain(const std::string& host, const std::string& domain) {
   if (host.empty() || domain.empty()) return false;
-  const std::string h = lower(host), d = lower(domain);
+  const std::string h = to_lower(host), d = to_lower(domain);
   if (h == d) return true;
   return h.size() > d.size() && h.compare(h.size() - d.size(), d.size(), d) == 0 &&
          h[h.size() - d.size() - 1] == '.';
@@ -55,7 +50,7 @@ std::optional<std::string> owner_refused(const RunAsPolicy& policy, const classa
   const std::string user = string_attr(job, "User");
   const auto at = user.rfind('@');
   const std::string domain = at == std::string::npos ? std::string() : user.substr(at + 1);
-  if (policy.uid_domain.empty() || lower(domain) != lower(policy.uid_domain))
+  if (policy.uid_domain.empty() || to_lower(domain) != to_lower(policy.uid_domain))
     return "the job's UID domain '" + domain + "' is not this machine's ('" + policy.uid_domain + "')";
   if (!policy.trust_uid_domain && !s.schedd_local && !host_in_domain(s.schedd_host, policy.uid_domain))
     return "the access point " + (s.schedd_host.empty() ? std::string("(unknown host)") : s.schedd_host) +

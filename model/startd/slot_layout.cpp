@@ -7,6 +7,7 @@
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/classad/symbol.h"
+#include "model/common/text.h"
 #include "model/config/config.h"
 #include "model/config/expander.h"
 
@@ -15,16 +16,10 @@ namespace {
 
 constexpr double kEpsilon = 1e-9;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = classad::ascii_lower(c);
-  return out;
-}
-
 // Which resource a share name means: 0 cpus, 1 memory, 2 disk, 3 swap,
 // 4+i custom i; -1 unknown.
 int resource_of(std::string_view name, const MachineResources& machine) {
-  std::string n = lower(name);
+  std::string n = to_lower(name);
   if (n == "c" || n == "cpu" || n == "cpus") return 0;
   if (n == "m" || n == "r" || n == "mem" || n == "memory" || n == "ram") return 1;
   if (n == "d" || n == "disk") return 2;

@@ -87,6 +87,18 @@ struct PoolFixture : test_coordinator_fixture<> {
   // so every job runs as it; user logs are written as this process.
   Account daemon_account{"condor", 500, 500, {500}};
   std::shared_ptr<const AccountBook> accounts = std::make_shared<OneAccount>(current_account());
+  // Every daemon's log lines, "WARNING text" / "INFO text".
+  std::vector<std::string> log_lines;
+  std::shared_ptr<os::DaemonLog> log =
+      std::make_shared<os::DaemonLog>("pool", [this](os::LogLevel level, std::string_view text) {
+        log_lines.push_back(std::string(level == os::LogLevel::Warning ? "WARNING " : "INFO ") +
+                            std::string(text));
+      });
+  bool logged(const std::string& part) const {
+    for (const std::string& l : log_lines)
+      if (l.find(part) != std::string::npos) return true;
+    return false;
+  }
 
   void start(const std::vector<std::string>& eps, const std::string& cm_extra = "",
              const std::string& ap_extra = "") {
@@ -100,6 +112,7 @@ struct PoolFixture : test_coordinator_fixture<> {
     spec.seed = 42;
     spec.daemon_account = daemon_account;
     spec.accounts = accounts;
+    spec.log = log;
     auto p = spawn_pool(sys, spec);
     if (!p) FAIL(p.error());
     pool = *p;

@@ -389,3 +389,16 @@ TEST_CASE_METHOD(PoolFixture, "a stopping startd lets its job go, then ends", "[
   CHECK(runner->runs.size() == 1);
   for (const classad::ClassAd& j : queue()) CHECK(num(j, "JobStatus") == 1);
 }
+
+TEST_CASE_METHOD(PoolFixture,
+                 "a user log that cannot be written is said in the schedd's log; the job goes on",
+                 "[actors][errors]") {
+  start({execution_point("ep1.test", 1)});
+  REQUIRE(submit("executable = /bin/true\nlog = /nonexistent/dir/job.log\nqueue\n").ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 1);
+  runner->finish(0, 0);
+  settle();
+  CHECK(queue().empty());  // completed all the same
+  CHECK(logged("WARNING user log of alice: cannot open /nonexistent/dir/job.log: No such file or directory"));
+}

@@ -26,10 +26,14 @@ std::optional<double> parse_number(std::string_view s) {
   double r = std::strtod(start, &end);
   if (end == start) return std::nullopt;
   switch (*end) {
-    case 'k': case 'K': r *= 1024.0; break;
-    case 'm': case 'M': r *= 1024.0 * 1024.0; break;
-    case 'g': case 'G': r *= 1024.0 * 1024.0 * 1024.0; break;
-    case 't': case 'T': r *= 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
+    case 'k':
+    case 'K': r *= 1024.0; break;
+    case 'm':
+    case 'M': r *= 1024.0 * 1024.0; break;
+    case 'g':
+    case 'G': r *= 1024.0 * 1024.0 * 1024.0; break;
+    case 't':
+    case 'T': r *= 1024.0 * 1024.0 * 1024.0 * 1024.0; break;
     default: break;
   }
   return r;
@@ -49,12 +53,6 @@ std::vector<std::string_view> tokens(std::string_view list, std::string_view del
     if (end == list.size()) break;
     pos = end + 1;
   }
-  return out;
-}
-
-std::string to_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
   return out;
 }
 

@@ -24,6 +24,6 @@ std::optional<double> parse_number(std::string_view s);
 // white space, empty tokens dropped (HTCondor StringTokenIterator).
 std::vector<std::string_view> tokens(std::string_view list, std::string_view delims);
 
-std::string to_lower(std::string_view s);
+using cara::to_lower;
 
 }  // namespace cara::classad::fn

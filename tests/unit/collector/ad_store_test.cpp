@@ -75,12 +75,12 @@ TEST_CASE("updates replace ads by name; queries filter and project", "[collector
   CHECK(store.size(AdType::Machine) == 2);
 
   AdQuery q;
-  q.constraint = expr("Cpus >= 2");
+  q.selection.constraint = expr("Cpus >= 2");
   auto all = store.query(q, kT0 + 2);
   CHECK(names(all) == std::vector<std::string>{"slot1@a", "slot2@a"});
 
-  q.constraint = expr("Memory > 4000");
-  q.projection = {"Name", "Cpus"};
+  q.selection.constraint = expr("Memory > 4000");
+  q.selection.projection = {"Name", "Cpus"};
   auto big = store.query(q, kT0 + 2);
   REQUIRE(big.size() == 1);
   CHECK(names(big)[0] == "slot2@a");
@@ -144,7 +144,7 @@ TEST_CASE("absent ads: an expiring machine ABSENT_REQUIREMENTS accepts stays as 
   absent.absent = true;
   CHECK(names(store.query(absent, kT0 + 61)) == std::vector<std::string>{"slot1@dedicated"});
   AdQuery by_attr;
-  by_attr.constraint = expr("Absent =?= true");
+  by_attr.selection.constraint = expr("Absent =?= true");
   auto shown = store.query(by_attr, kT0 + 61);
   REQUIRE(shown.size() == 1);
   // The machine comes back: its first update replaces the absent ad.
@@ -226,6 +226,21 @@ TEST_CASE("the collector's own ad counts slots by State and jobs from the submit
   CHECK(num("UpdatesLost") == 1);
   CHECK(num("ClassAdLifetime") == 3 * 900);
   CHECK(classad::evaluate_attr(own, "MyType").as_string() == "Collector");
+}
+
+TEST_CASE("the collector keeps its own ad under its name, whatever the name", "[collector]") {
+  for (const std::string name : {"cm", "Condor Cluster at physik.rwth-aachen.de"}) {
+    CollectorPolicy p;
+    p.name = name;
+    AdStore store(p);
+    store_own_ad(store, p, CollectorCounters{}, kT0);
+    store_own_ad(store, p, CollectorCounters{}, kT0 + 10);  // a refresh replaces it
+    AdQuery q;
+    q.type = AdType::Collector;
+    const auto ads = store.query(q, kT0 + 10);
+    REQUIRE(ads.size() == 1);
+    CHECK(classad::evaluate_attr(ads[0], "Name").as_string() == name);
+  }
 }
 
 TEST_CASE("an ad whose daemon is lost expires at once, absent where ABSENT_REQUIREMENTS says",

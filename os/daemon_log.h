@@ -6,12 +6,13 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 
-namespace cara::net {
+namespace cara::os {
 
 enum class LogLevel { Debug, Info, Warning, Error };
 
@@ -21,6 +22,9 @@ class DaemonLog {
   DaemonLog() = default;
   // `file` empty: stderr only (when `to_stderr`).
   DaemonLog(std::string name, const std::string& file, bool to_stderr);
+  // Hands every line to `sink` (an embedding program's own log, a test).
+  using Sink = std::function<void(LogLevel, std::string_view)>;
+  DaemonLog(std::string name, Sink sink) : name_(std::move(name)), sink_(std::move(sink)) {}
   ~DaemonLog();
   DaemonLog(const DaemonLog&) = delete;
   DaemonLog& operator=(const DaemonLog&) = delete;
@@ -36,6 +40,7 @@ class DaemonLog {
   std::string name_;
   std::FILE* file_ = nullptr;
   bool to_stderr_ = false;
+  Sink sink_;
   std::mutex mutex_;
 };
 
@@ -43,4 +48,4 @@ class DaemonLog {
 // "SchedLog").
 std::string log_file_name(const std::string& daemon);
 
-}  // namespace cara::net
+}  // namespace cara::os

@@ -1,10 +1,11 @@
-#include "net/daemon_log.h"
+#include "os/daemon_log.h"
 
-#include <cctype>
 #include <chrono>
 #include <ctime>
 
-namespace cara::net {
+#include "model/common/text.h"
+
+namespace cara::os {
 namespace {
 
 const char* level_name(LogLevel l) {
@@ -34,6 +35,10 @@ DaemonLog::~DaemonLog() {
 }
 
 void DaemonLog::write(LogLevel level, std::string_view text) {
+  if (sink_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sink_(level, text);
+  }
   if (!file_ && !to_stderr_) return;
   using namespace std::chrono;
   const auto now = system_clock::now();
@@ -58,9 +63,8 @@ std::string log_file_name(const std::string& daemon) {
   if (daemon == "SCHEDD") return "SchedLog";
   if (daemon == "STARTD") return "StartLog";
   if (daemon == "MASTER") return "MasterLog";
-  std::string name = daemon.empty() ? "Daemon" : daemon;
-  for (std::size_t i = 1; i < name.size(); ++i) name[i] = static_cast<char>(std::tolower(name[i]));
-  return name + "Log";
+  const std::string name = daemon.empty() ? "Daemon" : daemon;
+  return name.substr(0, 1) + to_lower(name.substr(1)) + "Log";
 }
 
-}  // namespace cara::net
+}  // namespace cara::os

@@ -1,0 +1,182 @@
+// The schedd's queue as the pool sees it: submissions, queries, the
+// negotiator's resource requests, the Scheduler and Submitter ads, and the
+// user logs of the queue's events.
+#include <unistd.h>
+
+#include <array>
+
+#include "actors/schedd_state.h"
+#include "actors/submitter.h"
+#include "actors/system_accounts.h"
+#include "actors/user_files.h"
+#include "model/classad/eval.h"
+#include "model/classad/selection.h"
+#include "model/collector/ad_store.h"
+#include "model/common/environment.h"
+#include "model/schedd/autocluster.h"
+#include "model/schedd/job_builder.h"
+#include "model/schedd/submit_description.h"
+
+namespace cara::actors {
+
+using schedd::JobId;
+
+namespace {
+
+bool is_idle(const classad::ClassAd& job) {
+  return schedd::job_status(job) == schedd::JobStatus::Idle;
+}
+
+// The user log events of the last changes, appended to each job's log
+// with its owner's rights (a log the owner may not write is not written).
+void write_events(ScheddSelf self, const ScheddSetup& setup) {
+  for (const schedd::LoggedEvent& e : self->state.queue->take_events()) {
+    if (e.log.empty()) continue;
+    const Account* owner = owner_account(self, e.owner);
+    if (!owner && ::geteuid() == 0) {
+      // Root may not write for a user it cannot become.
+      setup.context.warning("user log of " + e.owner + " not written: no such user here");
+      continue;
+    }
+    if (auto s = append_as(e.log, schedd::format_user_log_event(e.event), owner); !s)
+      setup.context.warning("user log of " + e.owner + ": " + s.error());
+  }
+}
+
+}  // namespace
+
+void changed(ScheddSelf self, const ScheddSetup& setup) {
+  write_events(self, setup);
+  self->state.finished += static_cast<std::int64_t>(self->state.queue->take_finished().size());
+  self->state.dirty = true;
+  self->state.reschedule = true;
+}
+
+RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
+  auto& st = self->state;
+  RequestsReply reply;
+  reply.submitter = q.submitter;
+  schedd::AutoclusterIndex index(schedd::SignificantAttributes::from_list(q.significant));
+  std::map<int, std::size_t> position;  // autocluster -> index in reply.requests
+  for (const classad::ClassAd* job : st.queue->idle_jobs(q.submitter)) {
+    const JobId id = schedd::job_id(*job);
+    if (st.claims->busy(id)) continue;
+    const int ac = index.assign(*job);
+    auto [it, fresh] = position.emplace(ac, reply.requests.size());
+    if (fresh) reply.requests.push_back(WireRequest{WireAd{*job}, 0, {}});
+    WireRequest& r = reply.requests[it->second];
+    ++r.count;
+    r.job_ids.push_back(id.str());
+  }
+  return reply;
+}
+
+void advertise(ScheddSelf self) {
+  auto& st = self->state;
+  std::map<std::string, std::array<std::int64_t, 3>> counts;  // idle, running, held
+  for (const auto& [id, job] : st.queue->jobs()) {
+    const std::string s = schedd::submitter_name(job);
+    auto& c = counts[s];
+    switch (schedd::job_status(job).value_or(schedd::JobStatus::Idle)) {
+      case schedd::JobStatus::Idle: ++c[0]; break;
+      case schedd::JobStatus::Running:
+      case schedd::JobStatus::Suspended: ++c[1]; break;
+      case schedd::JobStatus::Held: ++c[2]; break;
+      default: break;
+    }
+  }
+  // Submitters that had jobs keep an ad (with zero counts) until they go.
+  for (const auto& [name, actor] : st.submitters)
+    counts.try_emplace(name, std::array<std::int64_t, 3>{0, 0, 0});
+  std::int64_t idle = 0, running = 0, held = 0;
+  for (const auto& [name, c] : counts) {
+    auto it = st.submitters.find(name);
+    if (it == st.submitters.end()) {
+      submitter_actor sub = spawn_submitter(self->system(), self, st.collectors);
+      self->link_to(sub);  // submitters end with their schedd
+      it = st.submitters.emplace(name, std::move(sub)).first;
+    }
+    classad::ClassAd ad;
+    ad.set("MyType", "Submitter");
+    ad.set("Name", name);
+    ad.set("ScheddName", st.schedd_name);
+    ad.set("IdleJobs", c[0]);
+    ad.set("RunningJobs", c[1]);
+    ad.set("HeldJobs", c[2]);
+    self->send(it->second, WireAd{std::move(ad)});
+    idle += c[0];
+    running += c[1];
+    held += c[2];
+  }
+  classad::ClassAd ad;
+  ad.set("MyType", "Scheduler");
+  ad.set("Name", st.schedd_name);
+  ad.set("TotalIdleJobs", idle);
+  ad.set("TotalRunningJobs", running);
+  ad.set("TotalHeldJobs", held);
+  ad.set("TotalJobAds", static_cast<std::int64_t>(st.queue->size()));
+  ad.set("TotalCompletedJobs", st.finished);
+  AdUpdate u{static_cast<std::int32_t>(collector::AdType::Scheduler),
+             {WireAd{std::move(ad)}},
+             {caf::actor_cast<caf::actor>(self)}};
+  for (const collector_actor& c : st.collectors) self->send(c, u);
+  st.dirty = false;
+}
+
+bool has_idle(ScheddSelf self) {
+  for (const auto& [id, job] : self->state.queue->jobs())
+    if (is_idle(job) && !self->state.claims->busy(id)) return true;
+  return false;
+}
+
+SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitRequest& r) {
+  auto& st = self->state;
+  SubmitReply reply;
+  auto description =
+      schedd::parse_submit(r.description, r.label.empty() ? "submit description" : r.label, r.appends);
+  if (!description) {
+    reply.error = description.error();
+    return reply;
+  }
+  schedd::SubmitContext ctx;
+  ctx.owner = r.owner;
+  ctx.uid_domain = st.uid_domain;
+  ctx.iwd = r.iwd;
+  ctx.now = setup.clock.now(self);
+  ctx.cluster_id = st.queue->next_cluster_id();
+  ctx.label = r.label.empty() ? "submit description" : r.label;
+  ctx.config = st.config.get();
+  ctx.files = setup.files.get();
+  ctx.environment = parse_environment(r.environment);
+  auto jobs = schedd::build_jobs(*description, ctx);
+  if (!jobs) {
+    reply.error = jobs.error();
+    return reply;
+  }
+  auto result = st.queue->submit(std::move(*jobs), ctx.now);
+  if (!result) {
+    reply.error = result.error();
+    return reply;
+  }
+  changed(self, setup);
+  reply.ok = true;
+  reply.cluster = result->cluster;
+  reply.count = static_cast<std::int64_t>(result->count);
+  reply.warning = result->warning.value_or("");
+  return reply;
+}
+
+QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now) {
+  QueueReply reply;
+  auto selection = classad::Selection::parse(q.constraint, q.projection);
+  if (!selection) {
+    reply.ok = false;
+    reply.error = selection.error();
+    return reply;
+  }
+  for (const auto& [id, job] : self->state.queue->jobs())
+    if (selection->selects(job, now)) reply.jobs.push_back(WireAd{selection->project(job)});
+  return reply;
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,85 @@
+// The schedd actor's state and the functions its handlers share, split by
+// concept: schedd_claiming.cpp carries out the claim model's actions,
+// schedd_queue.cpp serves the queue (submissions, queries, requests, ads),
+// schedd.cpp holds the behaviour. Internal to actors/.
+#pragma once
+
+#include <caf/actor_addr.hpp>
+#include <caf/node_id.hpp>
+#include <caf/typed_event_based_actor.hpp>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/schedd.h"
+#include "model/claim/schedd_claims.h"
+#include "model/schedd/job_queue.h"
+
+namespace cara::actors {
+
+// The slot handles behind the claim model's SlotRefs: a number per slot
+// actor, so the model never holds an actor.
+class SlotHandles {
+ public:
+  // The slot's number, given on first sight; 0 for a null handle.
+  claim::SlotRef ref(const slot_actor& slot);
+  claim::SlotRef ref(const caf::actor& slot) { return ref(caf::actor_cast<slot_actor>(slot)); }
+  // The number of the slot behind `addr`, or 0.
+  claim::SlotRef find(const caf::actor_addr& addr) const;
+  slot_actor get(claim::SlotRef ref) const;
+  void forget(claim::SlotRef ref);
+
+ private:
+  std::map<claim::SlotRef, slot_actor> by_ref_;
+  std::map<caf::actor_addr, claim::SlotRef> by_addr_;
+  claim::SlotRef next_ = 1;
+};
+
+struct ScheddState {
+  std::shared_ptr<const config::Config> config;  // the queue policy's macros: kept alive with it
+  std::optional<schedd::JobQueue> queue;
+  std::optional<claim::ScheddClaims> claims;  // over `queue`
+  SlotHandles slots;
+  std::string schedd_name;
+  std::string uid_domain;
+  bool claim_leftovers = true;  // CLAIM_PARTITIONABLE_LEFTOVERS
+  std::map<std::string, submitter_actor> submitters;
+  std::int64_t finished = 0;  // jobs that left the queue (completed or removed)
+  bool dirty = true;          // counts changed: advertise
+  bool reschedule = true;     // ask for a cycle at the next tick
+  negotiator_actor negotiator;
+  std::vector<collector_actor> collectors;  // setup's, until the node says otherwise
+  std::set<caf::node_id> direct;            // nodes this schedd has its own connection to
+  std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
+  std::shared_ptr<const AccountBook> accounts;  // this machine's users
+  std::map<std::string, Account> owners;        // found so far, by Owner
+  static inline const char* name = "schedd";
+};
+
+using ScheddSelf = schedd_actor::stateful_pointer<ScheddState>;
+
+// ---- schedd_claiming.cpp ----------------------------------------------------
+
+// A match of the negotiator's: claimed over a connection of the schedd's
+// own to the slot's node where it can make one.
+void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup);
+// Carries out what the claim model decided.
+void carry_out(ScheddSelf self, claim::Outcome out, const ScheddSetup& setup);
+// The owner's account at the access point, or null when there is none.
+const Account* owner_account(ScheddSelf self, const std::string& owner);
+
+// ---- schedd_queue.cpp ------------------------------------------------------
+
+// The queue changed: its user log events are written, and the schedd
+// advertises and asks for a cycle at its next tick.
+void changed(ScheddSelf self, const ScheddSetup& setup);
+SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitRequest& r);
+QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now);
+RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q);
+void advertise(ScheddSelf self);
+bool has_idle(ScheddSelf self);
+
+}  // namespace cara::actors

@@ -1,0 +1,43 @@
+// The central manager's side of the claim protocol: which claims the
+// accountant charges (user-priorities-and-negotiation, "the condor_negotiator
+// ... charges the submitter for each slot it has claimed"). A match is
+// charged at once; from then on the slot ads decide: a Claimed slot is
+// charged to its AccountingGroup (else RemoteUser), a Matched one stays
+// charged, any other stops being charged.
+//
+// reconcile() is a function from (the charged claims, the slot ads) to the
+// claims to end and to begin; charge() applies such changes, and a match,
+// to the accountant and says what it could not apply.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/accounting/accountant.h"
+#include "model/classad/classad.h"
+
+namespace cara::claim {
+
+struct ChargeChanges {
+  std::vector<std::string> ended;              // slots no longer charged
+  std::vector<accounting::ClaimRecord> begun;  // claimed slots not charged yet
+};
+
+// `use_slot_weights`: USE_SLOT_WEIGHTS, a claim weighs its slot's
+// SlotWeight (else its Cpus, else 1); otherwise every claim weighs 1.
+ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
+                        const std::vector<classad::ClassAd>& slots, bool use_slot_weights);
+
+// Applies `changes` at `now`; each change the accountant refuses is one
+// line of the result (what was not charged, and why).
+std::vector<std::string> charge(accounting::Accountant& accountant, const ChargeChanges& changes,
+                                std::int64_t now);
+
+// A new match on `claim.slot`: a preempted user's claim on it ends, the
+// matched one begins. The error says what was not charged.
+Status charge_match(accounting::Accountant& accountant, const accounting::ClaimRecord& claim,
+                    std::int64_t now);
+
+}  // namespace cara::claim

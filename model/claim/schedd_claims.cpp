@@ -1,0 +1,279 @@
+#include "model/claim/schedd_claims.h"
+
+#include "model/classad/eval.h"
+#include "model/classad/match.h"
+
+namespace cara::claim {
+namespace {
+
+// FailedToCreateProcess: the job could not be started (HTCondor's code 6).
+constexpr int kHoldStartFailed = 6;
+
+std::string describe(const JobEnd& end) {
+  if (!end.error.empty()) return "held: " + end.error;
+  if (end.evicted) return "evicted";
+  if (end.by_signal) return "killed by signal " + std::to_string(end.code);
+  return "exited with code " + std::to_string(end.code);
+}
+
+}  // namespace
+
+bool ScheddClaims::is_idle(JobId job) const {
+  const classad::ClassAd* ad = queue_->find(job);
+  return ad && schedd::job_status(*ad) == schedd::JobStatus::Idle;
+}
+
+void ScheddClaims::check(const Status& s, const std::string& what, Outcome& out) {
+  if (!s) out.actions.push_back(Note{true, what + ": " + s.error()});
+}
+
+// The next job a claim may run: one the match was made for, else any idle
+// job of the submitter the slot would take.
+std::optional<JobId> ScheddClaims::next_job(const std::string& submitter,
+                                            const std::vector<std::string>& job_ids,
+                                            const classad::ClassAd& slot_ad) const {
+  for (const std::string& s : job_ids) {
+    auto id = schedd::parse_job_id(s);
+    if (id && !busy(*id) && is_idle(*id)) return id;
+  }
+  for (const classad::ClassAd* job : queue_->idle_jobs(submitter)) {
+    const JobId id = schedd::job_id(*job);
+    if (!busy(id) && classad::symmetric_match(*job, slot_ad)) return id;
+  }
+  return std::nullopt;
+}
+
+Outcome ScheddClaims::offered(Offer offer) {
+  Outcome out;
+  std::optional<JobId> job = next_job(offer.submitter, offer.job_ids, offer.slot_ad);
+  if (!job) return out;  // nothing left to run: the match times out at the slot
+  busy_.insert(*job);
+  out.actions.push_back(
+      RequestClaim{offer.claim_id, offer.slot, *job, offer.preempting, offer.preempt_dslots});
+  const std::string id = offer.claim_id;
+  asking_[id] = Asking{std::move(offer), *job, std::nullopt, std::nullopt};
+  return out;
+}
+
+Outcome ScheddClaims::refused(const std::string& claim_id) {
+  Outcome out;
+  auto it = asking_.find(claim_id);
+  if (it == asking_.end()) return out;
+  busy_.erase(it->second.job);
+  asking_.erase(it);
+  out.reschedule = true;
+  return out;
+}
+
+Outcome ScheddClaims::granted(const std::string& claim_id, Grant grant, std::int64_t now) {
+  Outcome out;
+  auto it = asking_.find(claim_id);
+  if (it == asking_.end()) return out;
+  Asking asked = std::move(it->second);
+  asking_.erase(it);
+  busy_.erase(asked.job);
+
+  HeldClaim c;
+  c.id = claim_id;
+  c.slot = grant.slot;
+  c.slot_name = grant.slot_name;
+  c.slot_ad = grant.slot_ad.attributes().empty() ? asked.offer.slot_ad : std::move(grant.slot_ad);
+  // RemoteHost names the slot as the pool does: slot1_1@host.
+  classad::Value full = classad::evaluate_attr(c.slot_ad, "Name");
+  if (full.is_string()) c.slot_name = std::string(full.as_string());
+  c.submitter = asked.offer.submitter;
+  c.job_ids = asked.offer.job_ids;
+  c.ready = !grant.pending;
+  out.actions.push_back(Watch{c.slot});
+  HeldClaim& held = held_.emplace(claim_id, std::move(c)).first->second;
+
+  if (grant.pending) {
+    // A preempting claim: the slot's jobs leave first (ready()).
+    if (asked.ready) take_ready(held, std::move(*asked.ready), out);
+    if (asked.ended) lose(claim_id, "the slot ended it: " + *asked.ended, now, out);
+    if (!asked.ready && !asked.ended)
+      out.actions.push_back(
+          Note{false, "claim on " + grant.slot_name + " waits for preempted jobs to leave"});
+    return out;
+  }
+  const std::string submitter = held.submitter;
+  if (is_idle(asked.job) && !busy(asked.job))
+    activate(held, asked.job, out);
+  else
+    reuse_or_release(claim_id, out);
+  if (!grant.leftover_claim_id.empty()) {
+    // Scheduler matchmaking (CLAIM_PARTITIONABLE_LEFTOVERS): the rest of
+    // the partitionable slot for the submitter's next job that fits,
+    // without waiting for a cycle; the claim of that one offers what is
+    // left after it, and so on.
+    Offer rest;
+    rest.claim_id = std::move(grant.leftover_claim_id);
+    rest.submitter = submitter;
+    rest.slot_name = asked.offer.slot_name;
+    rest.slot_ad = std::move(grant.leftover_ad);
+    rest.slot = asked.offer.slot;
+    Outcome more = offered(std::move(rest));
+    for (Action& a : more.actions) out.actions.push_back(std::move(a));
+  }
+  return out;
+}
+
+Outcome ScheddClaims::ready(const std::string& claim_id, Ready ready, std::int64_t) {
+  Outcome out;
+  if (auto early = asking_.find(claim_id); early != asking_.end()) {
+    early->second.ready = std::move(ready);
+    return out;
+  }
+  auto it = held_.find(claim_id);
+  if (it == held_.end() || it->second.ready) return out;
+  take_ready(it->second, std::move(ready), out);
+  return out;
+}
+
+void ScheddClaims::take_ready(HeldClaim& c, Ready ready, Outcome& out) {
+  c.ready = true;
+  if (ready.slot != 0 && ready.slot != c.slot) {
+    const SlotRef before = c.slot;
+    c.slot = ready.slot;
+    out.actions.push_back(Watch{c.slot});
+    unwatch_if_unused(before, out);
+  }
+  if (!ready.slot_name.empty()) c.slot_name = std::move(ready.slot_name);
+  if (!ready.slot_ad.attributes().empty()) c.slot_ad = std::move(ready.slot_ad);
+  reuse_or_release(c.id, out);
+}
+
+Outcome ScheddClaims::ended(const std::string& claim_id, const std::string& reason, std::int64_t now) {
+  Outcome out;
+  if (auto early = asking_.find(claim_id); early != asking_.end()) {
+    early->second.ended = reason;
+    return out;
+  }
+  lose(claim_id, "the slot ended it: " + reason, now, out);
+  return out;
+}
+
+Outcome ScheddClaims::slot_lost(SlotRef slot, const std::string& reason, std::int64_t now) {
+  Outcome out;
+  std::vector<std::string> lost;
+  for (const auto& [id, c] : held_)
+    if (c.slot == slot) lost.push_back(id);
+  for (const std::string& id : lost) lose(id, "the slot is gone: " + reason, now, out);
+  return out;
+}
+
+// The job on a claim that ended without an exit: back to Idle.
+void ScheddClaims::lose(const std::string& claim_id, const std::string& why, std::int64_t now, Outcome& out) {
+  auto it = held_.find(claim_id);
+  if (it == held_.end()) return;
+  if (it->second.job) {
+    const JobId job = *it->second.job;
+    out.actions.push_back(Note{
+        true, "claim on " + it->second.slot_name + " lost (" + why + "); job " + job.str() + " runs again"});
+    busy_.erase(job);
+    const classad::ClassAd* ad = queue_->find(job);
+    if (ad && !is_idle(job))
+      check(queue_->evict(job, now), "job " + job.str() + " not put back to Idle", out);
+  }
+  const SlotRef slot = it->second.slot;
+  held_.erase(it);
+  unwatch_if_unused(slot, out);
+  out.queue_changed = true;
+}
+
+Outcome ScheddClaims::activated(const std::string& claim_id, JobId job, bool ok, std::int64_t now) {
+  Outcome out;
+  auto c = held_.find(claim_id);
+  if (c != held_.end() && c->second.job != job) return out;  // its exit overtook the answer
+  if (ok && c != held_.end()) {
+    const Status s = queue_->start(job, c->second.slot_name, now);
+    check(s, "job " + job.str() + " not marked running on " + c->second.slot_name, out);
+    out.queue_changed = s.ok();
+    return out;
+  }
+  busy_.erase(job);
+  if (c != held_.end()) {
+    c->second.job.reset();
+    release(claim_id, out);  // CLAIM_WORKLIFE over, or the slot will not run it
+  }
+  out.reschedule = true;
+  return out;
+}
+
+Outcome ScheddClaims::job_ended(const std::string& claim_id, const JobEnd& end, std::int64_t now) {
+  Outcome out;
+  auto it = held_.find(claim_id);
+  if (it == held_.end() || !it->second.job) return out;
+  HeldClaim& c = it->second;
+  const JobId job = *c.job;
+  c.job.reset();
+  busy_.erase(job);
+  const std::string who = "job " + job.str() + " on " + c.slot_name;
+  // A quick job's exit can overtake the answer to its activation: it ran,
+  // so it is started first (its events stay in order).
+  if (is_idle(job) && end.error.empty())
+    check(queue_->start(job, c.slot_name, now), who + " not marked running", out);
+  if (!end.error.empty()) {
+    check(queue_->hold(job, "Error from " + c.slot_name + ": " + end.error,
+                       end.hold_code > 0 ? end.hold_code : kHoldStartFailed, 0, now),
+          who + " not held", out);
+  } else if (end.evicted) {
+    check(queue_->evict(job, now), who + " not put back to Idle", out);
+    c.ending = true;
+  } else {
+    check(queue_->complete(job, schedd::JobExit{end.by_signal, end.code}, now),
+          who + ": its exit not recorded", out);
+  }
+  out.actions.push_back(Note{false, who + ": " + describe(end)});
+  out.queue_changed = true;
+  reuse_or_release(claim_id, out);
+  return out;
+}
+
+Outcome ScheddClaims::suspended(const std::string& claim_id, bool suspended, std::int64_t now) {
+  Outcome out;
+  auto it = held_.find(claim_id);
+  if (it == held_.end() || !it->second.job) return out;
+  const JobId job = *it->second.job;
+  const Status s = suspended ? queue_->suspend(job, now) : queue_->unsuspend(job, now);
+  check(s, "job " + job.str() + (suspended ? " not marked suspended" : " not marked running again"), out);
+  out.queue_changed = s.ok();
+  return out;
+}
+
+void ScheddClaims::activate(HeldClaim& c, JobId job, Outcome& out) {
+  if (!queue_->find(job)) return;
+  busy_.insert(job);
+  c.job = job;
+  out.actions.push_back(Activate{c.id, c.slot, job});
+}
+
+// Reuse the claim for another job, or give it back.
+void ScheddClaims::reuse_or_release(const std::string& claim_id, Outcome& out) {
+  auto it = held_.find(claim_id);
+  if (it == held_.end() || it->second.ending) return;
+  if (auto next = next_job(it->second.submitter, it->second.job_ids, it->second.slot_ad))
+    activate(it->second, *next, out);
+  else
+    release(claim_id, out);
+}
+
+void ScheddClaims::release(const std::string& claim_id, Outcome& out) {
+  auto it = held_.find(claim_id);
+  if (it == held_.end()) return;
+  const SlotRef slot = it->second.slot;
+  out.actions.push_back(Release{claim_id, slot});
+  held_.erase(it);
+  unwatch_if_unused(slot, out);
+  out.claims_changed = true;
+}
+
+// A slot is watched while any claim is on it: claims waiting on a
+// partitionable slot share it, and one unwatch drops every watch of it.
+void ScheddClaims::unwatch_if_unused(SlotRef slot, Outcome& out) {
+  for (const auto& [id, c] : held_)
+    if (c.slot == slot) return;
+  out.actions.push_back(Unwatch{slot});
+}
+
+}  // namespace cara::claim

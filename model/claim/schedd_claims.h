@@ -1,0 +1,188 @@
+// The access point's side of the claim protocol (policy-configuration,
+// "condor_schedd and condor_startd interaction"; DESIGN.md "Actors and the
+// flow of one job"): the claims a schedd holds, the claims it is asking
+// for, and what each event of the exchange does to them and to its queue.
+//
+// Every decision is a function from (this state, an event, now) to a new
+// state and the Actions the schedd actor carries out: claim a slot,
+// activate a claim with a job, release a claim, watch or stop watching a
+// slot, write a log line. The actor only sends and receives; the tables of
+// tests/unit/claim/schedd_claims_test.cpp say what each event does.
+//
+// Slots are named by SlotRef, a number the actor gives each slot handle,
+// so that the model knows nothing of actors.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/schedd/job_queue.h"
+#include "model/schedd/job_status.h"
+
+namespace cara::claim {
+
+using schedd::JobId;
+using SlotRef = std::uint64_t;  // 0: no slot
+
+// A match of the negotiator's, or a leftover of a partitionable slot the
+// startd offered with a claim (CLAIM_PARTITIONABLE_LEFTOVERS).
+struct Offer {
+  std::string claim_id;
+  std::string submitter;
+  std::string slot_name;
+  classad::ClassAd slot_ad;
+  SlotRef slot = 0;
+  std::vector<std::string> job_ids;  // the jobs the match was made for, "C.P", in offer order
+  bool preempting = false;
+  std::vector<std::string> preempt_dslots;  // ALLOW_PSLOT_PREEMPTION: the dynamic slots it evicts
+};
+
+// The slot's yes to a claim.
+struct Grant {
+  SlotRef slot = 0;               // the slot that holds the claim (a dynamic one for a p-slot)
+  std::string slot_name;          // its short name; the ad's Name wins when it has one
+  classad::ClassAd slot_ad;       // empty: the offer's ad stands
+  bool pending = false;           // granted once the slot's preempted jobs have left (ClaimReady)
+  std::string leftover_claim_id;  // the rest of the partitionable slot, when any is left
+  classad::ClassAd leftover_ad;
+};
+
+// A pending claim holds its slot now (ClaimReady); with pslot preemption
+// the slot is the dynamic one carved for it.
+struct Ready {
+  SlotRef slot = 0;  // 0: the same slot
+  std::string slot_name;
+  classad::ClassAd slot_ad;
+};
+
+// How the job of a claim ended (JobFinished).
+struct JobEnd {
+  bool by_signal = false;
+  std::int32_t code = 0;  // exit code or signal
+  std::string error;      // it could not be started: held
+  bool evicted = false;   // the slot vacated it: it runs again, and the slot ends the claim
+  std::int32_t hold_code = 0;
+};
+
+// ---- Actions ---------------------------------------------------------------
+
+// Ask the slot for the claim, for `job` (ClaimSlot).
+struct RequestClaim {
+  std::string claim_id;
+  SlotRef slot = 0;
+  JobId job;
+  bool preempting = false;
+  std::vector<std::string> preempt_dslots;
+};
+// Run `job` on the claim (ActivateClaim).
+struct Activate {
+  std::string claim_id;
+  SlotRef slot = 0;
+  JobId job;
+};
+// Give the claim back (ReleaseSlot).
+struct Release {
+  std::string claim_id;
+  SlotRef slot = 0;
+};
+// Be told when the slot dies (its node is gone), or stop being told.
+struct Watch {
+  SlotRef slot = 0;
+};
+struct Unwatch {
+  SlotRef slot = 0;
+};
+// A line for the schedd's log.
+struct Note {
+  bool warning = false;
+  std::string text;
+};
+using Action = std::variant<RequestClaim, Activate, Release, Watch, Unwatch, Note>;
+
+struct Outcome {
+  std::vector<Action> actions;
+  bool queue_changed = false;   // the queue changed: write its events, advertise
+  bool claims_changed = false;  // a claim was given back: advertise
+  bool reschedule = false;      // idle jobs may need a negotiation cycle
+};
+
+// A claim the schedd holds.
+struct HeldClaim {
+  std::string id;
+  SlotRef slot = 0;
+  std::string slot_name;  // as the pool names it (slot1_1@host): the job's RemoteHost
+  classad::ClassAd slot_ad;
+  std::string submitter;
+  std::vector<std::string> job_ids;
+  std::optional<JobId> job;  // the job activated on it
+  bool ending = false;       // its job was evicted: the slot ends the claim
+  bool ready = true;         // false while it waits for a preempted job to leave
+};
+
+class ScheddClaims {
+ public:
+  // The queue the claims run jobs of; it outlives this.
+  explicit ScheddClaims(schedd::JobQueue& queue) : queue_(&queue) {}
+
+  // A match (or a leftover): claim the slot for the next job it is for,
+  // unless none is left (the match then times out at the slot).
+  Outcome offered(Offer offer);
+  // The slot's answer to RequestClaim: a grant, or a refusal (also a
+  // timeout or an unreachable slot).
+  Outcome granted(const std::string& claim_id, Grant grant, std::int64_t now);
+  Outcome refused(const std::string& claim_id);
+  // A pending claim may run a job now.
+  Outcome ready(const std::string& claim_id, Ready ready, std::int64_t now);
+  // The slot ended the claim (vacated, preempted, CLAIM_WORKLIFE, drained).
+  Outcome ended(const std::string& claim_id, const std::string& reason, std::int64_t now);
+  // The slot's actor is gone (its node died): its claims and their jobs are lost.
+  Outcome slot_lost(SlotRef slot, const std::string& reason, std::int64_t now);
+  // The slot's answer to Activate.
+  Outcome activated(const std::string& claim_id, JobId job, bool ok, std::int64_t now);
+  // The job of a claim ended; the claim runs the next job or is released.
+  Outcome job_ended(const std::string& claim_id, const JobEnd& end, std::int64_t now);
+  // The slot suspended or continued the claim's job (SUSPEND, CONTINUE).
+  Outcome suspended(const std::string& claim_id, bool suspended, std::int64_t now);
+
+  // Whether `job` is being claimed for, activated or running.
+  bool busy(JobId job) const { return busy_.count(job) > 0; }
+  const std::map<std::string, HeldClaim>& held() const { return held_; }
+  // Claims asked for and not answered yet.
+  std::size_t asking() const { return asking_.size(); }
+
+ private:
+  struct Asking {
+    Offer offer;
+    JobId job;
+    // What the startd said of the claim before the slot's answer came: a
+    // waiting claim's news comes straight from the startd, its answer
+    // through the slot, and may be overtaken.
+    std::optional<Ready> ready;
+    std::optional<std::string> ended;
+  };
+
+  std::optional<JobId> next_job(const std::string& submitter, const std::vector<std::string>& job_ids,
+                                const classad::ClassAd& slot_ad) const;
+  void activate(HeldClaim& c, JobId job, Outcome& out);
+  void release(const std::string& claim_id, Outcome& out);
+  void reuse_or_release(const std::string& claim_id, Outcome& out);
+  void take_ready(HeldClaim& c, Ready ready, Outcome& out);
+  void lose(const std::string& claim_id, const std::string& why, std::int64_t now, Outcome& out);
+  void unwatch_if_unused(SlotRef slot, Outcome& out);
+  bool is_idle(JobId job) const;
+  // A queue transition that failed: said in the log, with what it means.
+  void check(const Status& s, const std::string& what, Outcome& out);
+
+  schedd::JobQueue* queue_;
+  std::map<std::string, HeldClaim> held_;  // by claim id
+  std::map<std::string, Asking> asking_;   // by claim id
+  std::set<JobId> busy_;
+};
+
+}  // namespace cara::claim

@@ -1,0 +1,118 @@
+// The negotiator's side of the claim protocol: which claims the accountant
+// charges, reconciled with the slot ads (model/claim/claim_charges.h).
+#include "model/claim/claim_charges.h"
+
+#include <catch2/catch.hpp>
+#include <memory>
+
+#include "model/classad/parser.h"
+#include "model/config/config.h"
+#include "model/config/config_host.h"
+
+using namespace cara;
+using namespace cara::claim;
+
+namespace {
+
+constexpr std::int64_t kT0 = 1700000000;
+
+accounting::Accountant accountant() {
+  auto c = config::config_from_text("UID_DOMAIN = physik.rwth-aachen.de\n", {"NEGOTIATOR", ""},
+                                    std::make_shared<config::MemoryHost>());
+  if (!c) FAIL(c.error());
+  auto a = accounting::AccountantConfig::from_config(*c);
+  if (!a) FAIL(a.error());
+  return accounting::Accountant(*a, kT0);
+}
+
+classad::ClassAd ad(const std::string& text) {
+  return *classad::parse_classad(text);
+}
+
+std::map<std::string, accounting::ClaimRecord> charged(std::vector<std::string> slots) {
+  std::map<std::string, accounting::ClaimRecord> out;
+  for (const std::string& s : slots)
+    out[s] = accounting::ClaimRecord{s, "old@physik.rwth-aachen.de", 1, kT0, {}};
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("claims follow the slot ads", "[claim][accounting]") {
+  const std::vector<classad::ClassAd> slots = {
+      ad("[ Name = \"a\"; State = \"Claimed\"; RemoteUser = \"u@physik.rwth-aachen.de\"; Cpus = 4 ]"),
+      ad("[ Name = \"b\"; State = \"Claimed\"; AccountingGroup = \"group_cms.u\"; "
+         "RemoteUser = \"u@physik.rwth-aachen.de\"; SlotWeight = 2 ]"),
+      ad("[ Name = \"c\"; State = \"Matched\" ]"),
+      ad("[ Name = \"d\"; State = \"Unclaimed\" ]"),
+      ad("[ Name = \"e\"; State = \"Claimed\" ]"),  // nobody to charge
+  };
+  struct Row {
+    std::string what;
+    std::vector<std::string> before;
+    bool weights;
+    std::vector<std::string> ended;
+    std::vector<std::string> begun;  // slot:submitter:weight
+  };
+  const std::vector<Row> rows = {
+      {"claimed slots begin; a group's claim carries the user's domain",
+       {},
+       true,
+       {},
+       {"a:u@physik.rwth-aachen.de:4", "b:group_cms.u@physik.rwth-aachen.de:2"}},
+      {"without slot weights every claim weighs 1",
+       {},
+       false,
+       {},
+       {"a:u@physik.rwth-aachen.de:1", "b:group_cms.u@physik.rwth-aachen.de:1"}},
+      {"a charged claim whose slot is unclaimed now ends; a matched one stays; a claimed one is not charged "
+       "twice",
+       {"a", "c", "d"},
+       true,
+       {"d"},
+       {"b:group_cms.u@physik.rwth-aachen.de:2"}},
+      {"a slot that left the pool stops being charged",
+       {"gone"},
+       true,
+       {"gone"},
+       {"a:u@physik.rwth-aachen.de:4", "b:group_cms.u@physik.rwth-aachen.de:2"}},
+  };
+  for (const Row& row : rows) {
+    SECTION(row.what) {
+      ChargeChanges c = reconcile(charged(row.before), slots, row.weights);
+      CHECK(c.ended == row.ended);
+      std::vector<std::string> begun;
+      for (const auto& r : c.begun)
+        begun.push_back(r.slot + ":" + r.submitter + ":" + std::to_string(static_cast<int>(r.weight)));
+      CHECK(begun == row.begun);
+    }
+  }
+}
+
+TEST_CASE("what the accountant refuses is said, not dropped", "[claim][accounting]") {
+  accounting::Accountant a = accountant();
+  REQUIRE(a.begin_claim({"x", "u@physik.rwth-aachen.de", 1, kT0, {}}, kT0));
+  ChargeChanges c;
+  c.ended = {"nothing-here"};
+  c.begun = {accounting::ClaimRecord{"x", "v@physik.rwth-aachen.de", 1, kT0, {}},
+             accounting::ClaimRecord{"y", "v@physik.rwth-aachen.de", 1, kT0, {}}};
+  const std::vector<std::string> lost = charge(a, c, kT0 + 10);
+  CHECK(lost == std::vector<std::string>{
+                    "the claim on nothing-here still charged: slot nothing-here has no claim",
+                    "the claim on x not charged to v@physik.rwth-aachen.de: slot x is already claimed"});
+  CHECK(a.claims().count("y") == 1);
+}
+
+TEST_CASE("a match replaces a preempted user's charge", "[claim][accounting]") {
+  accounting::Accountant a = accountant();
+  REQUIRE(charge_match(a, {"x", "u@physik.rwth-aachen.de", 1, kT0, {}}, kT0));
+  REQUIRE(charge_match(a, {"x", "v@physik.rwth-aachen.de", 1, kT0, {}}, kT0 + 10));
+  CHECK(a.claims().at("x").submitter == "v@physik.rwth-aachen.de");
+  a.update_priorities(kT0 + 20);
+  const Status early = charge_match(a, {"y", "v@physik.rwth-aachen.de", 1, kT0, {}}, kT0 + 5);
+  REQUIRE_FALSE(early);
+  CHECK(
+      early.error() ==
+      "the match on y not charged to v@physik.rwth-aachen.de: a claim cannot begin before the last priority "
+      "update");
+}

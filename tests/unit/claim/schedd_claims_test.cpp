@@ -1,0 +1,370 @@
+// The schedd's side of the claim protocol, table by table: each row is a
+// state reached by earlier events, one event, the actions it must produce
+// and what it must leave in the queue (model/claim/schedd_claims.h).
+#include "model/claim/schedd_claims.h"
+
+#include <catch2/catch.hpp>
+#include <functional>
+
+#include "model/classad/parser.h"
+#include "unit/schedd/support.h"
+
+using namespace cara;
+using namespace cara::claim;
+using namespace cara::schedd_test;
+
+namespace {
+
+constexpr std::int64_t kT0 = 1535000000;
+constexpr SlotRef kSlot = 1, kOther = 2, kDynamic = 3;
+
+classad::ClassAd ad(const std::string& text) {
+  return *classad::parse_classad(text);
+}
+
+const classad::ClassAd kSlotAd = ad(
+    "[ Name = \"slot1@ep\"; Requirements = true; Cpus = 1; Memory = 1024; Disk = 100000; Arch = \"X86_64\"; "
+    "OpSys = \"LINUX\" ]");
+
+// A queue with three idle jobs of alice (1.0, 1.1, 1.2) and the claims over it.
+struct Harness : Submit {
+  std::optional<schedd::JobQueue> queue;
+  std::optional<ScheddClaims> claims;
+  Harness() {
+    auto p = schedd::QueuePolicy::from_config(*config, "ap.example.org");
+    if (!p) FAIL(p.error());
+    queue.emplace(std::move(*p), "<10.0.0.1:9618>");
+    ctx.owner = "alice";
+    auto jobs = this->jobs(kExe + "requirements = true\nqueue 3\n");
+    REQUIRE(jobs);
+    REQUIRE(queue->submit(std::move(*jobs), kT0));
+    claims.emplace(*queue);
+  }
+
+  Offer offer(const std::string& id, std::vector<std::string> jobs = {"1.0"}, SlotRef slot = kSlot) {
+    Offer o;
+    o.claim_id = id;
+    o.submitter = "alice@physik.rwth-aachen.de";
+    o.slot_name = "slot1@ep";
+    o.slot_ad = kSlotAd;
+    o.slot = slot;
+    o.job_ids = std::move(jobs);
+    return o;
+  }
+  Grant grant(SlotRef slot = kSlot, bool pending = false) {
+    Grant g;
+    g.slot = slot;
+    g.slot_name = "slot1";
+    g.pending = pending;
+    return g;
+  }
+  // Offered and granted: job 1.0 being activated on claim "c".
+  void activating() {
+    claims->offered(offer("c"));
+    claims->granted("c", grant(), kT0);
+  }
+  // ... and running.
+  void running() {
+    activating();
+    claims->activated("c", {1, 0}, true, kT0 + 1);
+  }
+  std::string status(schedd::JobId id) const {
+    const classad::ClassAd* job = queue->find(id);
+    return job ? attr(*job, "JobStatus") : "gone";
+  }
+};
+
+// Actions as short lines: what a row expects.
+std::vector<std::string> lines(const Outcome& out) {
+  std::vector<std::string> v;
+  for (const Action& a : out.actions) {
+    if (auto* r = std::get_if<RequestClaim>(&a))
+      v.push_back("claim " + r->claim_id + " slot " + std::to_string(r->slot) + " for " + r->job.str());
+    else if (auto* x = std::get_if<Activate>(&a))
+      v.push_back("activate " + x->claim_id + " slot " + std::to_string(x->slot) + " with " + x->job.str());
+    else if (auto* x = std::get_if<Release>(&a))
+      v.push_back("release " + x->claim_id + " slot " + std::to_string(x->slot));
+    else if (auto* x = std::get_if<Watch>(&a))
+      v.push_back("watch " + std::to_string(x->slot));
+    else if (auto* x = std::get_if<Unwatch>(&a))
+      v.push_back("unwatch " + std::to_string(x->slot));
+    else if (auto* x = std::get_if<Note>(&a))
+      v.push_back((x->warning ? "warning: " : "info: ") + x->text);
+  }
+  return v;
+}
+
+struct Row {
+  std::string what;
+  std::function<void(Harness&)> before;
+  std::function<Outcome(Harness&)> event;
+  std::vector<std::string> actions;
+  std::string status_1_0;  // JobStatus of 1.0 after the event
+  bool busy_1_0 = false;
+  bool queue_changed = false;
+  bool reschedule = false;
+};
+
+void run(const std::vector<Row>& rows) {
+  for (const Row& row : rows) {
+    SECTION(row.what) {
+      Harness h;
+      if (row.before) row.before(h);
+      const Outcome out = row.event(h);
+      CHECK(lines(out) == row.actions);
+      CHECK(h.status({1, 0}) == row.status_1_0);
+      CHECK(h.claims->busy({1, 0}) == row.busy_1_0);
+      CHECK(out.queue_changed == row.queue_changed);
+      CHECK(out.reschedule == row.reschedule);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a match is claimed for the next job it is for", "[claim][schedd]") {
+  run({
+      {"an idle job the match was made for",
+       nullptr,
+       [](Harness& h) { return h.claims->offered(h.offer("c")); },
+       {"claim c slot 1 for 1.0"},
+       "1",
+       true},
+      {"its jobs are busy: the submitter's next idle job the slot takes",
+       [](Harness& h) { h.claims->offered(h.offer("a")); },
+       [](Harness& h) { return h.claims->offered(h.offer("c")); },
+       {"claim c slot 1 for 1.1"},
+       "1",
+       true},
+      {"no idle job left: nothing (the match times out at the slot)",
+       [](Harness& h) {
+         h.claims->offered(h.offer("a", {"1.0"}));
+         h.claims->offered(h.offer("b", {"1.1"}));
+         h.claims->offered(h.offer("d", {"1.2"}));
+       },
+       [](Harness& h) { return h.claims->offered(h.offer("c")); },
+       {},
+       "1",
+       true},
+      {"a malformed job id is passed over",
+       nullptr,
+       [](Harness& h) {
+         return h.claims->offered(h.offer("c", {"x.y", "1.2"}));
+       },
+       {"claim c slot 1 for 1.2"},
+       "1"},
+  });
+}
+
+TEST_CASE("the slot's answer to a claim", "[claim][schedd]") {
+  run({
+      {"granted: the slot is watched and the job activated",
+       [](Harness& h) { h.claims->offered(h.offer("c")); },
+       [](Harness& h) { return h.claims->granted("c", h.grant(), kT0); },
+       {"watch 1", "activate c slot 1 with 1.0"},
+       "1",
+       true},
+      {"granted, the job no longer idle: the next one",
+       [](Harness& h) {
+         h.claims->offered(h.offer("c"));
+         REQUIRE(h.queue->hold({1, 0}, "by the user", 1, 0, kT0));
+       },
+       [](Harness& h) { return h.claims->granted("c", h.grant(), kT0); },
+       {"watch 1", "activate c slot 1 with 1.1"},
+       "5"},
+      {"refused (or timed out): the job is free again and a cycle is asked for",
+       [](Harness& h) { h.claims->offered(h.offer("c")); },
+       [](Harness& h) { return h.claims->refused("c"); },
+       {},
+       "1",
+       false,
+       false,
+       true},
+      {"granted with a leftover: the rest of the partitionable slot is claimed for the next job",
+       [](Harness& h) { h.claims->offered(h.offer("c")); },
+       [](Harness& h) {
+         Grant g = h.grant(kDynamic);
+         g.leftover_claim_id = "rest";
+         g.leftover_ad = kSlotAd;
+         return h.claims->granted("c", std::move(g), kT0);
+       },
+       {"watch 3", "activate c slot 3 with 1.0", "claim rest slot 1 for 1.1"},
+       "1",
+       true},
+      {"granted pending: it waits for the preempted jobs to leave",
+       [](Harness& h) { h.claims->offered(h.offer("c")); },
+       [](Harness& h) { return h.claims->granted("c", h.grant(kSlot, true), kT0); },
+       {"watch 1", "info: claim on slot1 waits for preempted jobs to leave"},
+       "1"},
+      {"granted pending after its ClaimReady overtook the answer: the new slot runs the job",
+       [](Harness& h) {
+         h.claims->offered(h.offer("c"));
+         REQUIRE(h.claims->ready("c", Ready{kDynamic, "slot1_1@ep", {}}, kT0).actions.empty());
+       },
+       [](Harness& h) { return h.claims->granted("c", h.grant(kSlot, true), kT0); },
+       {"watch 1", "watch 3", "unwatch 1", "activate c slot 3 with 1.0"},
+       "1",
+       true},
+      {"granted pending after the slot ended it: the claim is gone",
+       [](Harness& h) {
+         h.claims->offered(h.offer("c"));
+         REQUIRE(h.claims->ended("c", "vacated", kT0).actions.empty());
+       },
+       [](Harness& h) { return h.claims->granted("c", h.grant(kSlot, true), kT0); },
+       {"watch 1", "unwatch 1"},
+       "1",
+       false,
+       true},
+  });
+}
+
+TEST_CASE("activation and the job's end", "[claim][schedd]") {
+  run({
+      {"activated: the job runs",
+       [](Harness& h) { h.activating(); },
+       [](Harness& h) {
+         return h.claims->activated("c", {1, 0}, true, kT0 + 1);
+       },
+       {},
+       "2",
+       true,
+       true},
+      {"activation refused (CLAIM_WORKLIFE over): the claim goes back, the job waits",
+       [](Harness& h) { h.activating(); },
+       [](Harness& h) {
+         return h.claims->activated("c", {1, 0}, false, kT0 + 1);
+       },
+       {"release c slot 1", "unwatch 1"},
+       "1",
+       false,
+       false,
+       true},
+      {"the answer comes after the job's exit: nothing more",
+       [](Harness& h) {
+         h.activating();
+         h.claims->job_ended("c", JobEnd{false, 0, "", true, 0}, kT0 + 2);
+       },
+       [](Harness& h) {
+         return h.claims->activated("c", {1, 0}, true, kT0 + 1);
+       },
+       {},
+       "1"},
+      {"exited: completed, and the claim runs the next job",
+       [](Harness& h) { h.running(); },
+       [](Harness& h) {
+         return h.claims->job_ended("c", JobEnd{false, 3, "", false, 0}, kT0 + 5);
+       },
+       {"info: job 1.0 on slot1@ep: exited with code 3", "activate c slot 1 with 1.1"},
+       "4",
+       false,
+       true},
+      {"an exit that overtook the activation's answer: started, then completed",
+       [](Harness& h) { h.activating(); },
+       [](Harness& h) {
+         return h.claims->job_ended("c", JobEnd{true, 9, "", false, 0}, kT0 + 5);
+       },
+       {"info: job 1.0 on slot1@ep: killed by signal 9", "activate c slot 1 with 1.1"},
+       "4",
+       false,
+       true},
+      {"could not start: held with the starter's code",
+       [](Harness& h) { h.running(); },
+       [](Harness& h) {
+         return h.claims->job_ended("c", JobEnd{false, 0, "no such file", false, 23}, kT0 + 5);
+       },
+       {"info: job 1.0 on slot1@ep: held: no such file", "activate c slot 1 with 1.1"},
+       "5",
+       false,
+       true},
+      {"evicted: back to Idle, and the slot ends the claim",
+       [](Harness& h) { h.running(); },
+       [](Harness& h) {
+         return h.claims->job_ended("c", JobEnd{false, 0, "", true, 0}, kT0 + 5);
+       },
+       {"info: job 1.0 on slot1@ep: evicted"},
+       "1",
+       false,
+       true},
+      {"suspended",
+       [](Harness& h) { h.running(); },
+       [](Harness& h) { return h.claims->suspended("c", true, kT0 + 5); },
+       {},
+       "7",
+       true,
+       true},
+  });
+}
+
+TEST_CASE("a claim lost: its job runs again", "[claim][schedd]") {
+  run({
+      {"the slot ended it",
+       [](Harness& h) { h.running(); },
+       [](Harness& h) { return h.claims->ended("c", "PREEMPT", kT0 + 5); },
+       {"warning: claim on slot1@ep lost (the slot ended it: PREEMPT); job 1.0 runs again", "unwatch 1"},
+       "1",
+       false,
+       true},
+      {"the slot is gone, with every claim on it",
+       [](Harness& h) {
+         h.running();
+         h.claims->offered(h.offer("d", {"1.1"}, kOther));
+         h.claims->granted("d", h.grant(kOther), kT0);
+       },
+       [](Harness& h) { return h.claims->slot_lost(kSlot, "node down", kT0 + 5); },
+       {"warning: claim on slot1@ep lost (the slot is gone: node down); job 1.0 runs again", "unwatch 1"},
+       "1",
+       false,
+       true},
+      {"another slot's loss changes nothing",
+       [](Harness& h) { h.running(); },
+       [](Harness& h) { return h.claims->slot_lost(kOther, "node down", kT0 + 5); },
+       {},
+       "2",
+       true},
+  });
+}
+
+TEST_CASE("a queue change that fails is said, with what it means", "[claim][schedd]") {
+  run({
+      {"the job was removed while it ran: its exit is not recorded",
+       [](Harness& h) {
+         h.running();
+         REQUIRE(h.queue->remove({1, 0}, "by the user", kT0 + 2));
+         h.queue->take_finished();
+       },
+       [](Harness& h) {
+         return h.claims->job_ended("c", JobEnd{false, 0, "", false, 0}, kT0 + 5);
+       },
+       {"warning: job 1.0 on slot1@ep: its exit not recorded: no job 1.0 in the queue",
+        "info: job 1.0 on slot1@ep: exited with code 0", "activate c slot 1 with 1.1"},
+       "gone",
+       false,
+       true},
+      {"a job suspended twice",
+       [](Harness& h) {
+         h.running();
+         h.claims->suspended("c", true, kT0 + 2);
+       },
+       [](Harness& h) { return h.claims->suspended("c", true, kT0 + 5); },
+       {"warning: job 1.0 not marked suspended: job 1.0 is Suspended; suspending applies only to a job that "
+        "is "
+        "Running"},
+       "7",
+       true},
+  });
+}
+
+TEST_CASE("a claim is reused until no job is left, then released", "[claim][schedd]") {
+  Harness h;
+  h.running();
+  CHECK(lines(h.claims->job_ended("c", JobEnd{}, kT0 + 5)) ==
+        std::vector<std::string>{"info: job 1.0 on slot1@ep: exited with code 0",
+                                 "activate c slot 1 with 1.1"});
+  h.claims->activated("c", {1, 1}, true, kT0 + 6);
+  h.claims->job_ended("c", JobEnd{}, kT0 + 7);
+  h.claims->activated("c", {1, 2}, true, kT0 + 8);
+  CHECK(lines(h.claims->job_ended("c", JobEnd{}, kT0 + 9)) ==
+        std::vector<std::string>{"info: job 1.2 on slot1@ep: exited with code 0", "release c slot 1",
+                                 "unwatch 1"});
+  CHECK(h.claims->held().empty());
+}

@@ -90,11 +90,9 @@ void advertise_self(Self self, const CollectorSetup& setup) {
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
   classad::ClassAd ad = collector::store_own_ad(*st.store, st.policy, st.counters, now);
-  st.endpoints[static_cast<int>(collector::AdType::Collector)][st.policy.name] =
-      caf::actor_cast<caf::actor>(self);
-  const AdUpdate u{static_cast<std::int32_t>(collector::AdType::Collector),
-                   {WireAd{std::move(ad)}},
-                   {caf::actor_cast<caf::actor>(self)}};
+  const caf::actor me = as_endpoint<collector::AdType::Collector>(self);
+  st.endpoints[static_cast<int>(collector::AdType::Collector)][st.policy.name] = me;
+  const AdUpdate u{static_cast<std::int32_t>(collector::AdType::Collector), {WireAd{std::move(ad)}}, {me}};
   for (const collector_actor& view : st.view_hosts) self->send(view, u);
   st.next_own_ad = now + st.policy.update_interval;
 }
@@ -183,9 +181,9 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
           return;
         }
         std::vector<collector_actor> next, fresh;
-        for (caf::actor& a : v.collectors) {
+        for (const collector_actor& a : v.collectors) {
           if (!a) continue;
-          next.push_back(caf::actor_cast<collector_actor>(a));
+          next.push_back(a);
           const auto& old = self->state.view_hosts;
           if (std::find(old.begin(), old.end(), next.back()) == old.end()) fresh.push_back(next.back());
         }

@@ -2,7 +2,6 @@
 // says where its collectors are now; anything else is ignored.
 #pragma once
 
-#include <caf/actor_cast.hpp>
 #include <vector>
 
 #include "actors/interfaces.h"
@@ -14,8 +13,8 @@ template <class Self>
 bool take_collectors(Self* self, const Collectors& c, std::vector<collector_actor>& into) {
   if (!net::from_this_node(self)) return false;
   into.clear();
-  for (const caf::actor& a : c.collectors)
-    if (a) into.push_back(caf::actor_cast<collector_actor>(a));
+  for (const collector_actor& a : c.collectors)
+    if (a) into.push_back(a);
   return true;
 }
 

@@ -263,7 +263,8 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         if (setup.daemons[i].name == "COLLECTOR")
           for (std::size_t j = 0; j < running.size(); ++j)
             if (j != i && running[j].actor)
-              caf::send_as(caf::actor_cast<caf::actor>(self), running[j].actor, Collectors{{*a}});
+              caf::send_as(caf::actor_cast<caf::actor>(self), running[j].actor,
+                           Collectors{{caf::actor_cast<collector_actor>(*a)}});
         setup.context.info(setup.daemons[i].name + " restarted (restart " +
                            std::to_string(running[i].restarts) + ")");
       },

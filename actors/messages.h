@@ -7,12 +7,16 @@
 #pragma once
 
 #include <caf/actor.hpp>
+#include <caf/actor_cast.hpp>
 #include <caf/meta/type_name.hpp>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "actors/handles.h"
 #include "actors/wire_ad.h"
+#include "model/collector/ad_store.h"
 
 namespace cara::actors {
 
@@ -43,6 +47,52 @@ struct AdQueryReply {
   std::vector<caf::actor> endpoints;  // one per ad
 };
 
+// The actor that speaks for an ad has the interface its ad type names:
+// a Machine ad's is a slot, a Submitter ad's a submitter, a Scheduler ad's
+// a schedd, a Negotiator ad's the negotiator, a Collector ad's a
+// collector. The collector keeps endpoints of every type side by side, so
+// AdUpdate and AdQueryReply hold them untyped; they become typed here and
+// nowhere else.
+template <collector::AdType T>
+constexpr auto endpoint_interface() {
+  using collector::AdType;
+  static_assert(T == AdType::Machine || T == AdType::Submitter || T == AdType::Scheduler ||
+                    T == AdType::Negotiator || T == AdType::Collector,
+                "no interface speaks for this ad type");
+  if constexpr (T == AdType::Machine) return std::type_identity<slot_actor>{};
+  if constexpr (T == AdType::Submitter) return std::type_identity<submitter_actor>{};
+  if constexpr (T == AdType::Scheduler) return std::type_identity<schedd_actor>{};
+  if constexpr (T == AdType::Negotiator) return std::type_identity<negotiator_actor>{};
+  if constexpr (T == AdType::Collector) return std::type_identity<collector_actor>{};
+}
+template <collector::AdType T>
+struct EndpointOf {
+  using type = typename decltype(endpoint_interface<T>())::type;
+};
+template <collector::AdType T>
+typename EndpointOf<T>::type endpoint(const caf::actor& a) {
+  return caf::actor_cast<typename EndpointOf<T>::type>(a);
+}
+// An actor (`self` in its handlers) as the endpoint of the ads of type T
+// it sends; it must have the interface T names.
+template <collector::AdType T, class Self>
+caf::actor as_endpoint(Self* self) {
+  static_assert(std::is_same_v<typename Self::signatures, typename EndpointOf<T>::type::signatures>,
+                "an ad's endpoint must have the interface its ad type names");
+  return caf::actor_cast<caf::actor>(self);
+}
+template <collector::AdType T>
+caf::actor as_endpoint(const typename EndpointOf<T>::type& handle) {
+  return caf::actor_cast<caf::actor>(handle);
+}
+template <collector::AdType T>
+std::vector<typename EndpointOf<T>::type> endpoints(const std::vector<caf::actor>& all) {
+  std::vector<typename EndpointOf<T>::type> out;
+  out.reserve(all.size());
+  for (const caf::actor& a : all) out.push_back(endpoint<T>(a));
+  return out;
+}
+
 // ---- Negotiation ----------------------------------------------------------
 
 // The negotiator asks a submitter for its idle resource requests.
@@ -72,7 +122,7 @@ struct MatchInfo {
   std::string submitter;
   std::string slot_name;
   WireAd slot_ad;
-  caf::actor slot;
+  slot_actor slot;
   std::vector<std::string> job_ids;  // the jobs the match was made for
   bool preempting = false;
   // ALLOW_PSLOT_PREEMPTION: the dynamic slots of the matched partitionable
@@ -93,7 +143,7 @@ struct ClaimSlot {
   std::string claim_id;
   WireAd job;
   bool preempting = false;
-  caf::actor schedd;                        // told when the claim ends or its job exits
+  schedd_actor schedd;                      // told when the claim ends or its job exits
   std::vector<std::string> preempt_dslots;  // MatchInfo::preempt_dslots
   // CLAIM_PARTITIONABLE_LEFTOVERS: a claim on a partitionable slot asks for
   // a claim on what is left of it once the job's dynamic slot is carved.
@@ -103,7 +153,7 @@ struct ClaimReply {
   bool ok = false;
   std::string reason;
   std::string slot_name;  // the slot that holds the claim (a dynamic one for a p-slot)
-  caf::actor slot;
+  slot_actor slot;
   WireAd slot_ad;
   // Granted once the slot is free: its job is being preempted (retirement,
   // vacating). The schedd activates nothing until a ClaimReady.
@@ -134,7 +184,7 @@ struct ReleaseSlot {
 // a dynamic one carved for the claim, not the one the claim was sent to.
 struct ClaimReady {
   std::string claim_id;
-  caf::actor slot;
+  slot_actor slot;
   std::string slot_name;  // the slot ad's Name
   WireAd slot_ad;
 };

@@ -27,10 +27,10 @@ enum TimerKind : std::int32_t { kCycleTimer = 1 };
 
 struct Gathered {
   std::vector<classad::ClassAd> slots;
-  std::vector<caf::actor> slot_endpoints;
+  std::vector<slot_actor> slot_endpoints;
   std::vector<classad::ClassAd> submitter_ads;
-  std::vector<caf::actor> submitter_endpoints;
-  std::map<std::string, caf::actor> schedds;  // by Name
+  std::vector<submitter_actor> submitter_endpoints;
+  std::map<std::string, schedd_actor> schedds;  // by Name
   std::vector<RequestsReply> replies;
   std::size_t waiting = 0;
 };
@@ -134,7 +134,7 @@ void publish(Self self, const NegotiatorSetup& setup) {
   for (const auto& [name, value] : st.last_stats.attributes()) ad.set(name, value);
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
              {WireAd{std::move(ad)}},
-             {caf::actor_cast<caf::actor>(self)}};
+             {as_endpoint<collector::AdType::Negotiator>(self)}};
   AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
   for (const auto& [key, r] : st.accountant->records()) acc.ads.push_back(WireAd{accounting_ad(r)});
   for (const collector_actor& c : self->state.collectors) {
@@ -176,9 +176,9 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     c.weight = m.weight;
     if (Status charged = claim::charge_match(*st.accountant, c, now); !charged)
       setup.context.warning(charged.error());
-    const caf::actor& slot = g->slot_endpoints[m.slot];
+    const slot_actor& slot = g->slot_endpoints[m.slot];
     if (!slot) continue;
-    self->send(caf::actor_cast<slot_actor>(slot), SlotMatched{claim_id});
+    self->send(slot, SlotMatched{claim_id});
     MatchInfo info;
     info.claim_id = claim_id;
     info.submitter = m.submitter;
@@ -192,8 +192,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
   }
   for (auto& [schedd, batch] : batches) {
     auto it = g->schedds.find(schedd);
-    if (it != g->schedds.end() && it->second)
-      self->send(caf::actor_cast<schedd_actor>(it->second), std::move(batch));
+    if (it != g->schedds.end() && it->second) self->send(it->second, std::move(batch));
   }
   // Each group its turn, in the order the groups negotiated in.
   std::vector<const negotiation::GroupOutcome*> turns;
@@ -233,7 +232,7 @@ void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gat
     const std::string name = string_attr(ad, "Name");
     st.submitter_schedd[name] = string_attr(ad, "ScheddName");
     ++g->waiting;
-    self->request(caf::actor_cast<submitter_actor>(g->submitter_endpoints[i]), setup.request_timeout,
+    self->request(g->submitter_endpoints[i], setup.request_timeout,
                   RequestsQuery{st.cycles, name, significant})
         .then(
             [self, setup, g](RequestsReply& r) {
@@ -266,20 +265,21 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
       .then(
           [self, setup, g, collector, failed](AdQueryReply& slots) {
             for (WireAd& a : slots.ads) g->slots.push_back(std::move(a.ad));
-            g->slot_endpoints = std::move(slots.endpoints);
+            g->slot_endpoints = endpoints<AdType::Machine>(slots.endpoints);
             self->request(collector, setup.request_timeout,
                           AdQueryRequest{static_cast<std::int32_t>(AdType::Scheduler), "", {"Name"}, false})
                 .then(
                     [self, setup, g, collector, failed](AdQueryReply& schedds) {
                       for (std::size_t i = 0; i < schedds.ads.size(); ++i)
-                        g->schedds[string_attr(schedds.ads[i].ad, "Name")] = schedds.endpoints[i];
+                        g->schedds[string_attr(schedds.ads[i].ad, "Name")] =
+                            endpoint<AdType::Scheduler>(schedds.endpoints[i]);
                       self->request(
                               collector, setup.request_timeout,
                               AdQueryRequest{static_cast<std::int32_t>(AdType::Submitter), "", {}, false})
                           .then(
                               [self, setup, g](AdQueryReply& subs) {
                                 for (WireAd& a : subs.ads) g->submitter_ads.push_back(std::move(a.ad));
-                                g->submitter_endpoints = std::move(subs.endpoints);
+                                g->submitter_endpoints = endpoints<AdType::Submitter>(subs.endpoints);
                                 ask_submitters(self, setup, g);
                               },
                               failed);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/handles.h"
 #include "actors/wire_ad.h"
 #include "model/startd/run_as.h"
 
@@ -25,7 +26,7 @@ struct SlotCall {
   std::string claim_id;
   WireAd job;
   bool preempting = false;
-  caf::actor schedd;                            // Claim: who holds the claim
+  schedd_actor schedd;                          // Claim: who holds the claim
   std::vector<std::string> preempt_dslots;      // Claim: ClaimSlot::preempt_dslots
   bool leftovers = false;                       // Claim: ClaimSlot::leftovers
   std::int64_t owner_uid = -1, owner_gid = -1;  // Activate: ActivateClaim's
@@ -34,7 +35,7 @@ struct SlotCallReply {
   bool ok = false;
   std::string reason;
   std::string slot_name;  // the slot that took the claim
-  caf::actor slot;
+  slot_actor slot;
   WireAd slot_ad;
   bool pending = false;           // the claim waits for the slot's job to leave (ClaimReply::pending)
   std::string leftover_claim_id;  // ClaimReply::leftover_claim_id
@@ -46,7 +47,7 @@ struct SlotOrder {
   std::int32_t action = 0;
   std::string claim_id;
   std::string reason;
-  caf::actor schedd;      // AcceptClaim: the claim's holder
+  schedd_actor schedd;    // AcceptClaim: the claim's holder
   startd::RunAs account;  // StartJob: whom the job runs as (the startd decides)
 };
 // A starter's job process ended.
@@ -69,12 +70,12 @@ struct Timer {
 // the local collector, or the node after the central manager's collector
 // came back): they replace the ones it was given.
 struct Collectors {
-  std::vector<caf::actor> collectors;
+  std::vector<collector_actor> collectors;
 };
 // The node tells its collector where to forward updates (CONDOR_VIEW_HOST),
 // as it reaches each view collector.
 struct ViewHosts {
-  std::vector<caf::actor> collectors;
+  std::vector<collector_actor> collectors;
 };
 // The node's master tells a daemon that the node's configuration changed
 // (DaemonContext::current_config): it applies what it can in place and

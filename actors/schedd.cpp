@@ -19,8 +19,8 @@ void find_negotiator(Self self) {
                 AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Negotiator), "", {}, false})
       .then(
           [self](AdQueryReply& r) {
-            for (caf::actor& a : r.endpoints)
-              if (a) self->state.negotiator = caf::actor_cast<negotiator_actor>(a);
+            for (const caf::actor& a : r.endpoints)
+              if (a) self->state.negotiator = endpoint<collector::AdType::Negotiator>(a);
           },
           [](caf::error&) {});
 }

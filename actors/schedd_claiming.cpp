@@ -29,8 +29,8 @@ void request_claim(ScheddSelf self, const claim::RequestClaim& r, const ScheddSe
   const classad::ClassAd* job = st.queue->find(r.job);
   if (!slot || !job) return carry_out(self, st.claims->refused(r.claim_id), setup);
   self->request(slot, kSlotTimeout,
-                ClaimSlot{r.claim_id, WireAd{*job}, r.preempting, caf::actor_cast<caf::actor>(self),
-                          r.preempt_dslots, st.claim_leftovers})
+                ClaimSlot{r.claim_id, WireAd{*job}, r.preempting, handle_of(self), r.preempt_dslots,
+                          st.claim_leftovers})
       .then(
           [self, setup, id = r.claim_id](ClaimReply& reply) {
             auto& st = self->state;

@@ -118,7 +118,7 @@ void advertise(ScheddSelf self) {
   ad.set("TotalCompletedJobs", st.finished);
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Scheduler),
              {WireAd{std::move(ad)}},
-             {caf::actor_cast<caf::actor>(self)}};
+             {as_endpoint<collector::AdType::Scheduler>(self)}};
   for (const collector_actor& c : st.collectors) self->send(c, u);
   st.dirty = false;
 }

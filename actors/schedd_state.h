@@ -26,7 +26,6 @@ class SlotHandles {
  public:
   // The slot's number, given on first sight; 0 for a null handle.
   claim::SlotRef ref(const slot_actor& slot);
-  claim::SlotRef ref(const caf::actor& slot) { return ref(caf::actor_cast<slot_actor>(slot)); }
   // The number of the slot behind `addr`, or 0.
   claim::SlotRef find(const caf::actor_addr& addr) const;
   slot_actor get(claim::SlotRef ref) const;

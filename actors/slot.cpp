@@ -27,7 +27,7 @@ constexpr std::size_t kMaxAnnounced = 1024, kMaxEarly = 64;
 // A claim as the slot knows it: its secret and the schedd holding it.
 struct Holder {
   std::string claim_id;
-  caf::actor schedd;
+  schedd_actor schedd;
 };
 
 // A claim that came before the negotiator announced its id.
@@ -70,8 +70,7 @@ std::string job_id_of(const classad::ClassAd& job) {
 void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
   self->request(
           self->state.env->startd, kStartdTimeout,
-          SlotCall{
-              self->state.slot, static_cast<std::int32_t>(kind), claim_id, {}, false, nullptr, {}, false})
+          SlotCall{self->state.slot, static_cast<std::int32_t>(kind), claim_id, {}, false, {}, {}, false})
       .then([](const SlotCallReply&) {});
 }
 
@@ -82,11 +81,11 @@ void warn(Self self, const std::string& what) {
 // The claim's schedd is watched while it holds the claim: a schedd that
 // dies gives its claim back.
 void drop(Self self, Holder& h) {
-  if (h.schedd) self->demonitor(h.schedd);
+  if (h.schedd) self->demonitor(h.schedd.address());
   h = Holder{};
 }
 
-void hold(Self self, Holder& h, std::string claim_id, caf::actor schedd) {
+void hold(Self self, Holder& h, std::string claim_id, schedd_actor schedd) {
   drop(self, h);
   h.claim_id = std::move(claim_id);
   h.schedd = std::move(schedd);
@@ -94,7 +93,7 @@ void hold(Self self, Holder& h, std::string claim_id, caf::actor schedd) {
 }
 
 void tell(const Self& self, const Holder& h, auto message) {
-  if (h.schedd) self->send(caf::actor_cast<schedd_actor>(h.schedd), std::move(message));
+  if (h.schedd) self->send(h.schedd, std::move(message));
 }
 
 ClaimGate& gate(Self self) {
@@ -188,7 +187,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
     auto& st = self->state;
     if (st.claim.claim_id.empty() || d.source != st.claim.schedd) return;
     call_startd(self, SlotCallKind::Release, st.claim.claim_id);
-    st.claim.schedd = nullptr;
+    st.claim.schedd = schedd_actor{};
   });
   return {
       [self](SlotMatched& m) {
@@ -247,7 +246,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
                                a.claim_id,
                                std::move(a.job),
                                false,
-                               caf::actor_cast<caf::actor>(sender),
+                               caf::actor_cast<schedd_actor>(sender),
                                {},
                                false,
                                a.owner_uid,

@@ -32,7 +32,7 @@ struct StartdState {
   // Claims granted once their slot is free (a preempted job leaving): the
   // schedd waiting for each, and the slot the claim was sent to.
   struct Waiting {
-    caf::actor schedd;
+    schedd_actor schedd;
     std::string slot;
   };
   std::map<std::string, Waiting> waiting;  // by claim id
@@ -73,7 +73,7 @@ void advertise(Self self, const std::set<std::string>& names) {
     auto it = self->state.slots.find(n);
     if (!s || it == self->state.slots.end()) continue;
     u.ads.push_back(WireAd{s->ad()});  // a copy: shares the slot's attributes
-    u.endpoints.push_back(caf::actor_cast<caf::actor>(it->second));
+    u.endpoints.push_back(as_endpoint<collector::AdType::Machine>(it->second));
   }
   for (const collector_actor& c : self->state.collectors) self->send(c, u);
 }
@@ -145,7 +145,7 @@ SlotCallReply refusal(std::string why) {
 }
 
 // A claim granted on `name` (its actor `slot`), at once or once the slot is free.
-SlotCallReply granted(const std::string& name, caf::actor slot, const startd::Slot* s, bool pending) {
+SlotCallReply granted(const std::string& name, slot_actor slot, const startd::Slot* s, bool pending) {
   SlotCallReply r;
   r.ok = true;
   r.slot_name = name;
@@ -186,12 +186,12 @@ void watch_waiting(Self self, const std::string& claim_id, StartdState::Waiting 
 
 void forget_waiting(Self self, std::map<std::string, StartdState::Waiting>::iterator it) {
   auto& st = self->state;
-  const caf::actor schedd = it->second.schedd;
+  const schedd_actor schedd = it->second.schedd;
   st.waiting.erase(it);
   if (!schedd) return;
   for (const auto& [id, w] : st.waiting)
     if (w.schedd == schedd) return;  // still waiting for another (demonitor drops them all)
-  self->demonitor(schedd);
+  self->demonitor(schedd.address());
 }
 
 // A claim that waited for its slot: its schedd hears of the end.
@@ -199,8 +199,7 @@ bool end_waiting(Self self, const std::string& claim_id, const std::string& reas
   auto& st = self->state;
   auto it = st.waiting.find(claim_id);
   if (it == st.waiting.end()) return false;
-  if (it->second.schedd)
-    self->send(caf::actor_cast<schedd_actor>(it->second.schedd), ClaimEnded{claim_id, reason});
+  if (it->second.schedd) self->send(it->second.schedd, ClaimEnded{claim_id, reason});
   forget_waiting(self, it);
   return true;
 }
@@ -243,7 +242,7 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
     }
     auto it = st.slots.find(a.slot);
     if (it == st.slots.end()) continue;
-    const caf::actor slot = caf::actor_cast<caf::actor>(it->second);
+    const slot_actor& slot = it->second;
     if (a.action.kind == ActionKind::ClaimPending) {
       // The claim holds nothing yet: the startd keeps its schedd until the
       // slot is free, and tells the slot's actor then.
@@ -253,8 +252,7 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
       }
       continue;
     }
-    SlotOrder order{
-        static_cast<std::int32_t>(a.action.kind), a.action.claim_id, a.action.reason, nullptr, {}};
+    SlotOrder order{static_cast<std::int32_t>(a.action.kind), a.action.claim_id, a.action.reason, {}, {}};
     if (a.action.kind == ActionKind::AcceptClaim) {
       const startd::Slot* s = st.model->slot(a.slot);
       if (for_call && claim_call) {
@@ -272,7 +270,7 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
           if (name.is_string()) ready.slot_name = std::string(name.as_string());
         }
         self->send(it->second, std::move(order));
-        if (w->second.schedd) self->send(caf::actor_cast<schedd_actor>(w->second.schedd), std::move(ready));
+        if (w->second.schedd) self->send(w->second.schedd, std::move(ready));
         forget_waiting(self, w);
         changed.insert(a.slot);
         continue;

@@ -27,7 +27,7 @@ submitter_actor::behavior_type submitter_behavior(Self self, schedd_actor schedd
         AdUpdate u;
         u.type = static_cast<std::int32_t>(collector::AdType::Submitter);
         u.ads.push_back(std::move(ad));
-        u.endpoints.push_back(caf::actor_cast<caf::actor>(self));
+        u.endpoints.push_back(as_endpoint<collector::AdType::Submitter>(self));
         for (const collector_actor& c : self->state.collectors) self->send(c, u);
       },
       [self](Collectors& c) { take_collectors(self, c, self->state.collectors); },

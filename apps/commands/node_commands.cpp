@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "actors/daemon_directory.h"
 #include "actors/interfaces.h"
 #include "actors/master.h"
 #include "apps/commands/arguments.h"
@@ -133,13 +134,13 @@ int send_command(caf::actor_system& sys, const Handle& to, Message message, cons
 Result<net::Joined> join_advertised(PoolClient& client, collector::AdType type, const std::string& constraint,
                                     const std::string& what) {
   caf::actor_system& sys = client.system();
-  auto c = client.central().daemons.find("COLLECTOR");
-  if (c == client.central().daemons.end())
+  const auto collector = actors::daemon_in<actors::collector_actor>(client.central().daemons);
+  if (!collector)
     return Error{"the central manager (" + client.central().peer.text() + ") runs no collector"};
   std::string address, error;
   {
     caf::scoped_actor self{sys};
-    self->request(caf::actor_cast<actors::collector_actor>(c->second), 10s,
+    self->request(collector, 10s,
                   actors::AdQueryRequest{static_cast<std::int32_t>(type), constraint, {"MyAddress"}, false})
         .receive(
             [&](actors::AdQueryReply& r) {
@@ -334,12 +335,11 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
   if (!client) return rc;
   caf::actor_system& sys = client->system();
   const net::Joined* joined = &client->central();
-  auto it = joined->daemons.find("NEGOTIATOR");
-  if (it == joined->daemons.end()) {
+  const auto negotiator = actors::daemon_in<actors::negotiator_actor>(joined->daemons);
+  if (!negotiator) {
     err << "cara userprio: the central manager (" << joined->peer.text() << ") runs no negotiator\n";
     return 1;
   }
-  auto negotiator = caf::actor_cast<actors::negotiator_actor>(it->second);
   caf::scoped_actor self{sys};
   if (setfactor) {
     std::ostringstream done;
@@ -423,13 +423,12 @@ int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostr
     err << "cara drain: " << node.error() << "\n";
     return 1;
   }
-  auto s = node->daemons.find("STARTD");
-  if (s == node->daemons.end()) {
+  const auto startd = actors::daemon_in<actors::startd_actor>(node->daemons);
+  if (!startd) {
     err << "cara drain: " << machine << " runs no startd\n";
     return 1;
   }
-  return send_command(sys, caf::actor_cast<actors::startd_actor>(s->second),
-                      actors::DrainRequest{how, cancel}, "drain", "startd",
+  return send_command(sys, startd, actors::DrainRequest{how, cancel}, "drain", "startd",
                       (cancel ? "Sent request to cancel draining on " : "Sent request to drain ") + machine,
                       out, err);
 }
@@ -473,14 +472,14 @@ int to_master(const char* tool, const char* usage, const std::vector<std::string
     err << "cara " << tool << ": " << node.error() << "\n";
     return 1;
   }
-  auto m = node->daemons.find("MASTER");
-  if (m == node->daemons.end()) {
+  const auto master = actors::daemon_in<actors::master_actor>(node->daemons);
+  if (!master) {
     err << "cara " << tool << ": " << machine << " runs no master\n";
     return 1;
   }
   caf::actor_system& sys = client->system();
   caf::scoped_actor self{sys};
-  self->request(caf::actor_cast<actors::master_actor>(m->second), 30s, std::move(message))
+  self->request(master, 30s, std::move(message))
       .receive(
           [&](actors::CommandReply& r) {
             if (r.ok) {

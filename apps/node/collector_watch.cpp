@@ -1,7 +1,8 @@
 #include "apps/node/collector_watch.h"
 
-#include <caf/actor_cast.hpp>
 #include <caf/scoped_actor.hpp>
+
+#include "actors/daemon_directory.h"
 
 namespace cara::apps {
 
@@ -47,8 +48,7 @@ actors::collector_actor CollectorWatch::current(std::size_t i, bool& rejoined) {
         .receive(
             [&](net::GateWelcome& w) {
               answered = w.ok;
-              for (std::size_t k = 0; k < w.names.size() && k < w.daemons.size(); ++k)
-                if (w.names[k] == "COLLECTOR") found = caf::actor_cast<actors::collector_actor>(w.daemons[k]);
+              found = actors::daemon_in<actors::collector_actor>(w.names, w.daemons);
             },
             [&](caf::error&) {});
   }
@@ -62,9 +62,7 @@ actors::collector_actor CollectorWatch::current(std::size_t i, bool& rejoined) {
              ")");
   cm.gate = joined->gate;
   rejoined = again;
-  auto it = joined->daemons.find("COLLECTOR");
-  return it == joined->daemons.end() ? actors::collector_actor{}
-                                     : caf::actor_cast<actors::collector_actor>(it->second);
+  return actors::daemon_in<actors::collector_actor>(joined->daemons);
 }
 
 void CollectorWatch::run() {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "actors/collector.h"
+#include "actors/daemon_directory.h"
 #include "actors/master.h"
 #include "actors/negotiator.h"
 #include "actors/schedd.h"
@@ -61,11 +62,10 @@ Result<std::vector<std::pair<CentralManager, collector_actor>>> join_collectors(
     for (double wait = 0.5;; wait = std::min(wait * 2, 10.0)) {
       auto joined = net::join(sys, cm.host, cm.port, creds, anchor, &guard, 10s, session);
       if (joined) {
-        auto it = joined->daemons.find("COLLECTOR");
-        if (it != joined->daemons.end()) {
+        if (const auto collector = actors::daemon_in<collector_actor>(joined->daemons)) {
           log.info("joined the central manager " + cm.host + ":" + std::to_string(cm.port) + " (" +
                    joined->peer.text() + ")");
-          out.push_back({CentralManager{cm, joined->gate}, caf::actor_cast<collector_actor>(it->second)});
+          out.push_back({CentralManager{cm, joined->gate}, collector});
           break;
         }
         log.warning(cm.host + ":" + std::to_string(cm.port) + " runs no collector; retrying");
@@ -452,7 +452,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
       collectors->set(now);
       actors::Collectors update;
       for (const collector_actor& c : now)
-        if (c) update.collectors.push_back(caf::actor_cast<caf::actor>(c));
+        if (c) update.collectors.push_back(c);
       master_log->info(
           "the central manager's collector is another actor now, or was joined again: telling the "
           "node's daemons");
@@ -473,8 +473,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
     self->request(*master_actor, 10s, actors::MasterStatusQuery{})
         .receive(
             [&](actors::MasterStatus& s) {
-              for (std::size_t i = 0; i < s.names.size(); ++i)
-                if (s.names[i] == "SCHEDD") schedd = caf::actor_cast<actors::schedd_actor>(s.daemons[i]);
+              schedd = actors::daemon_in<actors::schedd_actor>(s.names, s.daemons);
             },
             [&](caf::error&) {});
     const std::string domain = config->string("UID_DOMAIN").ok() ? *config->string("UID_DOMAIN") : "";

@@ -1,14 +1,12 @@
 #include "apps/node/view_host_link.h"
 
-#include <caf/actor_cast.hpp>
 #include <caf/send.hpp>
 
 namespace cara::apps {
 
 void ViewHostLink::tell() {
   if (!local_ || reached_.empty()) return;
-  actors::ViewHosts v;
-  for (const actors::collector_actor& c : reached_) v.collectors.push_back(caf::actor_cast<caf::actor>(c));
+  actors::ViewHosts v{reached_};
   // As the collector itself: it takes view hosts only from its own node,
   // and an anonymous message could come from anywhere.
   caf::send_as(local_, local_, std::move(v));

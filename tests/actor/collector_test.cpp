@@ -61,7 +61,7 @@ TEST_CASE("a view collector named late gets the ads there, then every update", "
   CollectorsFixture f;
   f.advertise("slot1@ep1");
   CHECK(f.names(f.view).empty());
-  f.self->send(f.central, ViewHosts{{caf::actor_cast<caf::actor>(f.view)}});
+  f.self->send(f.central, ViewHosts{{f.view}});
   f.settle();
   CHECK(f.names(f.view) == std::vector<std::string>{"slot1@ep1"});
   f.advertise("slot1@ep2");
@@ -70,7 +70,7 @@ TEST_CASE("a view collector named late gets the ads there, then every update", "
 
 TEST_CASE("view hosts from an anonymous sender are ignored", "[collector][actor]") {
   CollectorsFixture f;
-  caf::anon_send(f.central, ViewHosts{{caf::actor_cast<caf::actor>(f.view)}});
+  caf::anon_send(f.central, ViewHosts{{f.view}});
   f.settle();
   f.advertise("slot1@ep1");
   CHECK(f.names(f.view).empty());

@@ -107,7 +107,7 @@ TEST_CASE("after restarting the collector the master tells the node's other daem
           "[master][actor]") {
   struct Fixture : test_coordinator_fixture<> {
     std::vector<caf::actor> collectors;
-    std::vector<caf::actor> told;  // what the other daemon heard
+    std::vector<collector_actor> told;  // what the other daemon heard
     master_actor master;
     caf::actor other;
     Fixture() {
@@ -147,7 +147,7 @@ TEST_CASE("after restarting the collector the master tells the node's other daem
   f.run();
   REQUIRE(f.collectors.size() == 2);
   REQUIRE(f.told.size() == 1);
-  CHECK(f.told[0] == f.collectors[1]);
+  CHECK(f.told[0] == caf::actor_cast<collector_actor>(f.collectors[1]));
 }
 
 // Stopping a node (issue 19): the startd is told first and let its jobs go;

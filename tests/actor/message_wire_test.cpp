@@ -73,20 +73,20 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(WireRequest{job, 12, {"1.0", "1.1"}});
   w.crosses(RequestsReply{"alice@x", {WireRequest{job, 1, {"3.4"}}}});
   w.crosses(SlotMatched{"1.1#s"});
-  MatchInfo m{"1.1#s", "alice@x", "slot1@a", job, nullptr, {"1.0"}, true, {"slot1_2@a", "slot1_3@a"}};
+  MatchInfo m{"1.1#s", "alice@x", "slot1@a", job, {}, {"1.0"}, true, {"slot1_2@a", "slot1_3@a"}};
   const MatchInfo mi = w.crosses(m);
   CHECK(mi.preempting);
   CHECK(mi.preempt_dslots == std::vector<std::string>{"slot1_2@a", "slot1_3@a"});
   w.crosses(MatchBatch{{m, m}});
   w.crosses(Reschedule{"ap"});
-  const ClaimSlot cs = w.crosses(ClaimSlot{"1.1#s", job, true, nullptr, {"slot1_2"}, true});
+  const ClaimSlot cs = w.crosses(ClaimSlot{"1.1#s", job, true, {}, {"slot1_2"}, true});
   CHECK(cs.preempt_dslots == std::vector<std::string>{"slot1_2"});
   CHECK(cs.leftovers);
-  const ClaimReply cr = w.crosses(ClaimReply{true, "", "slot1@a", nullptr, job, true, "ep/slot1.1#s", job});
+  const ClaimReply cr = w.crosses(ClaimReply{true, "", "slot1@a", {}, job, true, "ep/slot1.1#s", job});
   CHECK(cr.pending);
   CHECK(cr.leftover_claim_id == "ep/slot1.1#s");
   CHECK(classad::evaluate_attr(cr.leftover_ad.ad, "RequestCpus").as_int() == 2);
-  const ClaimReady ready = w.crosses(ClaimReady{"1.1#s", nullptr, "slot1_3@a", job});
+  const ClaimReady ready = w.crosses(ClaimReady{"1.1#s", {}, "slot1_3@a", job});
   CHECK(ready.slot_name == "slot1_3@a");
   CHECK(classad::evaluate_attr(ready.slot_ad.ad, "RequestCpus").as_int() == 2);
   CHECK(w.crosses(ActivateClaim{"1.1#s", job, 1001, 1002}).owner_gid == 1002);
@@ -109,22 +109,21 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(Reconfigure{});
   w.crosses(GroupTurn{3, job});
   w.crosses(GroupQuery{});
-  const SlotCall call = w.crosses(SlotCall{"slot1", 1, "1.1#s", job, true, nullptr, {"slot1_2"}, true});
+  const SlotCall call = w.crosses(SlotCall{"slot1", 1, "1.1#s", job, true, {}, {"slot1_2"}, true});
   CHECK(call.preempt_dslots == std::vector<std::string>{"slot1_2"});
   CHECK(call.leftovers);
-  const SlotCallReply scr =
-      w.crosses(SlotCallReply{true, "", "slot1_3", nullptr, job, true, "ep/slot1.1#s", job});
+  const SlotCallReply scr = w.crosses(SlotCallReply{true, "", "slot1_3", {}, job, true, "ep/slot1.1#s", job});
   CHECK(scr.pending);
   CHECK(scr.leftover_claim_id == "ep/slot1.1#s");
   const SlotOrder order = w.crosses(SlotOrder{
-      0, "1.1#s", "", nullptr, startd::RunAs{true, {"alice", 1001, 1002, {1002, 7}}, true, "owner", "", ""}});
+      0, "1.1#s", "", {}, startd::RunAs{true, {"alice", 1001, 1002, {1002, 7}}, true, "owner", "", ""}});
   CHECK(order.account.account.groups == std::vector<std::uint32_t>{1002, 7});
   CHECK(order.account.switch_user);
   w.crosses(StarterExit{true, 15, "", 23});
   w.crosses(StarterSignal{3});
   w.crosses(Timer{1});
-  w.crosses(ViewHosts{{nullptr}});
-  w.crosses(Collectors{{nullptr}});
+  w.crosses(ViewHosts{{collector_actor{}}});
+  w.crosses(Collectors{{collector_actor{}}});
 }
 
 TEST_CASE("an ad that does not parse is a deserialization error, not a half-read ad", "[actors][wire]") {

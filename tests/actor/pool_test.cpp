@@ -188,7 +188,7 @@ TEST_CASE_METHOD(PoolFixture, "daemons told of a new collector advertise to it a
   cs.policy = collector::CollectorPolicy{};
   cs.clock = PoolClock{1700000000};
   collector_actor fresh = spawn_collector(sys, cs);
-  const Collectors moved{{caf::actor_cast<caf::actor>(fresh)}};
+  const Collectors moved{{fresh}};
   for (const startd_actor& s : pool.startds) self->send(s, moved);
   self->send(pool.schedd, moved);
   self->send(pool.negotiator, moved);
@@ -214,7 +214,7 @@ TEST_CASE_METHOD(PoolFixture, "a claim counts only with an id the negotiator ann
   const WireAd job{
       *classad::parse_classad("[ ClusterId = 9; ProcId = 0; Owner = \"alice\"; User = \"alice@test\" ]")};
   auto claim = [&](const std::string& id) {
-    auto h = self->request(slot, caf::infinite, ClaimSlot{id, job, false, nullptr, {}, false});
+    auto h = self->request(slot, caf::infinite, ClaimSlot{id, job, false, {}, {}, false});
     settle();
     return h;
   };

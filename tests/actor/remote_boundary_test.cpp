@@ -101,9 +101,9 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
     self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::AcceptClaim),
                                "eve#1",
                                "",
-                               caf::actor_cast<caf::actor>(self),
+                               caf::actor_cast<schedd_actor>(self),
                                {}});
-    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::StartJob), "", "", nullptr, {}});
+    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::StartJob), "", "", {}, {}});
     // Messages from one sender arrive in order: the orders were handled
     // before this request.
     self->request(slot, kWait, ActivateClaim{"eve#1", job, -1, -1})
@@ -116,15 +116,10 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
   }
 
   SECTION("a slot call from another node is refused by the startd") {
-    self->request(startd, kWait,
-                  SlotCall{"slot1",
-                           static_cast<std::int32_t>(SlotCallKind::Claim),
-                           "eve#1",
-                           job,
-                           true,
-                           nullptr,
-                           {},
-                           false})
+    self->request(
+            startd, kWait,
+            SlotCall{
+                "slot1", static_cast<std::int32_t>(SlotCallKind::Claim), "eve#1", job, true, {}, {}, false})
         .receive(
             [](SlotCallReply& r) {
               CHECK_FALSE(r.ok);
@@ -134,7 +129,7 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
   }
 
   SECTION("a claim with an id the negotiator never announced is refused") {
-    self->request(slot, kWait, ClaimSlot{"guess#1", job, false, nullptr, {}, false})
+    self->request(slot, kWait, ClaimSlot{"guess#1", job, false, {}, {}, false})
         .receive(
             [](ClaimReply& r) {
               CHECK_FALSE(r.ok);

@@ -1,0 +1,107 @@
+// The typed interface of every daemon actor, declared once (DESIGN.md:
+// "the typed interface of an actor declared once, in its own small
+// header"), over forward-declared messages so that the messages themselves
+// can carry typed handles: a ClaimSlot names the schedd to tell, and a
+// ClaimReply the slot to activate, as interfaces, so sending one the wrong
+// message is a compile error. A handler's reply type is part of the
+// interface. The messages are in messages.h and node_messages.h;
+// interfaces.h brings all three together.
+#pragma once
+
+#include <caf/actor_cast.hpp>
+#include <caf/detail/type_list.hpp>
+#include <caf/replies_to.hpp>
+#include <caf/typed_actor.hpp>
+
+namespace cara::actors {
+
+struct WireAd;
+// messages.h
+struct AdUpdate;
+struct AdInvalidate;
+struct AdQueryRequest;
+struct AdQueryReply;
+struct RequestsQuery;
+struct RequestsReply;
+struct SlotMatched;
+struct MatchBatch;
+struct Reschedule;
+struct ClaimSlot;
+struct ClaimReply;
+struct ActivateClaim;
+struct ActivateReply;
+struct ReleaseSlot;
+struct ClaimReady;
+struct ClaimEnded;
+struct JobFinished;
+struct JobSuspension;
+struct SubmitRequest;
+struct SubmitReply;
+struct QueueQuery;
+struct QueueReply;
+struct UserprioQuery;
+struct UserprioReply;
+struct UserprioCommand;
+struct DrainRequest;
+struct GroupTurn;
+struct GroupQuery;
+struct CommandReply;
+// node_messages.h
+struct SlotCall;
+struct SlotCallReply;
+struct SlotOrder;
+struct StarterExit;
+struct StarterSignal;
+struct Timer;
+struct Collectors;
+struct ViewHosts;
+struct Reconfigure;
+struct NodeStop;
+
+using collector_actor =
+    caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
+                     caf::replies_to<AdQueryRequest>::with<AdQueryReply>, caf::reacts_to<Timer>,
+                     caf::reacts_to<ViewHosts>, caf::replies_to<Reconfigure>::with<CommandReply>>;
+
+using negotiator_actor =
+    caf::typed_actor<caf::reacts_to<Reschedule>, caf::replies_to<UserprioQuery>::with<UserprioReply>,
+                     caf::replies_to<UserprioCommand>::with<CommandReply>, caf::reacts_to<Timer>,
+                     caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>>;
+
+// One per accounting group of the negotiator (GROUP_NAMES and <none>): the
+// group's quota and what each cycle made of it; its report between cycles.
+using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<GroupQuery>::with<WireAd>>;
+
+// One per submitter per schedd: the negotiator's contact for the
+// submitter's idle requests; publishes the Submitter ad the schedd keeps
+// current.
+using submitter_actor = caf::typed_actor<caf::replies_to<RequestsQuery>::with<RequestsReply>,
+                                         caf::reacts_to<WireAd>, caf::reacts_to<Collectors>>;
+
+using schedd_actor = caf::typed_actor<
+    caf::replies_to<SubmitRequest>::with<SubmitReply>, caf::replies_to<RequestsQuery>::with<RequestsReply>,
+    caf::replies_to<QueueQuery>::with<QueueReply>, caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimReady>,
+    caf::reacts_to<ClaimEnded>, caf::reacts_to<JobFinished>, caf::reacts_to<JobSuspension>,
+    caf::reacts_to<Timer>, caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>>;
+
+using slot_actor =
+    caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,
+                     caf::replies_to<ActivateClaim>::with<ActivateReply>, caf::reacts_to<ReleaseSlot>,
+                     caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>, caf::reacts_to<Timer>>;
+
+using startd_actor =
+    caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,
+                     caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>,
+                     caf::replies_to<Reconfigure>::with<CommandReply>, caf::reacts_to<NodeStop>>;
+
+using starter_actor = caf::typed_actor<caf::reacts_to<StarterSignal>, caf::reacts_to<StarterExit>>;
+
+// `self` (in its handlers) as a handle of its own interface: passing it
+// where another interface is expected does not compile.
+template <class Self>
+auto handle_of(Self* self) {
+  using Handle = typename caf::detail::tl_apply<typename Self::signatures, caf::typed_actor>::type;
+  return caf::actor_cast<Handle>(self);
+}
+
+}  // namespace cara::actors

@@ -81,6 +81,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
                                             std::shared_ptr<schedd::QueuePolicy> policy,
                                             schedd::ScheddSettings settings, ScheddSetup setup) {
   auto& st = self->state;
+  st.setup = std::make_shared<const ScheddSetup>(setup);
   st.schedd_name = std::move(schedd_name);
   st.config = setup.config;
   read_settings(st, *setup.config, settings);

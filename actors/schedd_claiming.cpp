@@ -32,16 +32,17 @@ void request_claim(ScheddSelf self, const claim::RequestClaim& r, const ScheddSe
                 ClaimSlot{r.claim_id, WireAd{*job}, r.preempting, handle_of(self), r.preempt_dslots,
                           st.claim_leftovers})
       .then(
-          [self, setup, id = r.claim_id](ClaimReply& reply) {
+          [self, id = r.claim_id](ClaimReply& reply) {
             auto& st = self->state;
+            const ScheddSetup& setup = *st.setup;
             if (!reply.ok) return carry_out(self, st.claims->refused(id), setup);
             claim::Grant grant{st.slots.ref(reply.slot),           reply.slot_name,
                                std::move(reply.slot_ad.ad),        reply.pending,
                                std::move(reply.leftover_claim_id), std::move(reply.leftover_ad.ad)};
             carry_out(self, st.claims->granted(id, std::move(grant), setup.clock.now(self)), setup);
           },
-          [self, setup, id = r.claim_id](caf::error&) {
-            carry_out(self, self->state.claims->refused(id), setup);
+          [self, id = r.claim_id](caf::error&) {
+            carry_out(self, self->state.claims->refused(id), *self->state.setup);
           });
 }
 
@@ -57,7 +58,8 @@ void activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setu
     activation.owner_uid = owner->uid;
     activation.owner_gid = owner->gid;
   }
-  auto answer = [self, setup, id = a.claim_id, j = a.job](bool ok) {
+  auto answer = [self, id = a.claim_id, j = a.job](bool ok) {
+    const ScheddSetup& setup = *self->state.setup;
     carry_out(self, self->state.claims->activated(id, j, ok, setup.clock.now(self)), setup);
   };
   self->request(slot, kSlotTimeout, std::move(activation))
@@ -68,10 +70,11 @@ void activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setu
 
 claim::SlotRef SlotHandles::ref(const slot_actor& slot) {
   if (!slot) return 0;
-  const caf::actor_addr addr = caf::actor_cast<caf::actor_addr>(slot);
-  auto [it, fresh] = by_addr_.emplace(addr, next_);
-  if (fresh) by_ref_.emplace(next_++, slot);
-  return it->second;
+  const caf::actor_addr addr = slot.address();
+  if (auto it = by_addr_.find(addr); it != by_addr_.end()) return it->second;
+  by_addr_.emplace(addr, next_);
+  by_ref_.emplace(next_, slot);
+  return next_++;
 }
 
 claim::SlotRef SlotHandles::find(const caf::actor_addr& addr) const {
@@ -138,8 +141,9 @@ void carry_out(ScheddSelf self, claim::Outcome out, const ScheddSetup& setup) {
 // through the central manager would arrive too, but the slot's death
 // would not (CAF reports a node's loss only to nodes connected to it).
 void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup) {
-  auto offer = [self, setup](MatchInfo& m) {
+  auto offer = [self](MatchInfo& m) {
     auto& st = self->state;
+    const ScheddSetup& setup = *st.setup;
     claim::Offer o{
         std::move(m.claim_id), std::move(m.submitter), std::move(m.slot_name), std::move(m.slot_ad.ad),
         st.slots.ref(m.slot),  std::move(m.job_ids),   m.preempting,           std::move(m.preempt_dslots)};
@@ -161,9 +165,10 @@ void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup) {
             self->state.direct.insert(node);
             offer(m);
           },
-          [m, offer, setup, where = *address](caf::error& e) mutable {
-            setup.context.warning("cannot connect to " + where.host + ":" + std::to_string(where.port) +
-                                  " (" + caf::to_string(e) + "); claiming through the central manager");
+          [self, m, offer, where = *address](caf::error& e) mutable {
+            self->state.setup->context.warning("cannot connect to " + where.host + ":" +
+                                               std::to_string(where.port) + " (" + caf::to_string(e) +
+                                               "); claiming through the central manager");
             offer(m);
           });
 }

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "actors/schedd.h"
@@ -32,12 +33,15 @@ class SlotHandles {
   void forget(claim::SlotRef ref);
 
  private:
-  std::map<claim::SlotRef, slot_actor> by_ref_;
-  std::map<caf::actor_addr, claim::SlotRef> by_addr_;
+  std::unordered_map<claim::SlotRef, slot_actor> by_ref_;
+  std::unordered_map<caf::actor_addr, claim::SlotRef> by_addr_;
   claim::SlotRef next_ = 1;
 };
 
 struct ScheddState {
+  // What the schedd was spawned with, shared by the answers it awaits (a
+  // copy per request would cost a dozen reference counts per claim).
+  std::shared_ptr<const ScheddSetup> setup;
   std::shared_ptr<const config::Config> config;  // the queue policy's macros: kept alive with it
   std::optional<schedd::JobQueue> queue;
   std::optional<claim::ScheddClaims> claims;  // over `queue`

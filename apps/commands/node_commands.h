@@ -1,7 +1,8 @@
 // The commands of a running pool: `cara master` (a node), `cara keygen`
 // (the pool CA and certificates), `cara q` (the local schedd's queue),
 // `cara userprio` (the negotiator's accountant, over TLS), `cara drain` and
-// `cara reconfig`.
+// `cara reconfig`, `cara off`. Each lives in its own <name>_command.cpp;
+// what they share is in tool_support.h.
 #pragma once
 
 #include <iosfwd>

@@ -23,10 +23,6 @@ bool ScheddClaims::is_idle(JobId job) const {
   return ad && schedd::job_status(*ad) == schedd::JobStatus::Idle;
 }
 
-void ScheddClaims::check(const Status& s, const std::string& what, Outcome& out) {
-  if (!s) out.actions.push_back(Note{true, what + ": " + s.error()});
-}
-
 // The next job a claim may run: one the match was made for, else any idle
 // job of the submitter the slot would take.
 std::optional<JobId> ScheddClaims::next_job(const std::string& submitter,
@@ -77,12 +73,12 @@ Outcome ScheddClaims::granted(const std::string& claim_id, Grant grant, std::int
   c.id = claim_id;
   c.slot = grant.slot;
   c.slot_name = grant.slot_name;
-  c.slot_ad = grant.slot_ad.attributes().empty() ? asked.offer.slot_ad : std::move(grant.slot_ad);
+  c.slot_ad = grant.slot_ad.attributes().empty() ? std::move(asked.offer.slot_ad) : std::move(grant.slot_ad);
   // RemoteHost names the slot as the pool does: slot1_1@host.
   classad::Value full = classad::evaluate_attr(c.slot_ad, "Name");
   if (full.is_string()) c.slot_name = std::string(full.as_string());
   c.submitter = asked.offer.submitter;
-  c.job_ids = asked.offer.job_ids;
+  c.job_ids = std::move(asked.offer.job_ids);
   c.ready = !grant.pending;
   out.actions.push_back(Watch{c.slot});
   HeldClaim& held = held_.emplace(claim_id, std::move(c)).first->second;
@@ -173,7 +169,7 @@ void ScheddClaims::lose(const std::string& claim_id, const std::string& why, std
     busy_.erase(job);
     const classad::ClassAd* ad = queue_->find(job);
     if (ad && !is_idle(job))
-      check(queue_->evict(job, now), "job " + job.str() + " not put back to Idle", out);
+      check(queue_->evict(job, now), out, [&] { return "job " + job.str() + " not put back to Idle"; });
   }
   const SlotRef slot = it->second.slot;
   held_.erase(it);
@@ -187,7 +183,7 @@ Outcome ScheddClaims::activated(const std::string& claim_id, JobId job, bool ok,
   if (c != held_.end() && c->second.job != job) return out;  // its exit overtook the answer
   if (ok && c != held_.end()) {
     const Status s = queue_->start(job, c->second.slot_name, now);
-    check(s, "job " + job.str() + " not marked running on " + c->second.slot_name, out);
+    check(s, out, [&] { return "job " + job.str() + " not marked running on " + c->second.slot_name; });
     out.queue_changed = s.ok();
     return out;
   }
@@ -208,23 +204,23 @@ Outcome ScheddClaims::job_ended(const std::string& claim_id, const JobEnd& end, 
   const JobId job = *c.job;
   c.job.reset();
   busy_.erase(job);
-  const std::string who = "job " + job.str() + " on " + c.slot_name;
+  auto who = [&] { return "job " + job.str() + " on " + c.slot_name; };
   // A quick job's exit can overtake the answer to its activation: it ran,
   // so it is started first (its events stay in order).
   if (is_idle(job) && end.error.empty())
-    check(queue_->start(job, c.slot_name, now), who + " not marked running", out);
+    check(queue_->start(job, c.slot_name, now), out, [&] { return who() + " not marked running"; });
   if (!end.error.empty()) {
     check(queue_->hold(job, "Error from " + c.slot_name + ": " + end.error,
                        end.hold_code > 0 ? end.hold_code : kHoldStartFailed, 0, now),
-          who + " not held", out);
+          out, [&] { return who() + " not held"; });
   } else if (end.evicted) {
-    check(queue_->evict(job, now), who + " not put back to Idle", out);
+    check(queue_->evict(job, now), out, [&] { return who() + " not put back to Idle"; });
     c.ending = true;
   } else {
-    check(queue_->complete(job, schedd::JobExit{end.by_signal, end.code}, now),
-          who + ": its exit not recorded", out);
+    check(queue_->complete(job, schedd::JobExit{end.by_signal, end.code}, now), out,
+          [&] { return who() + ": its exit not recorded"; });
   }
-  out.actions.push_back(Note{false, who + ": " + describe(end)});
+  out.actions.push_back(Note{false, who() + ": " + describe(end)});
   out.queue_changed = true;
   reuse_or_release(claim_id, out);
   return out;
@@ -236,7 +232,9 @@ Outcome ScheddClaims::suspended(const std::string& claim_id, bool suspended, std
   if (it == held_.end() || !it->second.job) return out;
   const JobId job = *it->second.job;
   const Status s = suspended ? queue_->suspend(job, now) : queue_->unsuspend(job, now);
-  check(s, "job " + job.str() + (suspended ? " not marked suspended" : " not marked running again"), out);
+  check(s, out, [&] {
+    return "job " + job.str() + (suspended ? " not marked suspended" : " not marked running again");
+  });
   out.queue_changed = s.ok();
   return out;
 }

@@ -176,8 +176,12 @@ class ScheddClaims {
   void lose(const std::string& claim_id, const std::string& why, std::int64_t now, Outcome& out);
   void unwatch_if_unused(SlotRef slot, Outcome& out);
   bool is_idle(JobId job) const;
-  // A queue transition that failed: said in the log, with what it means.
-  void check(const Status& s, const std::string& what, Outcome& out);
+  // A queue transition that failed: said in the log, with what it means
+  // (`what()`, only worded when it failed).
+  template <class What>
+  static void check(const Status& s, Outcome& out, What&& what) {
+    if (!s) out.actions.push_back(Note{true, what() + ": " + s.error()});
+  }
 
   schedd::JobQueue* queue_;
   std::map<std::string, HeldClaim> held_;  // by claim id

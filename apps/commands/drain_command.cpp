@@ -1,0 +1,63 @@
+// cara drain: a machine's startd stops taking jobs (condor_drain).
+#include "apps/commands/arguments.h"
+#include "apps/commands/node_commands.h"
+#include "apps/commands/tool_support.h"
+
+namespace cara::apps {
+namespace {
+
+constexpr const char* kDrainUsage =
+    "usage: cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE\n";
+
+}  // namespace
+
+int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> rest;
+  std::int32_t how = 0;
+  bool cancel = false;
+  for (const std::string& a : args) {
+    if (is_flag(a, "graceful"))
+      how = 0;
+    else if (is_flag(a, "quick"))
+      how = 1;
+    else if (is_flag(a, "fast"))
+      how = 2;
+    else if (is_flag(a, "cancel"))
+      cancel = true;
+    else
+      rest.push_back(a);
+  }
+  auto p = parse(rest, {"config"}, "drain", kDrainUsage, err);
+  if (!p) return 2;
+  if (p->positional.size() != 1) {
+    err << "cara drain: expected one machine name\n" << kDrainUsage;
+    return 2;
+  }
+  const std::string machine = p->positional.front();
+  auto cfg = tool_config(option(*p, "config"), "TOOL");
+  if (!cfg) {
+    err << "cara drain: " << cfg.error() << "\n";
+    return 2;
+  }
+  int rc = 0;
+  auto client = PoolClient::open(*cfg, "drain", err, rc);
+  if (!client) return rc;
+  caf::actor_system& sys = client->system();
+  auto node = join_advertised(*client, collector::AdType::Machine,
+                              "Machine == " + classad::unparse(classad::Value::string(machine)),
+                              "execution point " + machine);
+  if (!node) {
+    err << "cara drain: " << node.error() << "\n";
+    return 1;
+  }
+  const auto startd = actors::daemon_in<actors::startd_actor>(node->daemons);
+  if (!startd) {
+    err << "cara drain: " << machine << " runs no startd\n";
+    return 1;
+  }
+  return send_command(sys, startd, actors::DrainRequest{how, cancel}, "drain", "startd",
+                      (cancel ? "Sent request to cancel draining on " : "Sent request to drain ") + machine,
+                      out, err);
+}
+
+}  // namespace cara::apps

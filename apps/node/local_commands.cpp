@@ -1,0 +1,67 @@
+#include "apps/node/local_commands.h"
+
+#include <caf/actor_system.hpp>
+#include <caf/scoped_actor.hpp>
+
+#include "actors/interfaces.h"
+#include "model/classad/unparse.h"
+
+namespace cara::apps {
+
+using namespace std::chrono_literals;
+
+nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
+                            const net::Guard& guard, const std::string& domain, const std::string& host,
+                            const nlohmann::json& request, const net::LocalPeer& peer) {
+  const std::string command = request.value("command", "");
+  const net::Identity who{peer.user + "@" + domain, host};
+  caf::scoped_actor self{sys};
+  if (command == "submit") {
+    if (auto no = guard.refuse(net::Permission::Write, who, "schedd (local)"))
+      return {{"ok", false}, {"error", *no}};
+    // Never root's jobs, whatever its account is called (HTCondor's
+    // condor_submit refuses uid 0 too).
+    if (peer.uid == 0)
+      return {{"ok", false},
+              {"error", "submitting jobs as root (uid 0) is not allowed, for security reasons"}};
+    actors::SubmitRequest r;
+    r.description = request.value("description", "");
+    r.label = request.value("label", "");
+    r.owner = peer.user;  // the kernel's word, not the request's
+    r.iwd = request.value("iwd", "");
+    r.environment = request.value("environment", std::vector<std::string>{});
+    r.appends = request.value("appends", std::vector<std::string>{});
+    nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
+    self->request(schedd, 30s, std::move(r))
+        .receive(
+            [&](actors::SubmitReply& s) {
+              reply = {{"ok", s.ok},
+                       {"error", s.error},
+                       {"cluster", s.cluster},
+                       {"count", s.count},
+                       {"warning", s.warning}};
+            },
+            [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
+    return reply;
+  }
+  if (command == "q") {
+    if (auto no = guard.refuse(net::Permission::Read, who, "schedd (local)"))
+      return {{"ok", false}, {"error", *no}};
+    actors::QueueQuery q;
+    q.constraint = request.value("constraint", "");
+    q.projection = request.value("projection", std::vector<std::string>{});
+    nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
+    self->request(schedd, 30s, std::move(q))
+        .receive(
+            [&](actors::QueueReply& r) {
+              std::vector<std::string> jobs;
+              for (const actors::WireAd& j : r.jobs) jobs.push_back(classad::unparse(j.ad));
+              reply = {{"ok", r.ok}, {"error", r.error}, {"jobs", jobs}};
+            },
+            [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
+    return reply;
+  }
+  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit or q"}};
+}
+
+}  // namespace cara::apps

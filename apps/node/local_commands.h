@@ -1,0 +1,23 @@
+// The commands a node with a schedd takes on its local socket
+// (net/local_socket.h): `cara submit` and `cara q` from this machine's
+// users, who the kernel says they are (SO_PEERCRED), checked against
+// ALLOW_WRITE and ALLOW_READ like a remote peer.
+#pragma once
+
+#include <caf/fwd.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "actors/handles.h"
+#include "net/guard.h"
+#include "net/local_socket.h"
+
+namespace cara::apps {
+
+// Answers one request ({"command": "submit" | "q", ...}) from `peer`, a
+// user of UID_DOMAIN `domain` on `host`, through the node's schedd.
+nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
+                            const net::Guard& guard, const std::string& domain, const std::string& host,
+                            const nlohmann::json& request, const net::LocalPeer& peer);
+
+}  // namespace cara::apps

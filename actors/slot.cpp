@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
+#include <map>
 
 #include "actors/starter.h"
+#include "model/claim/claim_gate.h"
 #include "model/classad/eval.h"
 #include "model/startd/slot_state.h"
 #include "net/guard.h"
@@ -16,13 +18,9 @@ using startd::ActionKind;
 
 // Every request to the startd is local; it answers at once.
 constexpr auto kStartdTimeout = std::chrono::seconds(30);
-// A claim id is good only once the negotiator has announced it to the slot
-// (SlotMatched): the matched schedd's claim may overtake the announcement,
-// so it waits this long for it; announced ids stay good this long.
+// A claim whose id the negotiator has not announced yet waits this long
+// for it (model/claim/claim_gate.h decides the rest).
 constexpr auto kAnnouncementWait = std::chrono::seconds(5);
-constexpr auto kAnnouncedFor = std::chrono::minutes(5);
-// Bounds on what strangers can make a slot keep.
-constexpr std::size_t kMaxAnnounced = 1024, kMaxEarly = 64;
 
 // A claim as the slot knows it: its secret and the schedd holding it.
 struct Holder {
@@ -30,28 +28,24 @@ struct Holder {
   schedd_actor schedd;
 };
 
-// A claim that came before the negotiator announced its id.
+// A claim that came before the negotiator announced its id, by its token.
 struct EarlyClaim {
   ClaimSlot claim;
   caf::typed_response_promise<ClaimReply> reply;
-  std::int32_t timer = 0;
 };
 
-// The claim ids the negotiator matched the slot with, not claimed yet, and
-// when (a partitionable slot takes many per cycle); the claims waiting for
-// their announcement.
-struct ClaimGate {
-  std::vector<std::pair<std::string, caf::actor_clock::time_point>> announced;
-  std::vector<EarlyClaim> early;
-  std::int32_t timers = 0;
+// The claim ids the negotiator announced and the claims waiting for theirs.
+struct Gate {
+  claim::ClaimGate model;
+  std::map<std::int32_t, EarlyClaim> early;
 };
 
 struct SlotState {
   std::shared_ptr<const SlotEnvironment> env;
-  std::string slot;                 // its short name
-  Holder claim;                     // the claim on the slot
-  std::unique_ptr<ClaimGate> gate;  // made when first needed: most slots wait for no claim
-  classad::ClassAd job;             // the activated job
+  std::string slot;            // its short name
+  Holder claim;                // the claim on the slot
+  std::unique_ptr<Gate> gate;  // made when first needed: most slots wait for no claim
+  classad::ClassAd job;        // the activated job
   std::string job_id;
   starter_actor starter;
   bool vacating = false;  // a kill was ordered: the job is being evicted
@@ -96,31 +90,15 @@ void tell(const Self& self, const Holder& h, auto message) {
   if (h.schedd) self->send(h.schedd, std::move(message));
 }
 
-ClaimGate& gate(Self self) {
+Gate& gate(Self self) {
   auto& g = self->state.gate;
-  if (!g) g = std::make_unique<ClaimGate>();
+  if (!g) g = std::make_unique<Gate>();
   return *g;
 }
 
-// The negotiator matched this slot with `claim_id`.
-void announce(Self self, const std::string& claim_id) {
-  auto& announced = gate(self).announced;
-  const auto now = self->clock().now();
-  std::erase_if(announced, [&](const auto& a) { return now - a.second > kAnnouncedFor; });
-  if (announced.size() >= kMaxAnnounced) announced.erase(announced.begin());
-  announced.emplace_back(claim_id, now);
-}
-
-// Whether `claim_id` was announced (and is now used up).
-bool take_announced(Self self, const std::string& claim_id) {
-  if (!self->state.gate) return false;
-  auto& announced = self->state.gate->announced;
-  auto a =
-      std::find_if(announced.begin(), announced.end(), [&](const auto& x) { return x.first == claim_id; });
-  if (a == announced.end()) return false;
-  const bool fresh = self->clock().now() - a->second <= kAnnouncedFor;
-  announced.erase(a);
-  return fresh;
+// The gate's clock: the actor clock in whole seconds (virtual in tests).
+std::int64_t gate_now(Self self) {
+  return std::chrono::duration_cast<std::chrono::seconds>(self->clock().now().time_since_epoch()).count();
 }
 
 ClaimReply claim_refused(std::string why) {
@@ -194,40 +172,41 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         if (self->state.env->context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot))
           return;
         call_startd(self, SlotCallKind::Match, m.claim_id);
-        auto& early = gate(self).early;
-        auto e = std::find_if(early.begin(), early.end(),
-                              [&](const EarlyClaim& x) { return x.claim.claim_id == m.claim_id; });
-        if (e == early.end()) return announce(self, m.claim_id);
-        EarlyClaim waiting = std::move(*e);
-        early.erase(e);
+        Gate& g = gate(self);
+        auto token = g.model.announce(m.claim_id, gate_now(self));
+        if (!token) return;
+        auto e = g.early.find(*token);
+        if (e == g.early.end()) return;
+        EarlyClaim waiting = std::move(e->second);
+        g.early.erase(e);
         claim(self, std::move(waiting.claim), waiting.reply);
       },
       [self](Timer t) {
         // A claim whose id the negotiator never announced: a guess, or a
         // match from a negotiator this slot does not take matches from.
         if (!net::from_this_node(self) || !self->state.gate) return;
-        auto& early = self->state.gate->early;
-        auto e =
-            std::find_if(early.begin(), early.end(), [&](const EarlyClaim& x) { return x.timer == t.what; });
-        if (e == early.end()) return;
+        Gate& g = *self->state.gate;
+        auto e = g.early.find(t.what);
+        if (e == g.early.end() || !g.model.expire(t.what)) return;
         warn(self, "a claim refused: no match was announced for it");
-        e->reply.deliver(claim_refused("no match was announced for this claim on " + self->state.slot));
-        early.erase(e);
+        e->second.reply.deliver(
+            claim_refused("no match was announced for this claim on " + self->state.slot));
+        g.early.erase(e);
       },
       [self](ClaimSlot& c) -> caf::result<ClaimReply> {
         auto rp = self->make_response_promise<ClaimReply>();
-        if (take_announced(self, c.claim_id)) {
-          claim(self, std::move(c), rp);
-          return rp;
+        Gate& g = gate(self);
+        const claim::Admission admission = g.model.admit(c.claim_id, gate_now(self));
+        switch (admission.kind) {
+          case claim::Admission::Kind::Pass: claim(self, std::move(c), rp); return rp;
+          case claim::Admission::Kind::Refuse:
+            warn(self, "a claim refused: too many claims wait for their match");
+            return claim_refused("too many claims wait for their match on " + self->state.slot);
+          case claim::Admission::Kind::Wait:
+            g.early.emplace(admission.token, EarlyClaim{std::move(c), rp});
+            self->delayed_send(self, kAnnouncementWait, Timer{admission.token});
+            return rp;
         }
-        ClaimGate& g = gate(self);
-        if (g.early.size() >= kMaxEarly) {
-          warn(self, "a claim refused: too many claims wait for their match");
-          return claim_refused("too many claims wait for their match on " + self->state.slot);
-        }
-        const std::int32_t timer = ++g.timers;
-        g.early.push_back(EarlyClaim{std::move(c), rp, timer});
-        self->delayed_send(self, kAnnouncementWait, Timer{timer});
         return rp;
       },
       [self](ActivateClaim& a) -> caf::result<ActivateReply> {

@@ -30,22 +30,41 @@ struct AdUpdate {
   std::vector<WireAd> ads;
   std::vector<caf::actor> endpoints;  // empty, or one per ad
 };
+template <class I>
+typename I::result_type inspect(I& f, AdUpdate& x) {
+  return f(caf::meta::type_name("AdUpdate"), x.type, x.ads, x.endpoints);
+}
+
 struct AdInvalidate {
   std::int32_t type = 0;
   std::vector<std::string> keys;
 };
+template <class I>
+typename I::result_type inspect(I& f, AdInvalidate& x) {
+  return f(caf::meta::type_name("AdInvalidate"), x.type, x.keys);
+}
+
 struct AdQueryRequest {
   std::int32_t type = 0;
   std::string constraint;  // a ClassAd expression; empty: every ad
   std::vector<std::string> projection;
   bool absent = false;
 };
+template <class I>
+typename I::result_type inspect(I& f, AdQueryRequest& x) {
+  return f(caf::meta::type_name("AdQueryRequest"), x.type, x.constraint, x.projection, x.absent);
+}
+
 struct AdQueryReply {
   bool ok = true;
   std::string error;
   std::vector<WireAd> ads;
   std::vector<caf::actor> endpoints;  // one per ad
 };
+template <class I>
+typename I::result_type inspect(I& f, AdQueryReply& x) {
+  return f(caf::meta::type_name("AdQueryReply"), x.ok, x.error, x.ads, x.endpoints);
+}
 
 // The actor that speaks for an ad has the interface its ad type names:
 // a Machine ad's is a slot, a Submitter ad's a submitter, a Scheduler ad's
@@ -103,19 +122,39 @@ struct RequestsQuery {
   // negotiator knows the slots), for autoclustering.
   std::vector<std::string> significant;
 };
+template <class I>
+typename I::result_type inspect(I& f, RequestsQuery& x) {
+  return f(caf::meta::type_name("RequestsQuery"), x.cycle, x.submitter, x.significant);
+}
+
 struct WireRequest {
   WireAd job;  // the first job of the autocluster
   std::int64_t count = 0;
   std::vector<std::string> job_ids;  // "C.P", in offer order
 };
+template <class I>
+typename I::result_type inspect(I& f, WireRequest& x) {
+  return f(caf::meta::type_name("WireRequest"), x.job, x.count, x.job_ids);
+}
+
 struct RequestsReply {
   std::string submitter;
   std::vector<WireRequest> requests;
 };
+template <class I>
+typename I::result_type inspect(I& f, RequestsReply& x) {
+  return f(caf::meta::type_name("RequestsReply"), x.submitter, x.requests);
+}
+
 // To a slot: the negotiator matched it (MATCH_TIMEOUT starts).
 struct SlotMatched {
   std::string claim_id;
 };
+template <class I>
+typename I::result_type inspect(I& f, SlotMatched& x) {
+  return f(caf::meta::type_name("SlotMatched"), x.claim_id);
+}
+
 // To a schedd: its matches of one cycle.
 struct MatchInfo {
   std::string claim_id;  // the secret only this schedd and the slot know
@@ -129,13 +168,27 @@ struct MatchInfo {
   // slot whose jobs make room for this one.
   std::vector<std::string> preempt_dslots;
 };
+template <class I>
+typename I::result_type inspect(I& f, MatchInfo& x) {
+  return f(caf::meta::type_name("MatchInfo"), x.claim_id, x.submitter, x.slot_name, x.slot_ad, x.slot,
+           x.job_ids, x.preempting, x.preempt_dslots);
+}
 struct MatchBatch {
   std::vector<MatchInfo> matches;
 };
+template <class I>
+typename I::result_type inspect(I& f, MatchBatch& x) {
+  return f(caf::meta::type_name("MatchBatch"), x.matches);
+}
+
 // A schedd with idle jobs asks for a cycle soon (slots freed or jobs came).
 struct Reschedule {
   std::string schedd;
 };
+template <class I>
+typename I::result_type inspect(I& f, Reschedule& x) {
+  return f(caf::meta::type_name("Reschedule"), x.schedd);
+}
 
 // ---- Claiming (schedd <-> slot) --------------------------------------------
 
@@ -149,6 +202,11 @@ struct ClaimSlot {
   // a claim on what is left of it once the job's dynamic slot is carved.
   bool leftovers = false;
 };
+template <class I>
+typename I::result_type inspect(I& f, ClaimSlot& x) {
+  return f(caf::meta::type_name("ClaimSlot"), x.claim_id, x.job, x.preempting, x.schedd, x.preempt_dslots,
+           x.leftovers);
+}
 struct ClaimReply {
   bool ok = false;
   std::string reason;
@@ -164,6 +222,11 @@ struct ClaimReply {
   std::string leftover_claim_id;
   WireAd leftover_ad;
 };
+template <class I>
+typename I::result_type inspect(I& f, ClaimReply& x) {
+  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
+           x.leftover_claim_id, x.leftover_ad);
+}
 struct ActivateClaim {
   std::string claim_id;
   WireAd job;
@@ -172,13 +235,28 @@ struct ActivateClaim {
   // does not know with them (model/startd/run_as.h).
   std::int64_t owner_uid = -1, owner_gid = -1;
 };
+template <class I>
+typename I::result_type inspect(I& f, ActivateClaim& x) {
+  return f(caf::meta::type_name("ActivateClaim"), x.claim_id, x.job, x.owner_uid, x.owner_gid);
+}
+
 struct ActivateReply {
   bool ok = false;
   std::string reason;
 };
+template <class I>
+typename I::result_type inspect(I& f, ActivateReply& x) {
+  return f(caf::meta::type_name("ActivateReply"), x.ok, x.reason);
+}
+
 struct ReleaseSlot {
   std::string claim_id;
 };
+template <class I>
+typename I::result_type inspect(I& f, ReleaseSlot& x) {
+  return f(caf::meta::type_name("ReleaseSlot"), x.claim_id);
+}
+
 // Startd -> schedd: a pending claim now holds a slot, idle (the preempted
 // jobs have left): it may be activated. With pslot preemption the slot is
 // a dynamic one carved for the claim, not the one the claim was sent to.
@@ -188,11 +266,21 @@ struct ClaimReady {
   std::string slot_name;  // the slot ad's Name
   WireAd slot_ad;
 };
+template <class I>
+typename I::result_type inspect(I& f, ClaimReady& x) {
+  return f(caf::meta::type_name("ClaimReady"), x.claim_id, x.slot, x.slot_name, x.slot_ad);
+}
+
 // Slot -> schedd.
 struct ClaimEnded {
   std::string claim_id;
   std::string reason;
 };
+template <class I>
+typename I::result_type inspect(I& f, ClaimEnded& x) {
+  return f(caf::meta::type_name("ClaimEnded"), x.claim_id, x.reason);
+}
+
 struct JobFinished {
   std::string claim_id;
   std::string job_id;
@@ -202,11 +290,20 @@ struct JobFinished {
   bool evicted = false;        // killed because the slot vacated it: it runs again
   std::int32_t hold_code = 0;  // with `error`: HTCondor's HoldReasonCode (0: FailedToCreateProcess)
 };
+template <class I>
+typename I::result_type inspect(I& f, JobFinished& x) {
+  return f(caf::meta::type_name("JobFinished"), x.claim_id, x.job_id, x.by_signal, x.code, x.error, x.evicted,
+           x.hold_code);
+}
 struct JobSuspension {
   std::string claim_id;
   std::string job_id;
   bool suspended = false;
 };
+template <class I>
+typename I::result_type inspect(I& f, JobSuspension& x) {
+  return f(caf::meta::type_name("JobSuspension"), x.claim_id, x.job_id, x.suspended);
+}
 
 // ---- Submitting and the queue ----------------------------------------------
 
@@ -217,6 +314,11 @@ struct SubmitRequest {
   std::vector<std::string> environment;  // NAME=value
   std::vector<std::string> appends;      // -append lines
 };
+template <class I>
+typename I::result_type inspect(I& f, SubmitRequest& x) {
+  return f(caf::meta::type_name("SubmitRequest"), x.description, x.label, x.owner, x.iwd, x.environment,
+           x.appends);
+}
 struct SubmitReply {
   bool ok = false;
   std::string error;
@@ -224,23 +326,46 @@ struct SubmitReply {
   std::int64_t count = 0;
   std::string warning;
 };
+template <class I>
+typename I::result_type inspect(I& f, SubmitReply& x) {
+  return f(caf::meta::type_name("SubmitReply"), x.ok, x.error, x.cluster, x.count, x.warning);
+}
+
 struct QueueQuery {
   std::string constraint;
   std::vector<std::string> projection;
 };
+template <class I>
+typename I::result_type inspect(I& f, QueueQuery& x) {
+  return f(caf::meta::type_name("QueueQuery"), x.constraint, x.projection);
+}
+
 struct QueueReply {
   bool ok = true;
   std::string error;
   std::vector<WireAd> jobs;
 };
+template <class I>
+typename I::result_type inspect(I& f, QueueReply& x) {
+  return f(caf::meta::type_name("QueueReply"), x.ok, x.error, x.jobs);
+}
 
 // ---- The accountant (condor_userprio) ---------------------------------------
 
 struct UserprioQuery {};
+template <class I>
+typename I::result_type inspect(I& f, UserprioQuery&) {
+  return f(caf::meta::type_name("UserprioQuery"));
+}
+
 struct UserprioReply {
   std::vector<WireAd> records;  // Name, Priority, PriorityFactor, ResourcesUsed, ...
   std::vector<WireAd> groups;   // each group actor's report (ConfigQuota, EffectiveQuota, ...)
 };
+template <class I>
+typename I::result_type inspect(I& f, UserprioReply& x) {
+  return f(caf::meta::type_name("UserprioReply"), x.records, x.groups);
+}
 
 // ---- Execution points -----------------------------------------------------
 
@@ -251,6 +376,10 @@ struct DrainRequest {
   std::int32_t how = 0;
   bool cancel = false;
 };
+template <class I>
+typename I::result_type inspect(I& f, DrainRequest& x) {
+  return f(caf::meta::type_name("DrainRequest"), x.how, x.cancel);
+}
 
 // ---- Nodes ----------------------------------------------------------------
 
@@ -258,12 +387,21 @@ struct DrainRequest {
 // has its daemons apply it. Needs ADMINISTRATOR. Answered with a
 // CommandReply saying what was applied.
 struct ReconfigRequest {};
+template <class I>
+typename I::result_type inspect(I& f, ReconfigRequest&) {
+  return f(caf::meta::type_name("ReconfigRequest"));
+}
+
 // condor_off: the node stops — gracefully (jobs retire and vacate, within
 // SHUTDOWN_GRACEFUL_TIMEOUT) or fast (jobs are killed). Needs
 // ADMINISTRATOR. Answered with a CommandReply before the node stops.
 struct OffRequest {
   bool fast = false;
 };
+template <class I>
+typename I::result_type inspect(I& f, OffRequest& x) {
+  return f(caf::meta::type_name("OffRequest"), x.fast);
+}
 
 // ---- Groups ---------------------------------------------------------------
 
@@ -272,153 +410,32 @@ struct GroupTurn {
   std::int64_t cycle = 0;
   WireAd report;
 };
+template <class I>
+typename I::result_type inspect(I& f, GroupTurn& x) {
+  return f(caf::meta::type_name("GroupTurn"), x.cycle, x.report);
+}
+
 struct GroupQuery {};
+template <class I>
+typename I::result_type inspect(I& f, GroupQuery&) {
+  return f(caf::meta::type_name("GroupQuery"));
+}
+
 struct UserprioCommand {
   std::string command;  // setfactor, setprio, setaccum, setfloor, setceil, resetusage, delete
   std::string name;
   double value = 0;
   std::int64_t duration = 0;  // setfloor/setceil; 0: none
 };
-struct CommandReply {
-  bool ok = false;
-  std::string error;
-};
-
-// ---- inspect ----------------------------------------------------------------
-
-template <class I>
-typename I::result_type inspect(I& f, AdUpdate& x) {
-  return f(caf::meta::type_name("AdUpdate"), x.type, x.ads, x.endpoints);
-}
-template <class I>
-typename I::result_type inspect(I& f, AdInvalidate& x) {
-  return f(caf::meta::type_name("AdInvalidate"), x.type, x.keys);
-}
-template <class I>
-typename I::result_type inspect(I& f, AdQueryRequest& x) {
-  return f(caf::meta::type_name("AdQueryRequest"), x.type, x.constraint, x.projection, x.absent);
-}
-template <class I>
-typename I::result_type inspect(I& f, AdQueryReply& x) {
-  return f(caf::meta::type_name("AdQueryReply"), x.ok, x.error, x.ads, x.endpoints);
-}
-template <class I>
-typename I::result_type inspect(I& f, RequestsQuery& x) {
-  return f(caf::meta::type_name("RequestsQuery"), x.cycle, x.submitter, x.significant);
-}
-template <class I>
-typename I::result_type inspect(I& f, WireRequest& x) {
-  return f(caf::meta::type_name("WireRequest"), x.job, x.count, x.job_ids);
-}
-template <class I>
-typename I::result_type inspect(I& f, RequestsReply& x) {
-  return f(caf::meta::type_name("RequestsReply"), x.submitter, x.requests);
-}
-template <class I>
-typename I::result_type inspect(I& f, SlotMatched& x) {
-  return f(caf::meta::type_name("SlotMatched"), x.claim_id);
-}
-template <class I>
-typename I::result_type inspect(I& f, MatchInfo& x) {
-  return f(caf::meta::type_name("MatchInfo"), x.claim_id, x.submitter, x.slot_name, x.slot_ad, x.slot,
-           x.job_ids, x.preempting, x.preempt_dslots);
-}
-template <class I>
-typename I::result_type inspect(I& f, MatchBatch& x) {
-  return f(caf::meta::type_name("MatchBatch"), x.matches);
-}
-template <class I>
-typename I::result_type inspect(I& f, Reschedule& x) {
-  return f(caf::meta::type_name("Reschedule"), x.schedd);
-}
-template <class I>
-typename I::result_type inspect(I& f, ClaimSlot& x) {
-  return f(caf::meta::type_name("ClaimSlot"), x.claim_id, x.job, x.preempting, x.schedd, x.preempt_dslots,
-           x.leftovers);
-}
-template <class I>
-typename I::result_type inspect(I& f, ClaimReply& x) {
-  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
-           x.leftover_claim_id, x.leftover_ad);
-}
-template <class I>
-typename I::result_type inspect(I& f, ClaimReady& x) {
-  return f(caf::meta::type_name("ClaimReady"), x.claim_id, x.slot, x.slot_name, x.slot_ad);
-}
-template <class I>
-typename I::result_type inspect(I& f, ActivateClaim& x) {
-  return f(caf::meta::type_name("ActivateClaim"), x.claim_id, x.job, x.owner_uid, x.owner_gid);
-}
-template <class I>
-typename I::result_type inspect(I& f, ActivateReply& x) {
-  return f(caf::meta::type_name("ActivateReply"), x.ok, x.reason);
-}
-template <class I>
-typename I::result_type inspect(I& f, ReleaseSlot& x) {
-  return f(caf::meta::type_name("ReleaseSlot"), x.claim_id);
-}
-template <class I>
-typename I::result_type inspect(I& f, ClaimEnded& x) {
-  return f(caf::meta::type_name("ClaimEnded"), x.claim_id, x.reason);
-}
-template <class I>
-typename I::result_type inspect(I& f, JobFinished& x) {
-  return f(caf::meta::type_name("JobFinished"), x.claim_id, x.job_id, x.by_signal, x.code, x.error, x.evicted,
-           x.hold_code);
-}
-template <class I>
-typename I::result_type inspect(I& f, JobSuspension& x) {
-  return f(caf::meta::type_name("JobSuspension"), x.claim_id, x.job_id, x.suspended);
-}
-template <class I>
-typename I::result_type inspect(I& f, SubmitRequest& x) {
-  return f(caf::meta::type_name("SubmitRequest"), x.description, x.label, x.owner, x.iwd, x.environment,
-           x.appends);
-}
-template <class I>
-typename I::result_type inspect(I& f, SubmitReply& x) {
-  return f(caf::meta::type_name("SubmitReply"), x.ok, x.error, x.cluster, x.count, x.warning);
-}
-template <class I>
-typename I::result_type inspect(I& f, QueueQuery& x) {
-  return f(caf::meta::type_name("QueueQuery"), x.constraint, x.projection);
-}
-template <class I>
-typename I::result_type inspect(I& f, QueueReply& x) {
-  return f(caf::meta::type_name("QueueReply"), x.ok, x.error, x.jobs);
-}
-template <class I>
-typename I::result_type inspect(I& f, UserprioQuery&) {
-  return f(caf::meta::type_name("UserprioQuery"));
-}
-template <class I>
-typename I::result_type inspect(I& f, UserprioReply& x) {
-  return f(caf::meta::type_name("UserprioReply"), x.records, x.groups);
-}
-template <class I>
-typename I::result_type inspect(I& f, DrainRequest& x) {
-  return f(caf::meta::type_name("DrainRequest"), x.how, x.cancel);
-}
-template <class I>
-typename I::result_type inspect(I& f, ReconfigRequest&) {
-  return f(caf::meta::type_name("ReconfigRequest"));
-}
-template <class I>
-typename I::result_type inspect(I& f, OffRequest& x) {
-  return f(caf::meta::type_name("OffRequest"), x.fast);
-}
-template <class I>
-typename I::result_type inspect(I& f, GroupTurn& x) {
-  return f(caf::meta::type_name("GroupTurn"), x.cycle, x.report);
-}
-template <class I>
-typename I::result_type inspect(I& f, GroupQuery&) {
-  return f(caf::meta::type_name("GroupQuery"));
-}
 template <class I>
 typename I::result_type inspect(I& f, UserprioCommand& x) {
   return f(caf::meta::type_name("UserprioCommand"), x.command, x.name, x.value, x.duration);
 }
+
+struct CommandReply {
+  bool ok = false;
+  std::string error;
+};
 template <class I>
 typename I::result_type inspect(I& f, CommandReply& x) {
   return f(caf::meta::type_name("CommandReply"), x.ok, x.error);

@@ -31,6 +31,11 @@ struct SlotCall {
   bool leftovers = false;                       // Claim: ClaimSlot::leftovers
   std::int64_t owner_uid = -1, owner_gid = -1;  // Activate: ActivateClaim's
 };
+template <class I>
+typename I::result_type inspect(I& f, SlotCall& x) {
+  return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd,
+           x.preempt_dslots, x.leftovers, x.owner_uid, x.owner_gid);
+}
 struct SlotCallReply {
   bool ok = false;
   std::string reason;
@@ -41,6 +46,11 @@ struct SlotCallReply {
   std::string leftover_claim_id;  // ClaimReply::leftover_claim_id
   WireAd leftover_ad;
 };
+template <class I>
+typename I::result_type inspect(I& f, SlotCallReply& x) {
+  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
+           x.leftover_claim_id, x.leftover_ad);
+}
 // The startd tells a slot actor to carry out an action of its state
 // machine (startd::ActionKind).
 struct SlotOrder {
@@ -50,6 +60,11 @@ struct SlotOrder {
   schedd_actor schedd;    // AcceptClaim: the claim's holder
   startd::RunAs account;  // StartJob: whom the job runs as (the startd decides)
 };
+template <class I>
+typename I::result_type inspect(I& f, SlotOrder& x) {
+  return f(caf::meta::type_name("SlotOrder"), x.action, x.claim_id, x.reason, x.schedd, x.account);
+}
+
 // A starter's job process ended.
 struct StarterExit {
   bool by_signal = false;
@@ -57,80 +72,69 @@ struct StarterExit {
   std::string error;           // the process could not be started (then no exit code)
   std::int32_t hold_code = 0;  // with `error`: JobFinished::hold_code
 };
+template <class I>
+typename I::result_type inspect(I& f, StarterExit& x) {
+  return f(caf::meta::type_name("StarterExit"), x.by_signal, x.code, x.error, x.hold_code);
+}
+
 // The slot tells its starter to signal the job (startd::ActionKind:
 // SuspendJob, ContinueJob, SoftKill, HardKill).
 struct StarterSignal {
   std::int32_t action = 0;
 };
+template <class I>
+typename I::result_type inspect(I& f, StarterSignal& x) {
+  return f(caf::meta::type_name("StarterSignal"), x.action);
+}
+
 // A timer an actor set for itself; `what` is the actor's own code.
 struct Timer {
   std::int32_t what = 0;
 };
+template <class I>
+typename I::result_type inspect(I& f, Timer& x) {
+  return f(caf::meta::type_name("Timer"), x.what);
+}
+
 // Where a daemon's collectors are now (its node's master after restarting
 // the local collector, or the node after the central manager's collector
 // came back): they replace the ones it was given.
 struct Collectors {
   std::vector<collector_actor> collectors;
 };
+template <class I>
+typename I::result_type inspect(I& f, Collectors& x) {
+  return f(caf::meta::type_name("Collectors"), x.collectors);
+}
+
 // The node tells its collector where to forward updates (CONDOR_VIEW_HOST),
 // as it reaches each view collector.
 struct ViewHosts {
   std::vector<collector_actor> collectors;
 };
+template <class I>
+typename I::result_type inspect(I& f, ViewHosts& x) {
+  return f(caf::meta::type_name("ViewHosts"), x.collectors);
+}
+
 // The node's master tells a daemon that the node's configuration changed
 // (DaemonContext::current_config): it applies what it can in place and
 // answers with a CommandReply. Only this node's master may send it.
 struct Reconfigure {};
+template <class I>
+typename I::result_type inspect(I& f, Reconfigure&) {
+  return f(caf::meta::type_name("Reconfigure"));
+}
+
 // The node is stopping (its master tells its daemons): a startd lets its
 // jobs leave — retiring and vacating, or killed when `fast` — and ends
 // when none is left. Only this node's master may send it.
 struct NodeStop {
   bool fast = false;
 };
-
-template <class I>
-typename I::result_type inspect(I& f, SlotCall& x) {
-  return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd,
-           x.preempt_dslots, x.leftovers, x.owner_uid, x.owner_gid);
-}
-template <class I>
-typename I::result_type inspect(I& f, SlotCallReply& x) {
-  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
-           x.leftover_claim_id, x.leftover_ad);
-}
-template <class I>
-typename I::result_type inspect(I& f, SlotOrder& x) {
-  return f(caf::meta::type_name("SlotOrder"), x.action, x.claim_id, x.reason, x.schedd, x.account);
-}
-template <class I>
-typename I::result_type inspect(I& f, StarterExit& x) {
-  return f(caf::meta::type_name("StarterExit"), x.by_signal, x.code, x.error, x.hold_code);
-}
-template <class I>
-typename I::result_type inspect(I& f, StarterSignal& x) {
-  return f(caf::meta::type_name("StarterSignal"), x.action);
-}
-template <class I>
-typename I::result_type inspect(I& f, Reconfigure&) {
-  return f(caf::meta::type_name("Reconfigure"));
-}
 template <class I>
 typename I::result_type inspect(I& f, NodeStop& x) {
   return f(caf::meta::type_name("NodeStop"), x.fast);
-}
-template <class I>
-typename I::result_type inspect(I& f, Timer& x) {
-  return f(caf::meta::type_name("Timer"), x.what);
-}
-
-template <class I>
-typename I::result_type inspect(I& f, ViewHosts& x) {
-  return f(caf::meta::type_name("ViewHosts"), x.collectors);
-}
-
-template <class I>
-typename I::result_type inspect(I& f, Collectors& x) {
-  return f(caf::meta::type_name("Collectors"), x.collectors);
 }
 
 }  // namespace cara::actors

@@ -56,17 +56,15 @@ RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
   auto& st = self->state;
   RequestsReply reply;
   reply.submitter = q.submitter;
-  schedd::AutoclusterIndex index(schedd::SignificantAttributes::from_list(q.significant));
-  std::map<int, std::size_t> position;  // autocluster -> index in reply.requests
-  for (const classad::ClassAd* job : st.queue->idle_jobs(q.submitter)) {
-    const JobId id = schedd::job_id(*job);
-    if (st.claims->busy(id)) continue;
-    const int ac = index.assign(*job);
-    auto [it, fresh] = position.emplace(ac, reply.requests.size());
-    if (fresh) reply.requests.push_back(WireRequest{WireAd{*job}, 0, {}});
-    WireRequest& r = reply.requests[it->second];
-    ++r.count;
-    r.job_ids.push_back(id.str());
+  const auto requests =
+      st.queue->resource_requests(q.submitter, schedd::SignificantAttributes::from_list(q.significant),
+                                  [&](JobId id) { return st.claims->busy(id); });
+  reply.requests.reserve(requests.size());
+  for (const schedd::ResourceRequest& r : requests) {
+    WireRequest w{WireAd{*r.job}, r.count, {}};
+    w.job_ids.reserve(r.jobs.size());
+    for (const JobId& id : r.jobs) w.job_ids.push_back(id.str());
+    reply.requests.push_back(std::move(w));
   }
   return reply;
 }

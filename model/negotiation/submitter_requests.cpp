@@ -28,19 +28,12 @@ std::vector<SubmitterRequests> submitter_requests(const std::vector<classad::Cla
     schedd::sort_for_offer(list);
     SubmitterRequests s;
     s.name = who;
-    std::map<int, std::size_t> slot_of;  // autocluster -> its request
-    for (const classad::ClassAd* job : list) {
-      const int ac = index.assign(*job);
-      auto [it, fresh] = slot_of.try_emplace(ac, s.requests.size());
-      if (fresh) {
-        Request r;
-        r.job = job;
-        r.count = 0;
-        s.requests.push_back(std::move(r));
-      }
-      Request& r = s.requests[it->second];
-      ++r.count;
-      r.job_ids.push_back(schedd::job_id(*job).str());
+    for (schedd::ResourceRequest& r : index.requests(list)) {
+      Request request;
+      request.job = r.job;
+      request.count = r.count;
+      for (const schedd::JobId& id : r.jobs) request.job_ids.push_back(id.str());
+      s.requests.push_back(std::move(request));
     }
     out.push_back(std::move(s));
   }

@@ -174,8 +174,10 @@ std::vector<ResourceRequest> AutoclusterIndex::requests(const std::vector<const 
   for (const classad::ClassAd* job : jobs) {
     const int id = assign(*job);
     auto [it, fresh] = where.try_emplace(id, out.size());
-    if (fresh) out.push_back(ResourceRequest{id, job, 0});
-    ++out[it->second].count;
+    if (fresh) out.push_back(ResourceRequest{id, job, 0, {}});
+    ResourceRequest& r = out[it->second];
+    ++r.count;
+    r.jobs.push_back(job_id(*job));
   }
   return out;
 }

@@ -53,6 +53,7 @@ struct ResourceRequest {
   int autocluster = 0;
   const classad::ClassAd* job = nullptr;  // the first job of the autocluster in offer order
   std::int64_t count = 0;                 // idle jobs in it
+  std::vector<JobId> jobs;                // their ids, in offer order
 };
 
 class AutoclusterIndex {

@@ -148,11 +148,14 @@ std::vector<std::string> JobQueue::submitters() const {
 }
 
 std::vector<ResourceRequest> JobQueue::resource_requests(const std::string& submitter,
-                                                         const SignificantAttributes& significant) const {
+                                                         const SignificantAttributes& significant,
+                                                         const std::function<bool(JobId)>& skip) const {
   AutoclusterIndex index(policy_.significant_attributes
                              ? SignificantAttributes::from_list(*policy_.significant_attributes)
                              : significant);
-  return index.requests(idle_jobs(submitter));
+  std::vector<const classad::ClassAd*> jobs = idle_jobs(submitter);
+  if (skip) std::erase_if(jobs, [&](const classad::ClassAd* j) { return skip(job_id(*j)); });
+  return index.requests(jobs);
 }
 
 IdleJobCursor JobQueue::negotiation_cursor(const std::string& submitter) const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -83,10 +84,13 @@ class JobQueue {
   std::vector<std::string> submitters() const;
 
   // The submitter's idle jobs as resource requests: one per autocluster,
-  // with its count, in offer order. `significant` is used unless the
-  // policy names SIGNIFICANT_ATTRIBUTES.
+  // with its count and job ids, in offer order, leaving out the jobs
+  // `skip` names (being claimed for). `significant` (the negotiator's
+  // list) is used unless this schedd's policy names SIGNIFICANT_ATTRIBUTES
+  // (HTCondor: the schedd's own list wins).
   std::vector<ResourceRequest> resource_requests(const std::string& submitter,
-                                                 const SignificantAttributes& significant) const;
+                                                 const SignificantAttributes& significant,
+                                                 const std::function<bool(JobId)>& skip = {}) const;
 
   // A cursor over the submitter's idle jobs for one negotiation cycle,
   // with cluster skipping as NEGOTIATE_ALL_JOBS_IN_CLUSTER and

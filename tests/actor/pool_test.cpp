@@ -402,3 +402,20 @@ TEST_CASE_METHOD(PoolFixture,
   CHECK(queue().empty());  // completed all the same
   CHECK(logged("WARNING user log of alice: cannot open /nonexistent/dir/job.log: No such file or directory"));
 }
+
+TEST_CASE_METHOD(PoolFixture, "the schedd's own SIGNIFICANT_ATTRIBUTES wins over the negotiator's list",
+                 "[actors][autocluster]") {
+  start({}, "", "SIGNIFICANT_ATTRIBUTES = RequestCpus\n");
+  REQUIRE(submit("executable = /bin/true\n+Foo = $(Process)\nqueue 2\n").ok);
+  // The negotiator would tell Foo apart (a slot expression reads it); the
+  // schedd's configuration says only RequestCpus counts: one request.
+  auto h = self->request(pool.schedd, caf::infinite, RequestsQuery{1, "alice@test", {"Foo"}});
+  settle();
+  h.receive(
+      [](RequestsReply& r) {
+        REQUIRE(r.requests.size() == 1);
+        CHECK(r.requests[0].count == 2);
+        CHECK(r.requests[0].job_ids == std::vector<std::string>{"1.0", "1.1"});
+      },
+      [](caf::error& e) { FAIL(caf::to_string(e)); });
+}

@@ -155,6 +155,16 @@ TEST_CASE("autoclusters group idle jobs by their significant attributes", "[sche
   CHECK(requests[0].count == 8);
   CHECK(requests[1].count == 2);
   CHECK(value(*requests[1].job, "RequestMemory") == "4000");
+  // Each request names its jobs in offer order.
+  std::vector<std::string> ids;
+  for (const JobId& id : requests[1].jobs) ids.push_back(id.str());
+  CHECK(ids == std::vector<std::string>{"3.0", "3.1"});
+  CHECK(requests[0].jobs.front().str() == "4.0");
+  // Jobs being claimed for are left out (the schedd's busy jobs).
+  const auto rest =
+      q.queue->resource_requests(me, SignificantAttributes{}, [](JobId id) { return id.cluster == 3; });
+  REQUIRE(rest.size() == 1);
+  CHECK(rest[0].count == 8);
 }
 
 TEST_CASE("the default significant attributes are what slot and negotiator expressions read",

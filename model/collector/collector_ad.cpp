@@ -7,7 +7,8 @@ namespace cara::collector {
 classad::ClassAd collector_ad(const AdStore& store, const CollectorPolicy& policy,
                               const CollectorCounters& counters, std::int64_t now) {
   std::int64_t hosts = 0, claimed = 0, unclaimed = 0, owner = 0;
-  for (const classad::ClassAd& slot : store.query(AdQuery{AdType::Machine, nullptr, {"State"}, false}, now)) {
+  for (const classad::ClassAd& slot :
+       store.query(AdQuery{AdType::Machine, {nullptr, {"State"}}, false}, now)) {
     ++hosts;
     const classad::Value state = classad::evaluate_attr(slot, "State");
     if (!state.is_string()) continue;
@@ -18,7 +19,7 @@ classad::ClassAd collector_ad(const AdStore& store, const CollectorPolicy& polic
   }
   std::int64_t running = 0, idle = 0, submitters = 0;
   for (const classad::ClassAd& sub :
-       store.query(AdQuery{AdType::Submitter, nullptr, {"RunningJobs", "IdleJobs"}, false}, now)) {
+       store.query(AdQuery{AdType::Submitter, {nullptr, {"RunningJobs", "IdleJobs"}}, false}, now)) {
     ++submitters;
     const classad::Value r = classad::evaluate_attr(sub, "RunningJobs");
     const classad::Value i = classad::evaluate_attr(sub, "IdleJobs");

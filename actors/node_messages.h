@@ -13,16 +13,19 @@
 #include "actors/handles.h"
 #include "actors/wire_ad.h"
 #include "model/startd/run_as.h"
+#include "model/startd/slot_state.h"
 
 namespace cara::actors {
 
 // A slot actor hands an event to the startd, which owns the machine's
 // state machines (model/startd/startd.h).
 enum class SlotCallKind : std::int32_t { Match, Claim, Activate, Release, JobExited, Vacate };
+// For logs and printed messages ("claim", "job exit").
+std::string to_string(SlotCallKind kind);
 
 struct SlotCall {
   std::string slot;
-  std::int32_t kind = 0;  // SlotCallKind
+  SlotCallKind kind = SlotCallKind::Match;
   std::string claim_id;
   WireAd job;
   bool preempting = false;
@@ -54,7 +57,7 @@ typename I::result_type inspect(I& f, SlotCallReply& x) {
 // The startd tells a slot actor to carry out an action of its state
 // machine (startd::ActionKind).
 struct SlotOrder {
-  std::int32_t action = 0;
+  startd::ActionKind action = startd::ActionKind::AcceptClaim;
   std::string claim_id;
   std::string reason;
   schedd_actor schedd;    // AcceptClaim: the claim's holder
@@ -77,14 +80,17 @@ typename I::result_type inspect(I& f, StarterExit& x) {
   return f(caf::meta::type_name("StarterExit"), x.by_signal, x.code, x.error, x.hold_code);
 }
 
-// The slot tells its starter to signal the job (startd::ActionKind:
-// SuspendJob, ContinueJob, SoftKill, HardKill).
+// The slot tells its starter to signal the job: SIGSTOP, SIGCONT, the
+// job's kill signal, SIGKILL (startd::ActionKind's SuspendJob, ContinueJob,
+// SoftKill and HardKill; nothing else can be asked of a starter).
+enum class JobSignal : std::int32_t { Suspend, Continue, SoftKill, HardKill };
+std::string to_string(JobSignal signal);
 struct StarterSignal {
-  std::int32_t action = 0;
+  JobSignal signal = JobSignal::Suspend;
 };
 template <class I>
 typename I::result_type inspect(I& f, StarterSignal& x) {
-  return f(caf::meta::type_name("StarterSignal"), x.action);
+  return f(caf::meta::type_name("StarterSignal"), x.signal);
 }
 
 // A timer an actor set for itself; `what` is the actor's own code.

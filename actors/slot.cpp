@@ -62,9 +62,8 @@ std::string job_id_of(const classad::ClassAd& job) {
 }
 
 void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
-  self->request(
-          self->state.env->startd, kStartdTimeout,
-          SlotCall{self->state.slot, static_cast<std::int32_t>(kind), claim_id, {}, false, {}, {}, false})
+  self->request(self->state.env->startd, kStartdTimeout,
+                SlotCall{self->state.slot, kind, claim_id, {}, false, {}, {}, false})
       .then([](const SlotCallReply&) {});
 }
 
@@ -110,8 +109,8 @@ ClaimReply claim_refused(std::string why) {
 // A claim with an announced id goes to the startd, which decides.
 void claim(Self self, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
   self->request(self->state.env->startd, kStartdTimeout,
-                SlotCall{self->state.slot, static_cast<std::int32_t>(SlotCallKind::Claim), c.claim_id,
-                         std::move(c.job), c.preempting, c.schedd, std::move(c.preempt_dslots), c.leftovers})
+                SlotCall{self->state.slot, SlotCallKind::Claim, c.claim_id, std::move(c.job), c.preempting,
+                         c.schedd, std::move(c.preempt_dslots), c.leftovers})
       .then(
           [rp](SlotCallReply& r) mutable {
             rp.deliver(ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad), r.pending,
@@ -122,9 +121,15 @@ void claim(Self self, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
           });
 }
 
+void signal_job(Self self, JobSignal signal) {
+  if (self->state.starter) self->send(self->state.starter, StarterSignal{signal});
+}
+
+// No default: every action of the slot's state machine is named here, so
+// a new one does not compile until it is placed.
 void carry_out(Self self, const SlotOrder& o) {
   auto& st = self->state;
-  switch (static_cast<ActionKind>(o.action)) {
+  switch (o.action) {
     case ActionKind::AcceptClaim: hold(self, st.claim, o.claim_id, o.schedd); break;
     case ActionKind::StartJob:
       st.vacating = false;
@@ -132,16 +137,16 @@ void carry_out(Self self, const SlotOrder& o) {
       self->link_to(st.starter);  // a slot that ends takes its job with it
       break;
     case ActionKind::SuspendJob:
-    case ActionKind::ContinueJob:
-      if (st.starter) self->send(st.starter, StarterSignal{o.action});
-      tell(self, st.claim,
-           JobSuspension{st.claim.claim_id, st.job_id,
-                         static_cast<ActionKind>(o.action) == ActionKind::SuspendJob});
+    case ActionKind::ContinueJob: {
+      const bool suspend = o.action == ActionKind::SuspendJob;
+      signal_job(self, suspend ? JobSignal::Suspend : JobSignal::Continue);
+      tell(self, st.claim, JobSuspension{st.claim.claim_id, st.job_id, suspend});
       break;
+    }
     case ActionKind::SoftKill:
     case ActionKind::HardKill:
       st.vacating = true;
-      if (st.starter) self->send(st.starter, StarterSignal{o.action});
+      signal_job(self, o.action == ActionKind::SoftKill ? JobSignal::SoftKill : JobSignal::HardKill);
       break;
     case ActionKind::ClaimEnded:
       if (o.claim_id.empty() || o.claim_id == st.claim.claim_id) {
@@ -149,7 +154,14 @@ void carry_out(Self self, const SlotOrder& o) {
         drop(self, st.claim);
       }
       break;
-    default: break;  // RefuseClaim is answered by the reply; the rest is the startd's
+    // Answered by the reply to the call (RefuseClaim, ClaimPending), or the
+    // startd's own work (benchmarks, backfill, advertising).
+    case ActionKind::ClaimPending:
+    case ActionKind::RefuseClaim:
+    case ActionKind::RunBenchmarks:
+    case ActionKind::StartBackfill:
+    case ActionKind::KillBackfill:
+    case ActionKind::Advertise: break;
   }
 }
 
@@ -221,7 +233,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         auto rp = self->make_response_promise<ActivateReply>();
         self->request(st.env->startd, kStartdTimeout,
                       SlotCall{st.slot,
-                               static_cast<std::int32_t>(SlotCallKind::Activate),
+                               SlotCallKind::Activate,
                                a.claim_id,
                                std::move(a.job),
                                false,

@@ -51,7 +51,7 @@ struct StartdState {
 using Self = startd_actor::stateful_pointer<StartdState>;
 
 startd::SlotEvent to_event(SlotCall& c) {
-  switch (static_cast<SlotCallKind>(c.kind)) {
+  switch (c.kind) {
     case SlotCallKind::Match: return startd::MatchNotified{c.claim_id};
     case SlotCallKind::Claim:
       return startd::ClaimRequest{c.claim_id, std::move(c.job.ad), c.preempting, std::move(c.preempt_dslots)};
@@ -210,9 +210,8 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
                        const SlotCall* call) {
   auto& st = self->state;
   SlotCallReply reply;
-  reply.ok = call == nullptr || (static_cast<SlotCallKind>(call->kind) != SlotCallKind::Claim &&
-                                 static_cast<SlotCallKind>(call->kind) != SlotCallKind::Activate);
-  const bool claim_call = call && static_cast<SlotCallKind>(call->kind) == SlotCallKind::Claim;
+  reply.ok = call == nullptr || (call->kind != SlotCallKind::Claim && call->kind != SlotCallKind::Activate);
+  const bool claim_call = call && call->kind == SlotCallKind::Claim;
   std::set<std::string> changed;
   sync_slots(self, changed);  // a carved dynamic slot needs its actor before its orders
   for (startd::StartdAction& a : result.actions) {
@@ -252,7 +251,7 @@ SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult
       }
       continue;
     }
-    SlotOrder order{static_cast<std::int32_t>(a.action.kind), a.action.claim_id, a.action.reason, {}, {}};
+    SlotOrder order{a.action.kind, a.action.claim_id, a.action.reason, {}, {}};
     if (a.action.kind == ActionKind::AcceptClaim) {
       const startd::Slot* s = st.model->slot(a.slot);
       if (for_call && claim_call) {
@@ -388,7 +387,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
           setup.context.warning("startd: a slot call from another node refused");
           return refusal("slot calls come from this node's slots only");
         }
-        const auto kind = static_cast<SlotCallKind>(c.kind);
+        const SlotCallKind kind = c.kind;
         if (self->state.stopping &&
             (kind == SlotCallKind::Claim || kind == SlotCallKind::Match || kind == SlotCallKind::Activate))
           return refusal("the execution point is shutting down");
@@ -397,13 +396,9 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         auto result = self->state.model->deliver(c.slot, event, now);
         SlotCallReply reply = dispatch(self, setup, std::move(result), &c);
         end_if_stopped(self, setup);
-        if (setup.context.log) {
-          static constexpr const char* kKinds[] = {"match",   "claim",    "activation",
-                                                   "release", "job exit", "vacate"};
-          const auto k = static_cast<std::size_t>(c.kind);
-          const std::string what = k < std::size(kKinds) ? kKinds[k] : "call";
-          setup.context.info(c.slot + ": " + what + (reply.ok ? "" : " refused: " + reply.reason));
-        }
+        if (setup.context.log)
+          setup.context.info(c.slot + ": " + to_string(c.kind) +
+                             (reply.ok ? "" : " refused: " + reply.reason));
         return reply;
       },
       [self, setup](DrainRequest& d) -> CommandReply {

@@ -55,13 +55,13 @@ starter_actor::behavior_type starter_actions(Self self, slot_actor slot, std::sh
       [self, runner](StarterSignal s) {
         if (self->state.exited || self->state.handle < 0) return;
         int sig = 0;
-        switch (static_cast<startd::ActionKind>(s.action)) {
-          case startd::ActionKind::SuspendJob: sig = SIGSTOP; break;
-          case startd::ActionKind::ContinueJob: sig = SIGCONT; break;
-          case startd::ActionKind::SoftKill: sig = self->state.kill_sig; break;
-          case startd::ActionKind::HardKill: sig = SIGKILL; break;
-          default: return;
+        switch (s.signal) {
+          case JobSignal::Suspend: sig = SIGSTOP; break;
+          case JobSignal::Continue: sig = SIGCONT; break;
+          case JobSignal::SoftKill: sig = self->state.kill_sig; break;
+          case JobSignal::HardKill: sig = SIGKILL; break;
         }
+        if (sig == 0) return;  // not one of ours
         runner->signal(self->state.handle, sig);
         // A stopped job must run again to act on the soft kill.
         if (sig != SIGSTOP && sig != SIGCONT) runner->signal(self->state.handle, SIGCONT);

@@ -109,18 +109,25 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(Reconfigure{});
   w.crosses(GroupTurn{3, job});
   w.crosses(GroupQuery{});
-  const SlotCall call = w.crosses(SlotCall{"slot1", 1, "1.1#s", job, true, {}, {"slot1_2"}, true});
+  const SlotCall call =
+      w.crosses(SlotCall{"slot1", SlotCallKind::Claim, "1.1#s", job, true, {}, {"slot1_2"}, true});
+  CHECK(call.kind == SlotCallKind::Claim);
   CHECK(call.preempt_dslots == std::vector<std::string>{"slot1_2"});
   CHECK(call.leftovers);
   const SlotCallReply scr = w.crosses(SlotCallReply{true, "", "slot1_3", {}, job, true, "ep/slot1.1#s", job});
   CHECK(scr.pending);
   CHECK(scr.leftover_claim_id == "ep/slot1.1#s");
-  const SlotOrder order = w.crosses(SlotOrder{
-      0, "1.1#s", "", {}, startd::RunAs{true, {"alice", 1001, 1002, {1002, 7}}, true, "owner", "", ""}});
+  const SlotOrder order =
+      w.crosses(SlotOrder{startd::ActionKind::HardKill,
+                          "1.1#s",
+                          "",
+                          {},
+                          startd::RunAs{true, {"alice", 1001, 1002, {1002, 7}}, true, "owner", "", ""}});
+  CHECK(order.action == startd::ActionKind::HardKill);
   CHECK(order.account.account.groups == std::vector<std::uint32_t>{1002, 7});
   CHECK(order.account.switch_user);
   w.crosses(StarterExit{true, 15, "", 23});
-  w.crosses(StarterSignal{3});
+  CHECK(w.crosses(StarterSignal{JobSignal::SoftKill}).signal == JobSignal::SoftKill);
   w.crosses(Timer{1});
   w.crosses(ViewHosts{{collector_actor{}}});
   w.crosses(Collectors{{collector_actor{}}});

@@ -98,12 +98,10 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
       *classad::parse_classad("[ ClusterId = 1; ProcId = 0; Cmd = \"/bin/true\"; Owner = \"eve\" ]")};
 
   SECTION("a startd's order from another node gives no claim and starts no job") {
-    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::AcceptClaim),
-                               "eve#1",
-                               "",
-                               caf::actor_cast<schedd_actor>(self),
-                               {}});
-    self->send(slot, SlotOrder{static_cast<std::int32_t>(startd::ActionKind::StartJob), "", "", {}, {}});
+    self->send(
+        slot,
+        SlotOrder{startd::ActionKind::AcceptClaim, "eve#1", "", caf::actor_cast<schedd_actor>(self), {}});
+    self->send(slot, SlotOrder{startd::ActionKind::StartJob, "", "", {}, {}});
     // Messages from one sender arrive in order: the orders were handled
     // before this request.
     self->request(slot, kWait, ActivateClaim{"eve#1", job, -1, -1})
@@ -116,10 +114,7 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
   }
 
   SECTION("a slot call from another node is refused by the startd") {
-    self->request(
-            startd, kWait,
-            SlotCall{
-                "slot1", static_cast<std::int32_t>(SlotCallKind::Claim), "eve#1", job, true, {}, {}, false})
+    self->request(startd, kWait, SlotCall{"slot1", SlotCallKind::Claim, "eve#1", job, true, {}, {}, false})
         .receive(
             [](SlotCallReply& r) {
               CHECK_FALSE(r.ok);

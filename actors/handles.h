@@ -48,7 +48,6 @@ struct GroupQuery;
 struct CommandReply;
 // node_messages.h
 struct SlotCall;
-struct SlotCallReply;
 struct SlotOrder;
 struct StarterExit;
 struct StarterSignal;
@@ -90,7 +89,7 @@ using slot_actor =
                      caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>, caf::reacts_to<Timer>>;
 
 using startd_actor =
-    caf::typed_actor<caf::replies_to<SlotCall>::with<SlotCallReply>, caf::reacts_to<Timer>,
+    caf::typed_actor<caf::replies_to<SlotCall>::with<ClaimReply>, caf::reacts_to<Timer>,
                      caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>,
                      caf::replies_to<Reconfigure>::with<CommandReply>, caf::reacts_to<NodeStop>>;
 

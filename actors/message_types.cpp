@@ -50,7 +50,6 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<GroupTurn>("cara::GroupTurn")
       .add_message_type<GroupQuery>("cara::GroupQuery")
       .add_message_type<SlotCall>("cara::SlotCall")
-      .add_message_type<SlotCallReply>("cara::SlotCallReply")
       .add_message_type<SlotOrder>("cara::SlotOrder")
       .add_message_type<StarterExit>("cara::StarterExit")
       .add_message_type<StarterSignal>("cara::StarterSignal")

@@ -39,21 +39,9 @@ typename I::result_type inspect(I& f, SlotCall& x) {
   return f(caf::meta::type_name("SlotCall"), x.slot, x.kind, x.claim_id, x.job, x.preempting, x.schedd,
            x.preempt_dslots, x.leftovers, x.owner_uid, x.owner_gid);
 }
-struct SlotCallReply {
-  bool ok = false;
-  std::string reason;
-  std::string slot_name;  // the slot that took the claim
-  slot_actor slot;
-  WireAd slot_ad;
-  bool pending = false;           // the claim waits for the slot's job to leave (ClaimReply::pending)
-  std::string leftover_claim_id;  // ClaimReply::leftover_claim_id
-  WireAd leftover_ad;
-};
-template <class I>
-typename I::result_type inspect(I& f, SlotCallReply& x) {
-  return f(caf::meta::type_name("SlotCallReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
-           x.leftover_claim_id, x.leftover_ad);
-}
+// The startd answers every slot call as it answers a claim (ClaimReply,
+// messages.h): whether it was taken, why not, and for a claim the slot
+// that holds it.
 // The startd tells a slot actor to carry out an action of its state
 // machine (startd::ActionKind).
 struct SlotOrder {

@@ -64,7 +64,7 @@ std::string job_id_of(const classad::ClassAd& job) {
 void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
   self->request(self->state.env->startd, kStartdTimeout,
                 SlotCall{self->state.slot, kind, claim_id, {}, false, {}, {}, false})
-      .then([](const SlotCallReply&) {});
+      .then([](const ClaimReply&) {});
 }
 
 void warn(Self self, const std::string& what) {
@@ -111,14 +111,10 @@ void claim(Self self, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
   self->request(self->state.env->startd, kStartdTimeout,
                 SlotCall{self->state.slot, SlotCallKind::Claim, c.claim_id, std::move(c.job), c.preempting,
                          c.schedd, std::move(c.preempt_dslots), c.leftovers})
-      .then(
-          [rp](SlotCallReply& r) mutable {
-            rp.deliver(ClaimReply{r.ok, r.reason, r.slot_name, r.slot, std::move(r.slot_ad), r.pending,
-                                  std::move(r.leftover_claim_id), std::move(r.leftover_ad)});
-          },
-          [rp](caf::error& e) mutable {
-            rp.deliver(claim_refused("the startd did not answer: " + caf::to_string(e)));
-          });
+      .then([rp](ClaimReply& r) mutable { rp.deliver(std::move(r)); },
+            [rp](caf::error& e) mutable {
+              rp.deliver(claim_refused("the startd did not answer: " + caf::to_string(e)));
+            });
 }
 
 void signal_job(Self self, JobSignal signal) {
@@ -243,7 +239,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
                                a.owner_uid,
                                a.owner_gid})
             .then(
-                [rp](SlotCallReply& r) mutable {
+                [rp](ClaimReply& r) mutable {
                   rp.deliver(ActivateReply{r.ok, r.reason});
                 },
                 [rp](caf::error& e) mutable {

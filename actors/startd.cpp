@@ -138,15 +138,15 @@ startd::RunAs job_account(Self self, const StartdSetup& setup, const SlotCall& c
   return r;
 }
 
-SlotCallReply refusal(std::string why) {
-  SlotCallReply r;
+ClaimReply refusal(std::string why) {
+  ClaimReply r;
   r.reason = std::move(why);
   return r;
 }
 
 // A claim granted on `name` (its actor `slot`), at once or once the slot is free.
-SlotCallReply granted(const std::string& name, slot_actor slot, const startd::Slot* s, bool pending) {
-  SlotCallReply r;
+ClaimReply granted(const std::string& name, slot_actor slot, const startd::Slot* s, bool pending) {
+  ClaimReply r;
   r.ok = true;
   r.slot_name = name;
   r.slot = std::move(slot);
@@ -162,7 +162,7 @@ SlotCallReply granted(const std::string& name, slot_actor slot, const startd::Sl
 // id as announced; nothing is offered when too little is left (no whole CPU
 // or no memory) or when a consumption policy lets the negotiator split the
 // slot itself.
-void offer_leftovers(Self self, const SlotCall& call, SlotCallReply& reply) {
+void offer_leftovers(Self self, const SlotCall& call, ClaimReply& reply) {
   auto& st = self->state;
   const startd::Slot* pslot = st.model->slot(call.slot);
   auto it = st.slots.find(call.slot);
@@ -206,10 +206,9 @@ bool end_waiting(Self self, const std::string& claim_id, const std::string& reas
 
 // Sends each action to its slot and advertises the ads that changed;
 // the reply says what became of `call`'s claim or activation.
-SlotCallReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult result,
-                       const SlotCall* call) {
+ClaimReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult result, const SlotCall* call) {
   auto& st = self->state;
-  SlotCallReply reply;
+  ClaimReply reply;
   reply.ok = call == nullptr || (call->kind != SlotCallKind::Claim && call->kind != SlotCallKind::Activate);
   const bool claim_call = call && call->kind == SlotCallKind::Claim;
   std::set<std::string> changed;
@@ -379,7 +378,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   });
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
-      [self, setup](SlotCall& c) -> SlotCallReply {
+      [self, setup](SlotCall& c) -> ClaimReply {
         // Slot calls come from the node's own slot actors: a peer that got
         // the startd's handle (from the gate, for condor_drain) must not
         // claim, activate or release slots around their claim ids.
@@ -394,7 +393,7 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);
         auto result = self->state.model->deliver(c.slot, event, now);
-        SlotCallReply reply = dispatch(self, setup, std::move(result), &c);
+        ClaimReply reply = dispatch(self, setup, std::move(result), &c);
         end_if_stopped(self, setup);
         if (setup.context.log)
           setup.context.info(c.slot + ": " + to_string(c.kind) +

@@ -95,8 +95,7 @@ SlotBytes bytes_per_slot_actor() {
   for (auto& s : startds) {
     actors::SlotCall probe;
     probe.slot = "none";
-    self->request(s, kWait, std::move(probe))
-        .receive([](const actors::SlotCallReply&) {}, [](caf::error&) {});
+    self->request(s, kWait, std::move(probe)).receive([](const actors::ClaimReply&) {}, [](caf::error&) {});
   }
   out.ticking = static_cast<double>(resident_bytes() - before) / (kStartds * kSlots);
   for (auto& s : startds) self->send_exit(s, caf::exit_reason::user_shutdown);

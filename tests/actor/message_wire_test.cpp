@@ -114,9 +114,6 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   CHECK(call.kind == SlotCallKind::Claim);
   CHECK(call.preempt_dslots == std::vector<std::string>{"slot1_2"});
   CHECK(call.leftovers);
-  const SlotCallReply scr = w.crosses(SlotCallReply{true, "", "slot1_3", {}, job, true, "ep/slot1.1#s", job});
-  CHECK(scr.pending);
-  CHECK(scr.leftover_claim_id == "ep/slot1.1#s");
   const SlotOrder order =
       w.crosses(SlotOrder{startd::ActionKind::HardKill,
                           "1.1#s",

@@ -116,7 +116,7 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
   SECTION("a slot call from another node is refused by the startd") {
     self->request(startd, kWait, SlotCall{"slot1", SlotCallKind::Claim, "eve#1", job, true, {}, {}, false})
         .receive(
-            [](SlotCallReply& r) {
+            [](ClaimReply& r) {
               CHECK_FALSE(r.ok);
               CHECK(r.reason == "slot calls come from this node's slots only");
             },

@@ -9,6 +9,7 @@
 #include "actors/collectors_update.h"
 #include "actors/slot.h"
 #include "actors/system_accounts.h"
+#include "model/claim/leftovers.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
 #include "model/startd/startd.h"
@@ -155,22 +156,15 @@ ClaimReply granted(const std::string& name, slot_actor slot, const startd::Slot*
   return r;
 }
 
-// CLAIM_PARTITIONABLE_LEFTOVERS ("scheduler matchmaking"): a claim that
-// carved a dynamic slot from `call`'s partitionable slot gets a claim id
-// for what is left, so its schedd can start more of its jobs there without
-// waiting for the next negotiation cycle. The partitionable slot takes the
-// id as announced; nothing is offered when too little is left (no whole CPU
-// or no memory) or when a consumption policy lets the negotiator split the
-// slot itself.
+// CLAIM_PARTITIONABLE_LEFTOVERS: the rest of `call`'s partitionable slot,
+// when model/claim/leftovers.h says it is offered, gets a claim id the
+// partitionable slot takes as announced.
 void offer_leftovers(Self self, const SlotCall& call, ClaimReply& reply) {
   auto& st = self->state;
   const startd::Slot* pslot = st.model->slot(call.slot);
   auto it = st.slots.find(call.slot);
-  if (!pslot || it == st.slots.end() || pslot->ad().find("ConsumptionCpus")) return;
-  double cpus = 0, memory = 0;
-  if (!classad::evaluate_attr(pslot->ad(), "Cpus").number(cpus) || cpus < 1 ||
-      !classad::evaluate_attr(pslot->ad(), "Memory").number(memory) || memory <= 0)
-    return;
+  const claim::LeftoverCase asked{call.leftovers, reply.ok && !reply.pending, reply.slot_name != call.slot};
+  if (!pslot || it == st.slots.end() || !claim::offers_leftovers(asked, pslot->ad())) return;
   reply.leftover_claim_id =
       st.machine + "/" + call.slot + "." + std::to_string(++st.leftovers) + "#" + net::claim_secret();
   reply.leftover_ad = WireAd{pslot->ad()};
@@ -282,8 +276,7 @@ ClaimReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult re
     changed.insert(a.slot);
   }
   sync_slots(self, changed);  // dynamic slots whose claim ended
-  if (reply.ok && !reply.pending && call && claim_call && call->leftovers && reply.slot_name != call->slot)
-    offer_leftovers(self, *call, reply);
+  if (call && claim_call) offer_leftovers(self, *call, reply);
   // A partitionable slot's ad changes silently when a dynamic slot is
   // carved from it or gives its resources back: advertise it with them.
   // (Only those: re-advertising every static slot on each call made a

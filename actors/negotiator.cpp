@@ -166,14 +166,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
   std::map<std::string, MatchBatch> batches;  // by schedd name
   for (const negotiation::Match& m : result.matches) {
     const std::string claim_id = fresh_claim_id(self, setup);
-    accounting::ClaimRecord c;
-    c.slot = m.slot_name;
-    // A partitionable slot takes several claims (each carves a dynamic
-    // slot, whose ad carries the claim from the next cycle on).
-    classad::Value pslot = classad::evaluate_attr(g->slots[m.slot], "PartitionableSlot");
-    if (pslot.is_bool() && pslot.as_bool()) c.slot += "/" + claim_id;
-    c.submitter = m.submitter;
-    c.weight = m.weight;
+    const accounting::ClaimRecord c = claim::match_claim(m, g->slots[m.slot], claim_id);
     if (Status charged = claim::charge_match(*st.accountant, c, now); !charged)
       setup.context.warning(charged.error());
     const slot_actor& slot = g->slot_endpoints[m.slot];
@@ -195,12 +188,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     if (it != g->schedds.end() && it->second) self->send(it->second, std::move(batch));
   }
   // Each group its turn, in the order the groups negotiated in.
-  std::vector<const negotiation::GroupOutcome*> turns;
-  for (const negotiation::GroupOutcome& o : result.groups) turns.push_back(&o);
-  std::stable_sort(turns.begin(), turns.end(), [](const auto* a, const auto* b) {
-    return (a->turn < 0 ? INT32_MAX : a->turn) < (b->turn < 0 ? INT32_MAX : b->turn);
-  });
-  for (const negotiation::GroupOutcome* o : turns)
+  for (const negotiation::GroupOutcome* o : negotiation::groups_in_turn_order(result))
     if (auto it = st.group_actors.find(o->name); it != st.group_actors.end())
       self->send(it->second, GroupTurn{st.cycles + 1, WireAd{group_ad(*o, st.cycles + 1)}});
   st.last_stats = result.stats;

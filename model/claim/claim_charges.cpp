@@ -64,6 +64,17 @@ std::vector<std::string> charge(accounting::Accountant& accountant, const Charge
   return lost;
 }
 
+accounting::ClaimRecord match_claim(const negotiation::Match& match, const classad::ClassAd& slot,
+                                    const std::string& claim_id) {
+  accounting::ClaimRecord c;
+  c.slot = match.slot_name;
+  const classad::Value pslot = classad::evaluate_attr(slot, "PartitionableSlot");
+  if (pslot.is_bool() && pslot.as_bool()) c.slot += "/" + claim_id;
+  c.submitter = match.submitter;
+  c.weight = match.weight;
+  return c;
+}
+
 Status charge_match(accounting::Accountant& accountant, const accounting::ClaimRecord& claim,
                     std::int64_t now) {
   if (accountant.claims().count(claim.slot)) {

@@ -17,6 +17,7 @@
 
 #include "model/accounting/accountant.h"
 #include "model/classad/classad.h"
+#include "model/negotiation/cycle_types.h"
 
 namespace cara::claim {
 
@@ -34,6 +35,13 @@ ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& ch
 // line of the result (what was not charged, and why).
 std::vector<std::string> charge(accounting::Accountant& accountant, const ChargeChanges& changes,
                                 std::int64_t now);
+
+// The claim a match is charged as: to its submitter with the slot's
+// weight, on the slot it matched; on a partitionable slot one claim per
+// match, `slot/claim id` (each carves a dynamic slot, whose ad carries the
+// claim from the next cycle on).
+accounting::ClaimRecord match_claim(const negotiation::Match& match, const classad::ClassAd& slot,
+                                    const std::string& claim_id);
 
 // A new match on `claim.slot`: a preempted user's claim on it ends, the
 // matched one begins. The error says what was not charged.

@@ -1,6 +1,7 @@
 #include "model/negotiation/negotiation_cycle.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -549,6 +550,15 @@ std::vector<std::pair<std::string, double>> CycleStats::attributes() const {
       {"LastNegotiationCyclePies0", d(pies)},
       {"LastNegotiationCyclePieSpins0", d(pie_spins)},
   };
+}
+
+std::vector<const GroupOutcome*> groups_in_turn_order(const CycleResult& result) {
+  std::vector<const GroupOutcome*> turns;
+  for (const GroupOutcome& o : result.groups) turns.push_back(&o);
+  std::stable_sort(turns.begin(), turns.end(), [](const GroupOutcome* a, const GroupOutcome* b) {
+    return (a->turn < 0 ? INT32_MAX : a->turn) < (b->turn < 0 ? INT32_MAX : b->turn);
+  });
+  return turns;
 }
 
 }  // namespace cara::negotiation

@@ -116,3 +116,16 @@ TEST_CASE("a match replaces a preempted user's charge", "[claim][accounting]") {
       "the match on y not charged to v@physik.rwth-aachen.de: a claim cannot begin before the last priority "
       "update");
 }
+
+TEST_CASE("a match is charged on its slot, or per claim on a partitionable slot", "[claim][accounting]") {
+  negotiation::Match m;
+  m.submitter = "group_cms.u@physik.rwth-aachen.de";
+  m.slot_name = "slot1@ep";
+  m.weight = 4;
+  const accounting::ClaimRecord plain = match_claim(m, ad("[ Name = \"slot1@ep\" ]"), "c#1");
+  CHECK(plain.slot == "slot1@ep");
+  CHECK(plain.submitter == m.submitter);
+  CHECK(plain.weight == 4);
+  const accounting::ClaimRecord carved = match_claim(m, ad("[ PartitionableSlot = true ]"), "c#2");
+  CHECK(carved.slot == "slot1@ep/c#2");
+}

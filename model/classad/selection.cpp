@@ -15,12 +15,15 @@ Result<Selection> Selection::parse(std::string_view constraint, std::vector<std:
   return s;
 }
 
-bool Selection::selects(const ClassAd& ad, std::int64_t now) const {
-  if (!constraint) return true;
+bool true_at(const ExprTree& e, const ClassAd& ad, std::int64_t now) {
   EvalEnv env;
   env.now = now;
   bool b = false;
-  return evaluate(*constraint, &ad, nullptr, env).bool_equiv(b) && b;
+  return evaluate(e, &ad, nullptr, env).bool_equiv(b) && b;
+}
+
+bool Selection::selects(const ClassAd& ad, std::int64_t now) const {
+  return !constraint || true_at(*constraint, ad, now);
 }
 
 ClassAd Selection::project(const ClassAd& ad) const {

@@ -15,6 +15,9 @@
 
 namespace cara::classad {
 
+// Whether `e`, evaluated in `ad` at `now` (time() in it), is true.
+bool true_at(const ExprTree& e, const ClassAd& ad, std::int64_t now);
+
 struct Selection {
   ExprPtr constraint;                   // null: every ad
   std::vector<std::string> projection;  // empty: every attribute

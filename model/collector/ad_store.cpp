@@ -12,13 +12,6 @@ namespace {
 constexpr const char* kTypeNames[kAdTypes] = {"Machine",      "Submitter", "Scheduler", "Negotiator",
                                               "DaemonMaster", "Collector", "Defrag",    "Accounting"};
 
-bool true_in(const classad::ExprTree& e, const classad::ClassAd& ad, std::int64_t now) {
-  classad::EvalEnv env;
-  env.now = now;
-  bool b = false;
-  return classad::evaluate(e, &ad, nullptr, env).bool_equiv(b) && b;
-}
-
 std::string string_attr(const classad::ClassAd& ad, std::string_view name) {
   classad::Value v = classad::evaluate_attr(ad, name);
   return v.is_string() ? std::string(v.as_string()) : std::string();
@@ -41,9 +34,8 @@ std::optional<AdType> parse_ad_type(std::string_view name) {
 
 Result<CollectorPolicy> CollectorPolicy::from_config(const config::Config& config) {
   CollectorPolicy p;
-  auto lifetime = config.integer("CLASSAD_LIFETIME");
+  auto lifetime = config.positive_seconds("CLASSAD_LIFETIME");
   if (!lifetime) return Error{lifetime.error()};
-  if (*lifetime <= 0) return Error{"CLASSAD_LIFETIME must be a positive number of seconds"};
   p.classad_lifetime = *lifetime;
   auto absent_after = config.integer("ABSENT_EXPIRE_ADS_AFTER");
   if (!absent_after) return Error{absent_after.error()};
@@ -57,9 +49,8 @@ Result<CollectorPolicy> CollectorPolicy::from_config(const config::Config& confi
     if (!e) return Error{e.error()};
     p.absent_requirements = *e;
   }
-  auto interval = config.integer("COLLECTOR_UPDATE_INTERVAL");
+  auto interval = config.positive_seconds("COLLECTOR_UPDATE_INTERVAL");
   if (!interval) return Error{interval.error()};
-  if (*interval <= 0) return Error{"COLLECTOR_UPDATE_INTERVAL must be a positive number of seconds"};
   p.update_interval = *interval;
   for (const char* knob : {"COLLECTOR_NAME", "FULL_HOSTNAME"}) {
     auto name = config.string(knob);
@@ -104,7 +95,7 @@ void AdStore::store(AdType type, const std::string& key, classad::ClassAd ad, st
 
 bool AdStore::retire(AdType type, Stored& s, std::int64_t now) {
   if (type == AdType::Machine && !s.absent && policy_.absent_requirements &&
-      true_in(*policy_.absent_requirements, s.ad, now)) {
+      classad::true_at(*policy_.absent_requirements, s.ad, now)) {
     s.absent = true;
     s.ad.set("Absent", true);
     s.expires = policy_.absent_expire_after == 0 ? 0 : now + policy_.absent_expire_after;

@@ -153,6 +153,13 @@ Result<std::int64_t> Config::integer(std::string_view name) const {
   });
 }
 
+Result<std::int64_t> Config::positive_seconds(std::string_view name) const {
+  auto v = integer(name);
+  if (!v) return v;
+  if (*v <= 0) return Error{std::string(name) + " must be a positive number of seconds"};
+  return v;
+}
+
 Result<double> Config::real(std::string_view name) const {
   return typed<double>(name, "a number",
                        [](const classad::Value& v, double& out) { return !v.is_string() && v.number(out); });

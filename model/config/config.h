@@ -60,6 +60,9 @@ class Config {
   // constants"). Not defined, or not of the type, is an error naming the
   // knob and where it was set.
   Result<std::int64_t> integer(std::string_view name) const;
+  // An interval knob (UPDATE_INTERVAL, CLASSAD_LIFETIME, ...): an integer
+  // number of seconds, more than zero.
+  Result<std::int64_t> positive_seconds(std::string_view name) const;
   Result<double> real(std::string_view name) const;
   Result<bool> boolean(std::string_view name) const;
   // The expanded value parsed as a ClassAd expression (START, RANK, ...).

@@ -11,9 +11,8 @@ Result<ScheddSettings> ScheddSettings::from_config(const config::Config& config)
   s.claim_leftovers = *leftovers;
   for (auto [knob, into] : {std::pair{"SCHEDD_INTERVAL", &s.update_interval},
                             std::pair{"PERIODIC_EXPR_INTERVAL", &s.periodic_interval}}) {
-    auto v = config.integer(knob);
+    auto v = config.positive_seconds(knob);
     if (!v) return Error{v.error()};
-    if (*v <= 0) return Error{std::string(knob) + " must be a positive number of seconds"};
     *into = *v;
   }
   return s;

@@ -6,9 +6,8 @@ namespace cara::startd {
 
 Result<StartdSettings> StartdSettings::from_config(const config::Config& config) {
   StartdSettings s;
-  auto interval = config.integer("UPDATE_INTERVAL");
+  auto interval = config.positive_seconds("UPDATE_INTERVAL");
   if (!interval) return Error{interval.error()};
-  if (*interval <= 0) return Error{"UPDATE_INTERVAL must be a positive number of seconds"};
   s.update_interval = *interval;
   auto run_as = RunAsPolicy::from_config(config);
   if (!run_as) return Error{run_as.error()};

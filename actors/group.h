@@ -13,13 +13,8 @@
 #include <string>
 
 #include "actors/interfaces.h"
-#include "model/negotiation/cycle_types.h"
 
 namespace cara::actors {
-
-// The group's report as an Accounting ad (IsAccountingGroup), with
-// HTCondor's quota attribute names.
-classad::ClassAd group_ad(const negotiation::GroupOutcome& outcome, std::int64_t cycle);
 
 // A group with its configured quota (`configured`: the GroupTree's) and no
 // cycle yet.

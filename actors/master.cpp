@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "model/collector/ad_store.h"
+#include "model/node/master_ad.h"
 #include "net/gate_messages.h"
 
 namespace cara::actors {
@@ -33,18 +34,10 @@ constexpr std::int32_t kStopTimers = -2;
 
 void publish_ad(Self self, const MasterSetup& setup) {
   if (!setup.collectors) return;
-  classad::ClassAd ad;
-  ad.set("MyType", "DaemonMaster");  // HTCondor's MyType for master ads
-  ad.set("Name", setup.name);
-  ad.set("Machine", setup.name);
-  ad.set("MyAddress", setup.address);
-  ad.set("MasterIpAddr", setup.address);
-  std::string list = "MASTER";
-  for (const DaemonSpawn& d : setup.daemons) list += ", " + d.name;
-  ad.set("DaemonList", list);
-  ad.set("UpdateSequenceNumber", setup.clock.now(self));
+  std::vector<std::string> daemons;
+  for (const DaemonSpawn& d : setup.daemons) daemons.push_back(d.name);
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Master),
-             {WireAd{std::move(ad)}},
+             {WireAd{node::master_ad(setup.name, setup.address, daemons, setup.clock.now(self))}},
              {caf::actor_cast<caf::actor>(self)}};
   for (const collector_actor& c : setup.collectors())
     if (c) self->send(c, u);

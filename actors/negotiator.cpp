@@ -11,10 +11,13 @@
 #include "actors/group.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
-#include "model/claim/claim_charges.h"
+#include "model/accounting/priority_edit.h"
+#include "model/claim/cycle_claims.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
+#include "model/negotiation/cycle_timing.h"
 #include "model/negotiation/negotiation_cycle.h"
+#include "model/negotiation/negotiator_ads.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/schedd/autocluster.h"
 #include "model/schedd/job_status.h"
@@ -39,9 +42,9 @@ struct NegotiatorState {
   negotiation::NegotiatorPolicy policy;
   std::optional<accounting::Accountant> accountant;
   std::optional<accounting::GroupTree> groups;
-  std::int64_t interval = 60, min_interval = 5, cycle_delay = 20;
-  std::int64_t last_start = -1, last_end = -1, cycles = 0;
-  bool running = false, requested = false;
+  negotiation::CycleTimes times;
+  std::int64_t cycles = 0;
+  bool running = false;
   std::optional<std::int64_t> timer_at;  // when the pending cycle timer fires
   std::mt19937_64 random;
   std::uint64_t claim_counter = 0;
@@ -56,23 +59,6 @@ struct NegotiatorState {
 using Self = negotiator_actor::stateful_pointer<NegotiatorState>;
 
 using schedd::string_attr;
-
-// A customer record as an Accounting ad (the collector's copy and the
-// userprio reply alike).
-classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {
-  classad::ClassAd a;
-  a.set("MyType", "Accounting");
-  a.set("Name", r.name);
-  a.set("IsAccountingGroup", r.is_group);
-  a.set("Priority", r.priority);
-  a.set("PriorityFactor", r.factor);
-  a.set("EffectivePriority", r.eup());
-  a.set("ResourcesUsed", r.resources_used);
-  a.set("WeightedResourcesUsed", r.weighted_resources_used);
-  a.set("AccumulatedUsage", r.accumulated_usage);
-  a.set("WeightedAccumulatedUsage", r.weighted_accumulated_usage);
-  return a;
-}
 
 // A claim id is "<public part>#<secret>" (HTCondor's claim ids too end in
 // their secret). The public part (this negotiator's start and a counter)
@@ -100,11 +86,7 @@ void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at);
 void plan_next(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
-  std::int64_t at = st.last_start < 0 ? now : st.last_start + st.interval;
-  if (st.requested) at = now;
-  if (st.last_start >= 0) at = std::max(at, st.last_start + st.min_interval);
-  if (st.last_end >= 0) at = std::max(at, st.last_end + st.cycle_delay);
-  schedule(self, setup, at);
+  schedule(self, setup, negotiation::next_cycle_at(st.policy, st.times, now));
 }
 
 void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
@@ -115,89 +97,73 @@ void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
   self->delayed_send(self, std::chrono::seconds(delay), Timer{kCycleTimer});
 }
 
-// The accountant's claims follow the slot ads (model/claim/claim_charges.h).
-void reconcile_claims(Self self, const NegotiatorSetup& setup, const std::vector<classad::ClassAd>& slots,
-                      std::int64_t now) {
-  auto& st = self->state;
-  const claim::ChargeChanges changes =
-      claim::reconcile(st.accountant->claims(), slots, st.policy.use_slot_weights);
-  for (const std::string& lost : claim::charge(*st.accountant, changes, now)) setup.context.warning(lost);
-}
-
 void publish(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
-  classad::ClassAd ad;
-  ad.set("MyType", "Negotiator");
-  ad.set("Name",
-         setup.config->string("FULL_HOSTNAME").ok() ? *setup.config->string("FULL_HOSTNAME") : "negotiator");
-  ad.set("NegotiationCycles", st.cycles);
-  for (const auto& [name, value] : st.last_stats.attributes()) ad.set(name, value);
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
-             {WireAd{std::move(ad)}},
+             {WireAd{negotiation::negotiator_ad(negotiation::negotiator_name(*setup.config), st.cycles,
+                                                st.last_stats)}},
              {as_endpoint<collector::AdType::Negotiator>(self)}};
   AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
-  for (const auto& [key, r] : st.accountant->records()) acc.ads.push_back(WireAd{accounting_ad(r)});
+  for (const auto& [key, r] : st.accountant->records())
+    acc.ads.push_back(WireAd{negotiation::accounting_ad(r)});
   for (const collector_actor& c : self->state.collectors) {
     self->send(c, u);
     if (!acc.ads.empty()) self->send(c, acc);
   }
 }
 
+// The cycle is the model's (model/claim/cycle_claims.h); the actor sends
+// each schedd its matches and each slot word that it was matched.
 void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g) {
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
-  st.accountant->update_priorities(now);
-  reconcile_claims(self, setup, g->slots, now);
-
-  std::vector<negotiation::SubmitterRequests> submitters;
+  claim::CycleInput input;
+  input.slots = &g->slots;
+  input.schedd_of = st.submitter_schedd;
   for (RequestsReply& r : g->replies) {
     negotiation::SubmitterRequests s;
     s.name = r.submitter;
     for (WireRequest& w : r.requests)
       s.requests.push_back(negotiation::Request{&w.job.ad, w.count, w.job_ids});
-    if (!s.requests.empty()) submitters.push_back(std::move(s));
+    input.submitters.push_back(std::move(s));
   }
-  classad::EvalEnv env;
-  env.now = now;
-  std::optional<accounting::GroupTree> groups = st.groups;
-  negotiation::NegotiationCycle cycle(st.policy, *st.accountant, std::move(groups), env);
-  negotiation::CycleResult result = cycle.run(g->slots, submitters);
-
-  std::map<std::string, MatchBatch> batches;  // by schedd name
-  for (const negotiation::Match& m : result.matches) {
-    const std::string claim_id = fresh_claim_id(self, setup);
-    const accounting::ClaimRecord c = claim::match_claim(m, g->slots[m.slot], claim_id);
-    if (Status charged = claim::charge_match(*st.accountant, c, now); !charged)
-      setup.context.warning(charged.error());
-    const slot_actor& slot = g->slot_endpoints[m.slot];
-    if (!slot) continue;
-    self->send(slot, SlotMatched{claim_id});
-    MatchInfo info;
-    info.claim_id = claim_id;
-    info.submitter = m.submitter;
-    info.slot_name = m.slot_name;
-    info.slot_ad = WireAd{g->slots[m.slot]};
-    info.slot = slot;
-    if (!m.job_id.empty()) info.job_ids.push_back(m.job_id);
-    info.preempting = m.reason != negotiation::MatchReason::NoPreemption;
-    info.preempt_dslots = m.victim_names;  // ALLOW_PSLOT_PREEMPTION: the startd evicts them
-    batches[st.submitter_schedd[m.submitter]].matches.push_back(std::move(info));
-  }
-  for (auto& [schedd, batch] : batches) {
+  claim::CycleClaims cycle = claim::run_cycle(
+      st.policy, *st.accountant, st.groups, std::move(input), [&] { return fresh_claim_id(self, setup); },
+      now);
+  for (const std::string& w : cycle.warnings) setup.context.warning(w);
+  for (auto& [schedd, offers] : cycle.offers) {
+    MatchBatch batch;
+    for (claim::ClaimOffer& o : offers) {
+      const slot_actor& slot = g->slot_endpoints[o.slot];
+      if (!slot) continue;
+      self->send(slot, SlotMatched{o.claim_id});
+      MatchInfo info;
+      info.claim_id = std::move(o.claim_id);
+      info.submitter = std::move(o.submitter);
+      info.slot_name = std::move(o.slot_name);
+      info.slot_ad = WireAd{g->slots[o.slot]};
+      info.slot = slot;
+      info.job_ids = std::move(o.job_ids);
+      info.preempting = o.preempting;
+      info.preempt_dslots = std::move(o.preempt_dslots);
+      batch.matches.push_back(std::move(info));
+    }
     auto it = g->schedds.find(schedd);
-    if (it != g->schedds.end() && it->second) self->send(it->second, std::move(batch));
+    if (it != g->schedds.end() && it->second && !batch.matches.empty())
+      self->send(it->second, std::move(batch));
   }
+  const negotiation::CycleResult& result = cycle.result;
   // Each group its turn, in the order the groups negotiated in.
   for (const negotiation::GroupOutcome* o : negotiation::groups_in_turn_order(result))
     if (auto it = st.group_actors.find(o->name); it != st.group_actors.end())
-      self->send(it->second, GroupTurn{st.cycles + 1, WireAd{group_ad(*o, st.cycles + 1)}});
+      self->send(it->second, GroupTurn{st.cycles + 1, WireAd{negotiation::group_ad(*o, st.cycles + 1)}});
   st.last_stats = result.stats;
   if (setup.context.log)
     setup.context.info("cycle " + std::to_string(st.cycles + 1) + ": " + std::to_string(g->slots.size()) +
-                       " slots, " + std::to_string(submitters.size()) + " submitters with requests, " +
+                       " slots, " + std::to_string(result.submitters.size()) + " submitters with requests, " +
                        std::to_string(result.matches.size()) + " matches");
   st.running = false;
-  st.last_end = setup.clock.now(self);
+  st.times.last_end = setup.clock.now(self);
   ++st.cycles;
   publish(self, setup);
   plan_next(self, setup);
@@ -238,13 +204,13 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
   if (st.running || st.collectors.empty()) return;
   st.running = true;
-  st.requested = false;
-  st.last_start = setup.clock.now(self);
+  st.times.requested = false;
+  st.times.last_start = setup.clock.now(self);
   auto g = std::make_shared<Gathered>();
   const collector_actor collector = st.collectors.front();
   auto failed = [self, setup](caf::error&) {
     self->state.running = false;
-    self->state.last_end = setup.clock.now(self);
+    self->state.times.last_end = setup.clock.now(self);
     plan_next(self, setup);
   };
   using collector::AdType;
@@ -277,27 +243,15 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
           failed);
 }
 
+// The command's word is parsed here, once; the change is the model's
+// (model/accounting/priority_edit.h).
 CommandReply run_command(Self self, const NegotiatorSetup& setup, const UserprioCommand& c) {
-  auto& acc = *self->state.accountant;
-  const std::int64_t now = setup.clock.now(self);
-  std::optional<std::int64_t> duration;
-  if (c.duration > 0) duration = c.duration;
-  Status s = Error{"unknown userprio command '" + c.command + "'"};
-  if (c.command == "setfactor")
-    s = acc.set_factor(c.name, c.value);
-  else if (c.command == "setprio")
-    s = acc.set_priority(c.name, c.value);
-  else if (c.command == "setaccum")
-    s = acc.set_accumulated_usage(c.name, c.value);
-  else if (c.command == "setfloor")
-    s = acc.set_floor(c.name, c.value, duration, now);
-  else if (c.command == "setceil")
-    s = acc.set_ceiling(c.name, c.value, duration, now);
-  else if (c.command == "resetusage")
-    s = acc.reset_usage(c.name, now);
-  else if (c.command == "delete")
-    s = acc.remove(c.name);
-  if (!s) return CommandReply{false, s.error()};
+  auto kind = accounting::parse_priority_edit_kind(c.command);
+  if (!kind) return CommandReply{false, kind.error()};
+  accounting::PriorityEdit edit{*kind, c.name, c.value, std::nullopt};
+  if (c.duration > 0) edit.duration = c.duration;
+  if (Status s = accounting::apply(*self->state.accountant, edit, setup.clock.now(self)); !s)
+    return CommandReply{false, s.error()};
   publish(self, setup);
   return CommandReply{true, {}};
 }
@@ -321,12 +275,6 @@ void take_groups(Self self, const accounting::GroupTree& groups) {
   }
 }
 
-void read_intervals(NegotiatorState& st) {
-  st.interval = st.policy.interval;
-  st.min_interval = st.policy.min_interval;
-  st.cycle_delay = st.policy.cycle_delay;
-}
-
 // condor_reconfig: the next cycle runs under the new policy, accountant
 // settings, groups and intervals. A cycle runs within one handler, so none
 // sees a half-applied configuration. Nothing changes when any part fails.
@@ -341,7 +289,6 @@ CommandReply reconfigure(Self self, const NegotiatorSetup& setup, const config::
   st.policy = std::move(*policy);
   st.accountant->reconfigure(std::move(*acc), setup.clock.now(self));
   take_groups(self, *groups);
-  read_intervals(st);
   publish(self, setup);
   if (!st.running) plan_next(self, setup);
   setup.context.info("reconfigured");
@@ -358,7 +305,6 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   st.accountant.emplace(*acc, setup.clock.now(self));
   st.collectors = setup.collectors;
   take_groups(self, *groups);
-  read_intervals(st);
   st.random.seed(setup.seed);
   st.started = setup.clock.now(self);
   publish(self, setup);
@@ -366,14 +312,14 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
   return {
       [self, setup](Reschedule&) {
         if (setup.context.refused(self, net::Permission::Write, "negotiator")) return;
-        self->state.requested = true;
+        self->state.times.requested = true;
         if (!self->state.running) plan_next(self, setup);
       },
       [self, setup](UserprioQuery&) -> caf::result<UserprioReply> {
         UserprioReply reply;
         if (setup.context.refused(self, net::Permission::Read, "negotiator")) return reply;
         for (const auto& [key, r] : self->state.accountant->records())
-          reply.records.push_back(WireAd{accounting_ad(r)});
+          reply.records.push_back(WireAd{negotiation::accounting_ad(r)});
         if (self->state.group_actors.empty()) return reply;
         // The groups answer for themselves (GroupTree order).
         struct Gathering {

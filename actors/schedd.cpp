@@ -47,14 +47,8 @@ void on_tick(Self self, const ScheddSetup& setup) {
   }
 }
 
-// A string knob, or `fallback` when it is empty or does not expand.
-std::string knob(const config::Config& config, const char* name, const std::string& fallback) {
-  auto v = config.string(name);
-  return v && !v->empty() ? *v : fallback;
-}
-
-void read_settings(ScheddState& st, const config::Config& config, const schedd::ScheddSettings& settings) {
-  st.uid_domain = knob(config, "UID_DOMAIN", st.schedd_name);
+void read_settings(ScheddState& st, const schedd::ScheddSettings& settings) {
+  st.uid_domain = settings.uid_domain;
   st.claim_leftovers = settings.claim_leftovers;
   st.update_interval = settings.update_interval;
   st.periodic_interval = settings.periodic_interval;
@@ -72,19 +66,18 @@ CommandReply reconfigure(Self self, std::shared_ptr<const config::Config> config
   if (!settings) return CommandReply{false, settings.error()};
   st.queue->set_policy(std::move(*policy));
   st.config = std::move(config);  // after the policy that points into it
-  read_settings(st, *st.config, *settings);
+  read_settings(st, *settings);
   advertise(self);
   return CommandReply{true, {}};
 }
 
-schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
-                                            std::shared_ptr<schedd::QueuePolicy> policy,
+schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::QueuePolicy> policy,
                                             schedd::ScheddSettings settings, ScheddSetup setup) {
   auto& st = self->state;
   st.setup = std::make_shared<const ScheddSetup>(setup);
-  st.schedd_name = std::move(schedd_name);
+  st.schedd_name = settings.name;  // a new name takes a restart, as in HTCondor
   st.config = setup.config;
-  read_settings(st, *setup.config, settings);
+  read_settings(st, settings);
   classad::EvalEnv env;
   st.queue.emplace(std::move(*policy), "<" + st.schedd_name + ">", env);
   st.negotiator = setup.negotiator;
@@ -176,14 +169,12 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::string schedd_name,
 }  // namespace
 
 Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup) {
-  std::string schedd_name =
-      knob(*setup.config, "SCHEDD_NAME", knob(*setup.config, "FULL_HOSTNAME", "schedd"));
-  auto policy = schedd::QueuePolicy::from_config(*setup.config, schedd_name);
-  if (!policy) return Error{policy.error()};
   auto settings = schedd::ScheddSettings::from_config(*setup.config);
   if (!settings) return Error{settings.error()};
-  return sys.spawn(schedd_behavior, std::move(schedd_name),
-                   std::make_shared<schedd::QueuePolicy>(std::move(*policy)), *settings, std::move(setup));
+  auto policy = schedd::QueuePolicy::from_config(*setup.config, settings->name);
+  if (!policy) return Error{policy.error()};
+  return sys.spawn(schedd_behavior, std::make_shared<schedd::QueuePolicy>(std::move(*policy)), *settings,
+                   std::move(setup));
 }
 
 }  // namespace cara::actors

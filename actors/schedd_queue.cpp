@@ -3,8 +3,6 @@
 // user logs of the queue's events.
 #include <unistd.h>
 
-#include <array>
-
 #include "actors/schedd_state.h"
 #include "actors/submitter.h"
 #include "actors/system_accounts.h"
@@ -14,8 +12,8 @@
 #include "model/collector/ad_store.h"
 #include "model/common/environment.h"
 #include "model/schedd/autocluster.h"
-#include "model/schedd/job_builder.h"
-#include "model/schedd/submit_description.h"
+#include "model/schedd/schedd_ads.h"
+#include "model/schedd/submission.h"
 
 namespace cara::actors {
 
@@ -47,7 +45,8 @@ void write_events(ScheddSelf self, const ScheddSetup& setup) {
 
 void changed(ScheddSelf self, const ScheddSetup& setup) {
   write_events(self, setup);
-  self->state.finished += static_cast<std::int64_t>(self->state.queue->take_finished().size());
+  for (const classad::ClassAd& job : self->state.queue->take_finished())
+    if (schedd::job_status(job) == schedd::JobStatus::Completed) ++self->state.completed;
   self->state.dirty = true;
   self->state.reschedule = true;
 }
@@ -71,51 +70,20 @@ RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
 
 void advertise(ScheddSelf self) {
   auto& st = self->state;
-  std::map<std::string, std::array<std::int64_t, 3>> counts;  // idle, running, held
-  for (const auto& [id, job] : st.queue->jobs()) {
-    const std::string s = schedd::submitter_name(job);
-    auto& c = counts[s];
-    switch (schedd::job_status(job).value_or(schedd::JobStatus::Idle)) {
-      case schedd::JobStatus::Idle: ++c[0]; break;
-      case schedd::JobStatus::Running:
-      case schedd::JobStatus::Suspended: ++c[1]; break;
-      case schedd::JobStatus::Held: ++c[2]; break;
-      default: break;
-    }
-  }
-  // Submitters that had jobs keep an ad (with zero counts) until they go.
-  for (const auto& [name, actor] : st.submitters)
-    counts.try_emplace(name, std::array<std::int64_t, 3>{0, 0, 0});
-  std::int64_t idle = 0, running = 0, held = 0;
-  for (const auto& [name, c] : counts) {
+  std::vector<std::string> known;
+  for (const auto& [name, actor] : st.submitters) known.push_back(name);
+  schedd::ScheddAds ads = schedd::schedd_ads(*st.queue, known, st.completed);
+  for (auto& [name, ad] : ads.submitters) {
     auto it = st.submitters.find(name);
     if (it == st.submitters.end()) {
       submitter_actor sub = spawn_submitter(self->system(), self, st.collectors);
       self->link_to(sub);  // submitters end with their schedd
       it = st.submitters.emplace(name, std::move(sub)).first;
     }
-    classad::ClassAd ad;
-    ad.set("MyType", "Submitter");
-    ad.set("Name", name);
-    ad.set("ScheddName", st.schedd_name);
-    ad.set("IdleJobs", c[0]);
-    ad.set("RunningJobs", c[1]);
-    ad.set("HeldJobs", c[2]);
     self->send(it->second, WireAd{std::move(ad)});
-    idle += c[0];
-    running += c[1];
-    held += c[2];
   }
-  classad::ClassAd ad;
-  ad.set("MyType", "Scheduler");
-  ad.set("Name", st.schedd_name);
-  ad.set("TotalIdleJobs", idle);
-  ad.set("TotalRunningJobs", running);
-  ad.set("TotalHeldJobs", held);
-  ad.set("TotalJobAds", static_cast<std::int64_t>(st.queue->size()));
-  ad.set("TotalCompletedJobs", st.finished);
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Scheduler),
-             {WireAd{std::move(ad)}},
+             {WireAd{std::move(ads.scheduler)}},
              {as_endpoint<collector::AdType::Scheduler>(self)}};
   for (const collector_actor& c : st.collectors) self->send(c, u);
   st.dirty = false;
@@ -130,28 +98,10 @@ bool has_idle(ScheddSelf self) {
 SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitRequest& r) {
   auto& st = self->state;
   SubmitReply reply;
-  auto description =
-      schedd::parse_submit(r.description, r.label.empty() ? "submit description" : r.label, r.appends);
-  if (!description) {
-    reply.error = description.error();
-    return reply;
-  }
-  schedd::SubmitContext ctx;
-  ctx.owner = r.owner;
-  ctx.uid_domain = st.uid_domain;
-  ctx.iwd = r.iwd;
-  ctx.now = setup.clock.now(self);
-  ctx.cluster_id = st.queue->next_cluster_id();
-  ctx.label = r.label.empty() ? "submit description" : r.label;
-  ctx.config = st.config.get();
-  ctx.files = setup.files.get();
-  ctx.environment = parse_environment(r.environment);
-  auto jobs = schedd::build_jobs(*description, ctx);
-  if (!jobs) {
-    reply.error = jobs.error();
-    return reply;
-  }
-  auto result = st.queue->submit(std::move(*jobs), ctx.now);
+  const schedd::Submission submission{
+      r.description, r.label, r.appends, {}, r.owner, r.iwd, parse_environment(r.environment)};
+  const schedd::SubmitSite site{st.uid_domain, st.config.get(), setup.files.get()};
+  auto result = schedd::submit_description(*st.queue, submission, site, setup.clock.now(self));
   if (!result) {
     reply.error = result.error();
     return reply;

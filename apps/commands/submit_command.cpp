@@ -9,10 +9,8 @@
 #include "model/classad/unparse.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
-#include "model/config/map_file.h"
-#include "model/schedd/job_builder.h"
-#include "model/schedd/queue_policy.h"
-#include "model/schedd/submit_description.h"
+#include "model/schedd/schedd_settings.h"
+#include "model/schedd/submission.h"
 #include "net/local_socket.h"
 
 namespace cara::apps {
@@ -59,7 +57,7 @@ int submit_to_schedd(const config::Config& cfg, const std::string& text, const s
 
 int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                std::shared_ptr<config::ConfigHost> host, const SubmitEnvironment& env) {
-  std::optional<std::string> dry_run_out, file, config_file, queue;
+  std::optional<std::string> dry_run_out, file, config_file, queue_args;
   std::vector<std::string> appends;
   std::string owner = env.user;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -78,7 +76,7 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
       if (!v) return 2;
       appends.push_back(*v);
     } else if (is_flag(a, "queue")) {
-      if (!(queue = next("queue arguments"))) return 2;
+      if (!(queue_args = next("queue arguments"))) return 2;
     } else if (is_flag(a, "config")) {
       if (!(config_file = next("a configuration file"))) return 2;
     } else if (is_flag(a, "owner")) {
@@ -120,60 +118,37 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
     return 2;
   }
   if (!dry_run_out) {
-    if (queue) {
+    if (queue_args) {
       err << "cara submit: -queue works with -dry-run only; put the queue statement in " << *file << "\n";
       return 2;
     }
     return submit_to_schedd(*cfg, *text, *file, appends, env, out, err);
   }
-  auto description = schedd::parse_submit(*text, *file, appends, queue.value_or(""));
-  if (!description) {
-    err << "cara submit: " << description.error() << "\n";
-    return 1;
-  }
-  schedd::SubmitContext ctx;
-  ctx.owner = owner;
-  auto uid = cfg->string("UID_DOMAIN");
-  ctx.uid_domain = uid ? *uid : "localhost";
-  ctx.iwd = env.cwd;
-  ctx.now = env.now;
-  ctx.cluster_id = 1;
-  ctx.label = *file;
-  ctx.config = &*cfg;
-  ctx.files = host.get();
-  ctx.environment = env.environment;
-  auto jobs = schedd::build_jobs(*description, ctx);
-  if (!jobs) {
-    err << "cara submit: " << jobs.error() << "\n";
-    return 1;
-  }
-  // The schedd's policy: transforms, then submit requirements, read as the
-  // schedd would read them (SCHEDD.* prefixes apply).
+  // The schedd's side, read as the schedd reads it (SCHEDD.* prefixes
+  // apply), into a queue of its own: the same call as a real submission.
   const config::Config schedd_config = cfg->as({"SCHEDD", ""});
-  auto named = schedd_config.string("SCHEDD_NAME");
-  auto host_name = schedd_config.string("FULL_HOSTNAME", "localhost");
-  const std::string schedd_name = named && !named->empty() ? *named : host_name ? *host_name : "localhost";
-  auto policy = schedd::QueuePolicy::from_config(schedd_config, schedd_name);
+  auto settings = schedd::ScheddSettings::from_config(schedd_config);
+  if (!settings) {
+    err << "cara submit: " << settings.error() << "\n";
+    return 2;
+  }
+  auto policy = schedd::QueuePolicy::from_config(schedd_config, settings->name);
   if (!policy) {
     err << "cara submit: " << policy.error() << "\n";
     return 2;
   }
-  auto maps = config::load_user_maps(schedd_config, *host);
-  if (!maps) {
-    err << "cara submit: " << maps.error() << "\n";
-    return 2;
-  }
-  classad::EvalEnv eval_env;
-  eval_env.now = env.now;
-  eval_env.user_maps = maps->get();
-  auto admitted = schedd::admit_cluster(*policy, *jobs, eval_env);
-  if (!admitted) {
-    err << "ERROR: Failed to commit job submission into the queue.\nERROR: " << admitted.error() << "\n";
+  schedd::JobQueue queue(std::move(*policy), "<" + settings->name + ">");
+  const schedd::Submission submission{*text, *file,   appends,        queue_args.value_or(""),
+                                      owner, env.cwd, env.environment};
+  const schedd::SubmitSite site{settings->uid_domain, &schedd_config, host.get()};
+  auto submitted = schedd::submit_description(queue, submission, site, env.now);
+  if (!submitted) {
+    err << "ERROR: Failed to commit job submission into the queue.\nERROR: " << submitted.error() << "\n";
     return 1;
   }
-  if (admitted->warning) {
+  if (submitted->warning) {
     err << "WARNING: Committed job submission into the queue with the following warning:\nWARNING: "
-        << *admitted->warning << "\n";
+        << *submitted->warning << "\n";
   }
   std::ofstream file_out;
   std::ostream* sink = &out;
@@ -185,9 +160,11 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     sink = &file_out;
   }
-  for (std::size_t i = 0; i < jobs->size(); ++i) {
-    if (i > 0) *sink << "\n";
-    *sink << classad::unparse_long_form((*jobs)[i]);
+  bool first = true;
+  for (const auto& [id, job] : queue.jobs()) {
+    if (!first) *sink << "\n";
+    first = false;
+    *sink << classad::unparse_long_form(job);
   }
   sink->flush();
   if (!*sink) {

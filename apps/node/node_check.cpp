@@ -73,8 +73,9 @@ std::vector<Reading> readings(const NodePlan& plan) {
                    }});
   if (plan.runs("SCHEDD"))
     out.push_back({"SCHEDD", [](const config::Config& c) -> Status {
-                     if (auto p = schedd::QueuePolicy::from_config(c, "schedd"); !p) return Error{p.error()};
-                     return ok_or(schedd::ScheddSettings::from_config(c));
+                     auto settings = schedd::ScheddSettings::from_config(c);
+                     if (!settings) return Error{settings.error()};
+                     return ok_or(schedd::QueuePolicy::from_config(c, settings->name));
                    }});
   if (plan.runs("STARTD"))
     out.push_back({"STARTD", [](const config::Config& c) -> Status {

@@ -41,6 +41,9 @@ class Config {
         files_(std::move(files)) {}
 
   const DaemonIdentity& identity() const { return who_; }
+  // The host the configuration was read from: files it names (map files,
+  // queue-from files) are read there too.
+  const std::shared_ptr<ConfigHost>& host() const { return host_; }
   // The same configuration as another daemon (or local name) sees it.
   Config as(DaemonIdentity who) const;
   // The same configuration with the definition stored as `name` (prefix

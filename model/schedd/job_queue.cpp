@@ -91,7 +91,7 @@ Status JobQueue::remove(JobId id, const std::string& reason, std::int64_t now) {
 }
 
 std::size_t JobQueue::evaluate_periodic(std::int64_t now) {
-  classad::EvalEnv env = env_;
+  classad::EvalEnv env = policy_.eval_env(env_);
   env.now = now;
   std::size_t changed = 0;
   for (auto& [id, job] : jobs_) {

@@ -44,6 +44,7 @@ class JobQueue {
   // A reconfiguration: submissions and periodic evaluations from now on
   // follow `policy`; queued jobs stay as they are.
   void set_policy(QueuePolicy policy) { policy_ = std::move(policy); }
+  const QueuePolicy& policy() const { return policy_; }
 
   // The id the next submission gets; submit files expand $(Cluster) with it.
   std::int64_t next_cluster_id() const { return next_cluster_; }

@@ -2,6 +2,7 @@
 
 #include "model/classad/parser.h"
 #include "model/config/config.h"
+#include "model/config/map_file.h"
 #include "model/schedd/job_status.h"
 
 namespace cara::schedd {
@@ -44,11 +45,21 @@ Result<QueuePolicy> QueuePolicy::from_config(const config::Config& config, const
     if (!names) return Error{names.error()};
     if (!names->empty()) p.significant_attributes = std::move(*names);
   }
+  if (!config.host()) return Error{"the schedd's configuration has no host to read its map files from"};
+  auto maps = config::load_user_maps(config, *config.host());
+  if (!maps) return Error{maps.error()};
+  if (!(*maps)->empty()) p.user_maps = std::move(*maps);
   return p;
 }
 
+classad::EvalEnv QueuePolicy::eval_env(classad::EvalEnv env) const {
+  if (user_maps) env.user_maps = user_maps.get();
+  return env;
+}
+
 Result<Admission> admit_cluster(const QueuePolicy& policy, std::vector<classad::ClassAd>& jobs,
-                                const classad::EvalEnv& env) {
+                                const classad::EvalEnv& given) {
+  const classad::EvalEnv env = policy.eval_env(given);
   std::vector<classad::ClassAd> out = jobs;
   for (classad::ClassAd& job : out) {
     const std::string owner = string_attr(job, "Owner");

@@ -1,11 +1,12 @@
 // The schedd's policy for what enters its queue and what happens to jobs
 // there (policy-configuration-ep-ap, "condor_schedd Policy
 // Configuration"): job transforms, submit requirements and warnings, and
-// the periodic expressions. admit_cluster() is the whole submission path
-// of one cluster; `cara submit -dry-run` and the JobQueue share it.
+// the periodic expressions. admit_cluster() is the admission step of
+// JobQueue::submit; the whole submission is submission.h.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,9 +32,16 @@ struct QueuePolicy {
   const config::Config* config = nullptr;  // macros for transforms; may be null
   bool negotiate_all_jobs_in_cluster = false;
   std::optional<std::vector<std::string>> significant_attributes;  // SIGNIFICANT_ATTRIBUTES, when set
+  // What userMap() sees in transforms, submit requirements and periodic
+  // expressions: CLASSAD_USER_MAP_NAMES and SCHEDD_CLASSAD_USER_MAP_NAMES.
+  std::shared_ptr<const classad::UserMaps> user_maps;
+
+  // `env` with this policy's user maps.
+  classad::EvalEnv eval_env(classad::EvalEnv env) const;
 
   // Everything above from a SCHEDD configuration (which must outlive the
-  // policy); `schedd_name` names the schedd's ad.
+  // policy; map files are read from its host); `schedd_name` names the
+  // schedd's ad.
   static Result<QueuePolicy> from_config(const config::Config& config, const std::string& schedd_name);
 };
 

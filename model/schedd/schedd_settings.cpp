@@ -3,9 +3,27 @@
 #include "model/config/config.h"
 
 namespace cara::schedd {
+namespace {
+
+// A string knob, or `fallback` when it is empty or undefined.
+Result<std::string> knob(const config::Config& config, const char* name, const std::string& fallback) {
+  auto v = config.string(name);
+  if (!v) return Error{v.error()};
+  return v->empty() ? fallback : *v;
+}
+
+}  // namespace
 
 Result<ScheddSettings> ScheddSettings::from_config(const config::Config& config) {
   ScheddSettings s;
+  auto host = knob(config, "FULL_HOSTNAME", "localhost");
+  if (!host) return Error{host.error()};
+  auto name = knob(config, "SCHEDD_NAME", *host);
+  if (!name) return Error{name.error()};
+  s.name = std::move(*name);
+  auto domain = knob(config, "UID_DOMAIN", s.name);
+  if (!domain) return Error{domain.error()};
+  s.uid_domain = std::move(*domain);
   auto leftovers = config.boolean("CLAIM_PARTITIONABLE_LEFTOVERS");
   if (!leftovers) return Error{leftovers.error()};
   s.claim_leftovers = *leftovers;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <memory>
 
+#include "model/accounting/priority_edit.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 
@@ -240,4 +241,33 @@ TEST_CASE("a reconfigured half-life applies from the reconfiguration on; factors
   CHECK(a.priority("u@physik.rwth-aachen.de") == Approx(5));
   CHECK(a.factor("u@physik.rwth-aachen.de") == 7);     // an existing record keeps its factor
   CHECK(a.factor("new@physik.rwth-aachen.de") == 50);  // a new one starts with the new default
+}
+
+TEST_CASE("condor_userprio's changes are typed edits, parsed once", "[accounting][userprio]") {
+  using accounting::PriorityEditKind;
+  for (const char* word :
+       {"setfactor", "setprio", "setaccum", "setfloor", "setceil", "resetusage", "delete"}) {
+    auto kind = accounting::parse_priority_edit_kind(word);
+    REQUIRE(kind);
+    CHECK(accounting::to_string(*kind) == word);
+  }
+  auto bad = accounting::parse_priority_edit_kind("setfactr");
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error(),
+             Catch::Contains("unknown userprio command 'setfactr'") && Catch::Contains("setfactor"));
+
+  Accountant a(config_of(""), kT0);
+  const std::string u = "u@physik.rwth-aachen.de";
+  REQUIRE(apply(a, {PriorityEditKind::SetFactor, u, 1000, std::nullopt}, kT0));
+  REQUIRE(a.find(u));
+  CHECK(a.find(u)->factor == 1000);
+  REQUIRE(apply(a, {PriorityEditKind::SetFloor, u, 2, kHour}, kT0));
+  CHECK(a.floor(u, kT0 + kHour - 1) == 2.0);
+  CHECK_FALSE(a.floor(u, kT0 + kHour));
+  REQUIRE(apply(a, {PriorityEditKind::SetCeiling, u, 8, std::nullopt}, kT0));
+  CHECK(a.ceiling(u, kT0) == 8.0);
+  // The accountant's refusal is the edit's error.
+  CHECK_FALSE(apply(a, {PriorityEditKind::SetFactor, u, -1, std::nullopt}, kT0));
+  REQUIRE(apply(a, {PriorityEditKind::Delete, u, 0, std::nullopt}, kT0));
+  CHECK_FALSE(a.find(u));
 }

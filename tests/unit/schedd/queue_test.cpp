@@ -6,6 +6,8 @@
 #include "model/schedd/autocluster.h"
 #include "model/schedd/job_order.h"
 #include "model/schedd/job_queue.h"
+#include "model/schedd/schedd_settings.h"
+#include "model/schedd/submission.h"
 #include "unit/schedd/support.h"
 
 using namespace cara;
@@ -242,4 +244,54 @@ TEST_CASE("the owner is the submitting user: never root, and no transform change
   auto plus = own.submit(kExe + "+Owner = \"alice\"\nqueue\n");
   REQUIRE(plus);
   CHECK(classad::unparse(*own.queue->jobs().begin()->second.find("Owner")->expr) == "\"cms001\"");
+}
+
+TEST_CASE("the schedd's name and UID_DOMAIN are resolved in one place", "[schedd][settings]") {
+  auto settings = [](const std::string& text) {
+    Submit s(text);
+    auto r = ScheddSettings::from_config(*s.config);
+    if (!r) FAIL(r.error());
+    return *r;
+  };
+  // UID_DOMAIN defaults to $(FULL_HOSTNAME), the name to the host too.
+  ScheddSettings plain = settings("FULL_HOSTNAME = ap.example.org\n");
+  CHECK(plain.name == "ap.example.org");
+  CHECK(plain.uid_domain == "ap.example.org");
+  ScheddSettings named = settings(
+      "FULL_HOSTNAME = ap.example.org\nSCHEDD_NAME = physics@ap\nUID_DOMAIN = physik.rwth-aachen.de\n");
+  CHECK(named.name == "physics@ap");
+  CHECK(named.uid_domain == "physik.rwth-aachen.de");
+  // An empty UID_DOMAIN falls back to the schedd's name.
+  CHECK(settings("SCHEDD_NAME = ap2\nUID_DOMAIN =\n").uid_domain == "ap2");
+}
+
+TEST_CASE("submit_description parses, builds and queues one cluster, or leaves the queue as it was",
+          "[schedd][submit]") {
+  Queue q(
+      "SUBMIT_REQUIREMENT_NAMES = NoCustom\nSUBMIT_REQUIREMENT_NoCustom = custom_ClassAd_attr =!= true\n"
+      "SUBMIT_REQUIREMENT_NoCustom_REASON = \"no custom attributes here\"\n");
+  const SubmitSite site{"physik.rwth-aachen.de", &*q.config, q.host.get()};
+  Submission s{fixture("thesis/testjob.submit"), "testjob.submit", {}, "", "cms001", "/home/cms001", {}};
+  auto refused = submit_description(*q.queue, s, site, kT0);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error() == "no custom attributes here");
+  CHECK(q.queue->size() == 0);
+  CHECK(q.queue->next_cluster_id() == 1);
+  s.appends = {"+custom_ClassAd_attr = false"};
+  s.queue = "2";
+  auto ok = submit_description(*q.queue, s, site, kT0);
+  REQUIRE(ok);
+  CHECK(ok->cluster == 1);
+  CHECK(ok->count == 2);
+  const classad::ClassAd* job = q.queue->find(JobId{1, 1});
+  REQUIRE(job);
+  CHECK(string_attr(*job, "User") == "cms001@physik.rwth-aachen.de");
+  CHECK(string_attr(*job, "Iwd") == "/home/cms001");
+  // A malformed description names its label and line.
+  s.description = "queue 1 2 3 4\n";
+  s.appends.clear();
+  s.queue.clear();
+  auto bad = submit_description(*q.queue, s, site, kT0);
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error(), Catch::Contains("testjob.submit, line 1"));
 }

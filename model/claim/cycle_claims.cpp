@@ -1,0 +1,43 @@
+#include "model/claim/cycle_claims.h"
+
+#include <utility>
+
+#include "model/claim/claim_charges.h"
+#include "model/negotiation/negotiation_cycle.h"
+
+namespace cara::claim {
+
+CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::Accountant& accountant,
+                      const std::optional<accounting::GroupTree>& groups, CycleInput input,
+                      const std::function<std::string()>& fresh_claim_id, std::int64_t now) {
+  const std::vector<classad::ClassAd>& slots = *input.slots;
+  CycleClaims out;
+  accountant.update_priorities(now);
+  out.warnings = charge(accountant, reconcile(accountant.claims(), slots, policy.use_slot_weights), now);
+
+  std::vector<negotiation::SubmitterRequests> submitters;
+  for (negotiation::SubmitterRequests& s : input.submitters)
+    if (!s.requests.empty()) submitters.push_back(std::move(s));
+  classad::EvalEnv env;
+  env.now = now;
+  negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
+  out.result = cycle.run(slots, submitters);
+
+  for (const negotiation::Match& m : out.result.matches) {
+    ClaimOffer offer;
+    offer.slot = m.slot;
+    offer.claim_id = fresh_claim_id();
+    if (Status charged = charge_match(accountant, match_claim(m, slots[m.slot], offer.claim_id), now);
+        !charged)
+      out.warnings.push_back(charged.error());
+    offer.submitter = m.submitter;
+    offer.slot_name = m.slot_name;
+    if (!m.job_id.empty()) offer.job_ids.push_back(m.job_id);
+    offer.preempting = m.reason != negotiation::MatchReason::NoPreemption;
+    offer.preempt_dslots = m.victim_names;
+    out.offers[input.schedd_of[m.submitter]].push_back(std::move(offer));
+  }
+  return out;
+}
+
+}  // namespace cara::claim

@@ -1,0 +1,60 @@
+#include "model/negotiation/negotiator_ads.h"
+
+#include "model/config/config.h"
+
+namespace cara::negotiation {
+
+std::string negotiator_name(const config::Config& config) {
+  auto host = config.string("FULL_HOSTNAME");
+  return host && !host->empty() ? *host : "negotiator";
+}
+
+classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, const CycleStats& last) {
+  classad::ClassAd ad;
+  ad.set("MyType", "Negotiator");
+  ad.set("Name", name);
+  ad.set("NegotiationCycles", cycles);
+  for (const auto& [attr, value] : last.attributes()) ad.set(attr, value);
+  return ad;
+}
+
+classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {
+  classad::ClassAd a;
+  a.set("MyType", "Accounting");
+  a.set("Name", r.name);
+  a.set("IsAccountingGroup", r.is_group);
+  a.set("Priority", r.priority);
+  a.set("PriorityFactor", r.factor);
+  a.set("EffectivePriority", r.eup());
+  a.set("ResourcesUsed", r.resources_used);
+  a.set("WeightedResourcesUsed", r.weighted_resources_used);
+  a.set("AccumulatedUsage", r.accumulated_usage);
+  a.set("WeightedAccumulatedUsage", r.weighted_accumulated_usage);
+  a.set("BeginUsageTime", r.begin_usage_time);
+  a.set("LastUsageTime", r.last_usage_time);
+  if (r.floor) a.set("Floor", r.floor->value);
+  if (r.ceiling) a.set("Ceiling", r.ceiling->value);
+  return a;
+}
+
+classad::ClassAd group_ad(const GroupOutcome& o, std::int64_t cycle) {
+  classad::ClassAd a;
+  a.set("MyType", "Accounting");
+  a.set("Name", o.name);
+  a.set("IsAccountingGroup", true);
+  a.set("ConfigQuota", o.configured_quota);
+  a.set("EffectiveQuota", o.effective_quota);
+  a.set("SubtreeQuota", o.subtree_quota);
+  a.set("SurplusPolicy", o.accept_surplus ? "byquota" : "no");
+  a.set("Requested", o.requested);
+  a.set("GroupResourcesAllocated", o.allocated);
+  a.set("GroupResourcesInUse", o.usage);
+  a.set("Oversubscribed", o.oversubscribed);
+  a.set("MatchesLastCycle", o.matched);
+  a.set("GroupSortKey", o.sort_key);
+  a.set("NegotiationTurn", static_cast<std::int64_t>(o.turn));
+  a.set("LastCycle", cycle);
+  return a;
+}
+
+}  // namespace cara::negotiation

@@ -1,0 +1,42 @@
+// The ads the negotiator publishes, under HTCondor's attribute names: its
+// own Negotiator ad (condor_status -negotiator) with the last cycle's
+// statistics, one Accounting ad per accountant record (condor_userprio
+// reads them), and the Accounting ad of a group's turn in a cycle (its
+// quota and what the cycle gave it). The negotiator and group actors only
+// send what these build.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/accounting/accountant.h"
+#include "model/classad/classad.h"
+#include "model/negotiation/cycle_types.h"
+
+namespace cara::config {
+class Config;
+}
+
+namespace cara::negotiation {
+
+// The negotiator's name: FULL_HOSTNAME, as HTCondor names it.
+std::string negotiator_name(const config::Config& config);
+
+// MyType "Negotiator", Name, NegotiationCycles (cycles completed) and the
+// LastNegotiationCycle*0 statistics of `last`.
+classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, const CycleStats& last);
+
+// MyType "Accounting", Name, IsAccountingGroup, Priority, PriorityFactor,
+// EffectivePriority, ResourcesUsed, WeightedResourcesUsed,
+// AccumulatedUsage, WeightedAccumulatedUsage, BeginUsageTime,
+// LastUsageTime, and Floor and Ceiling when set.
+classad::ClassAd accounting_ad(const accounting::CustomerRecord& record);
+
+// MyType "Accounting", Name, IsAccountingGroup, ConfigQuota,
+// EffectiveQuota, SubtreeQuota, SurplusPolicy ("byquota" or "no"),
+// Requested, GroupResourcesAllocated, GroupResourcesInUse,
+// Oversubscribed, MatchesLastCycle, GroupSortKey, NegotiationTurn and
+// LastCycle (`cycle`).
+classad::ClassAd group_ad(const GroupOutcome& outcome, std::int64_t cycle);
+
+}  // namespace cara::negotiation

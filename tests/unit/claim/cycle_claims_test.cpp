@@ -1,0 +1,82 @@
+// One cycle from the central manager's side (model/claim/cycle_claims.h):
+// priorities decay, the accountant follows the slot ads, and each match
+// becomes a charged claim addressed to its submitter's schedd.
+#include "model/claim/cycle_claims.h"
+
+#include <set>
+
+#include "unit/negotiation/support.h"
+
+using namespace cara;
+using namespace cara::test;
+
+TEST_CASE("a cycle's matches become charged claims, addressed to each submitter's schedd",
+          "[claim][negotiation]") {
+  Pool p("");
+  idle_slots(p, 3);
+  // A slot already running someone's job, not charged yet: the cycle
+  // begins its charge from the slot ad.
+  p.slots.push_back(slot("slot9@host",
+                         "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"old@example.org\"; "
+                         "Requirements = false"));
+  p.submit("alice@example.org", 1, 2);
+  p.submit("bob@example.org", 2, 1);
+  claim::CycleInput input;
+  input.slots = &p.slots;
+  input.submitters = p.submitters;
+  input.submitters.push_back({"carol@example.org", {}});  // asked, nothing idle: not negotiated
+  input.schedd_of = {{"alice@example.org", "ap1"}, {"bob@example.org", "ap2"}, {"carol@example.org", "ap2"}};
+  int minted = 0;
+  auto ids = [&] { return "claim" + std::to_string(++minted); };
+
+  claim::CycleClaims out = claim::run_cycle(p.policy, p.accountant, p.groups, input, ids, kNow);
+  CHECK(out.warnings.empty());
+  CHECK(out.result.submitters.size() == 2);
+  REQUIRE(out.result.matches.size() == 3);
+  CHECK(minted == 3);
+  REQUIRE(out.offers.size() == 2);
+  const std::vector<claim::ClaimOffer>& ap1 = out.offers.at("ap1");
+  REQUIRE(ap1.size() == 2);
+  CHECK(ap1[0].submitter == "alice@example.org");
+  CHECK(ap1[0].job_ids == std::vector<std::string>{"1.0"});
+  CHECK(ap1[1].job_ids == std::vector<std::string>{"1.1"});
+  CHECK_FALSE(ap1[0].preempting);
+  const std::vector<claim::ClaimOffer>& ap2 = out.offers.at("ap2");
+  REQUIRE(ap2.size() == 1);
+  CHECK(ap2[0].job_ids == std::vector<std::string>{"2.0"});
+  CHECK(p.slots[ap2[0].slot].lookup("Name"));
+  // Each offer names its slot by index and name, and carries its own id.
+  std::set<std::string> claim_ids;
+  for (const auto* offers : {&ap1, &ap2})
+    for (const claim::ClaimOffer& o : *offers) {
+      CHECK(o.slot < 3);
+      CHECK(o.slot_name == "slot" + std::to_string(o.slot + 1) + "@host");
+      claim_ids.insert(o.claim_id);
+    }
+  CHECK(claim_ids == std::set<std::string>{"claim1", "claim2", "claim3"});
+  // Charged at once: the three matches and the claimed slot.
+  CHECK(p.accountant.claims().size() == 4);
+  CHECK(p.accountant.claims().at("slot9@host").submitter == "old@example.org");
+  const accounting::CustomerRecord* alice = p.accountant.find("alice@example.org");
+  REQUIRE(alice);
+  CHECK(alice->resources_used == 2);
+}
+
+TEST_CASE("a match preempting a running job says so to its schedd", "[claim][negotiation]") {
+  Pool p("PREEMPTION_REQUIREMENTS = true\n");
+  p.slots.push_back(slot("slot1@host",
+                         "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"hog@example.org\"; "
+                         "RemoteOwner = \"hog@example.org\"; CurrentRank = 0"));
+  REQUIRE(p.accountant.set_priority("hog@example.org", 1000));
+  p.submit("alice@example.org", 1, 1);
+  claim::CycleInput input;
+  input.slots = &p.slots;
+  input.submitters = p.submitters;
+  input.schedd_of = {{"alice@example.org", "ap1"}};
+  claim::CycleClaims out = claim::run_cycle(
+      p.policy, p.accountant, p.groups, input, [] { return "c"; }, kNow);
+  REQUIRE(out.offers["ap1"].size() == 1);
+  CHECK(out.offers["ap1"][0].preempting);
+  // The evicted user's charge ends; the new one begins.
+  CHECK(p.accountant.claims().at("slot1@host").submitter == "alice@example.org");
+}

@@ -1,0 +1,74 @@
+// The schedd's Submitter and Scheduler ads, under HTCondor's attribute
+// names (condor_status -submitters / -schedd).
+#include "model/schedd/schedd_ads.h"
+
+#include <catch2/catch.hpp>
+
+#include "model/classad/eval.h"
+#include "model/schedd/job_queue.h"
+#include "model/schedd/submission.h"
+#include "unit/schedd/support.h"
+
+using namespace cara;
+using namespace cara::schedd;
+using namespace cara::schedd_test;
+
+namespace {
+
+constexpr std::int64_t kT0 = 1535000000;
+
+std::int64_t integer(const classad::ClassAd& ad, const char* name) {
+  classad::Value v = classad::evaluate_attr(ad, name);
+  REQUIRE(v.is_int());
+  return v.as_int();
+}
+
+}  // namespace
+
+TEST_CASE("the Submitter and Scheduler ads count the queue by submitter and status", "[schedd][ads]") {
+  Submit s("SCHEDD_ATTRS = Site\nSite = \"RWTH\"\n");
+  auto policy = QueuePolicy::from_config(*s.config, "ap.physik.rwth-aachen.de");
+  REQUIRE(policy);
+  JobQueue queue(std::move(*policy), "<10.0.0.1:9618>");
+  const SubmitSite site{"physik.rwth-aachen.de", &*s.config, s.host.get()};
+  Submission cms{"executable = /bin/true\nqueue 4\n", "a.sub", {}, "", "cms001", "/home/cms001", {}};
+  REQUIRE(submit_description(queue, cms, site, kT0));
+  Submission atlas{"executable = /bin/true\naccounting_group = group_atlas\nqueue 1\n",
+                   "b.sub",
+                   {},
+                   "",
+                   "atlas7",
+                   "/home/atlas7",
+                   {}};
+  REQUIRE(submit_description(queue, atlas, site, kT0));
+  REQUIRE(queue.start({1, 0}, "slot1@ep", kT0));
+  REQUIRE(queue.start({1, 1}, "slot2@ep", kT0));
+  REQUIRE(queue.suspend({1, 1}, kT0));
+  REQUIRE(queue.hold({1, 2}, "by hand", 1, 0, kT0));
+
+  const ScheddAds ads = schedd_ads(queue, {"gone@physik.rwth-aachen.de"}, 12);
+  REQUIRE(ads.submitters.size() == 3);
+  const classad::ClassAd& me = ads.submitters.at("cms001@physik.rwth-aachen.de");
+  CHECK(string_attr(me, "MyType") == "Submitter");
+  CHECK(string_attr(me, "Name") == "cms001@physik.rwth-aachen.de");
+  CHECK(string_attr(me, "ScheddName") == "ap.physik.rwth-aachen.de");
+  CHECK(integer(me, "IdleJobs") == 1);
+  CHECK(integer(me, "RunningJobs") == 2);  // a suspended job holds its slot
+  CHECK(integer(me, "HeldJobs") == 1);
+  CHECK(integer(ads.submitters.at("group_atlas.atlas7@physik.rwth-aachen.de"), "IdleJobs") == 1);
+  // A submitter that had jobs keeps an ad with zero counts.
+  const classad::ClassAd& gone = ads.submitters.at("gone@physik.rwth-aachen.de");
+  CHECK(integer(gone, "IdleJobs") == 0);
+  CHECK(integer(gone, "RunningJobs") == 0);
+
+  const classad::ClassAd& own = ads.scheduler;
+  CHECK(string_attr(own, "MyType") == "Scheduler");
+  CHECK(string_attr(own, "Name") == "ap.physik.rwth-aachen.de");
+  CHECK(string_attr(own, "Site") == "RWTH");  // SCHEDD_ATTRS
+  CHECK(integer(own, "TotalIdleJobs") == 2);
+  CHECK(integer(own, "TotalRunningJobs") == 2);
+  CHECK(integer(own, "TotalHeldJobs") == 1);
+  CHECK(integer(own, "TotalJobAds") == 5);
+  CHECK(integer(own, "NumUsers") == 2);
+  CHECK(integer(own, "JobsCompleted") == 12);
+}

@@ -11,7 +11,8 @@
 #include <caf/actor_system_config.hpp>
 #include <caf/io/all.hpp>
 #include <caf/scoped_actor.hpp>
-#include <thread>
+#include <condition_variable>
+#include <mutex>
 
 #include "actor/pool_fixture.h"
 #include "actors/message_types.h"
@@ -56,6 +57,59 @@ Handle reach(Node& from, const Handle& there) {
   return *proxy;
 }
 
+// The daemons' log lines as they are written, awaited from the test's
+// thread (the pool runs on the actor system's threads, and may log after
+// the test's scope ended: the lines are shared with the sink).
+class LogWatch {
+ public:
+  std::shared_ptr<os::DaemonLog> log() {
+    return std::make_shared<os::DaemonLog>("pool", [lines = lines_](os::LogLevel, std::string_view text) {
+      std::lock_guard<std::mutex> lock(lines->m);
+      lines->text.emplace_back(text);
+      lines->written.notify_all();
+    });
+  }
+  // Until `n` lines contain `part`.
+  bool await(const std::string& part, std::size_t n = 1) {
+    std::unique_lock<std::mutex> lock(lines_->m);
+    return lines_->written.wait_for(lock, kWait, [&] {
+      std::size_t seen = 0;
+      for (const std::string& l : lines_->text) seen += l.find(part) != std::string::npos ? 1 : 0;
+      return seen >= n;
+    });
+  }
+
+ private:
+  struct Lines {
+    std::mutex m;
+    std::condition_variable written;
+    std::vector<std::string> text;
+  };
+  std::shared_ptr<Lines> lines_ = std::make_shared<Lines>();
+};
+
+// The test as the collector's view host (CONDOR_VIEW_HOST): every update
+// the collector takes comes on to `view`, in the order it was taken.
+void watch_collector(caf::scoped_actor& view, const collector_actor& collector) {
+  view->send(collector, ViewHosts{{caf::actor_cast<collector_actor>(view)}});
+}
+
+// The next update of `type` that `wanted` accepts; every update of the
+// type on the way is handed to `seen`.
+AdUpdate await_update(caf::scoped_actor& view, collector::AdType type,
+                      const std::function<bool(const AdUpdate&)>& wanted,
+                      const std::function<void(const AdUpdate&)>& seen = {}) {
+  for (;;) {
+    std::optional<AdUpdate> got;
+    bool timed_out = false;
+    view->receive([&](AdUpdate& u) { got = std::move(u); }, caf::after(kWait) >> [&] { timed_out = true; });
+    if (timed_out) FAIL("no such update within " << kWait.count() << " s");
+    if (got->type != static_cast<std::int32_t>(type)) continue;
+    if (seen) seen(*got);
+    if (wanted(*got)) return std::move(*got);
+  }
+}
+
 AdQueryReply query(caf::scoped_actor& self, const collector_actor& c, collector::AdType type) {
   AdQueryReply out;
   self->request(c, kWait, AdQueryRequest{static_cast<std::int32_t>(type), "", {}, false})
@@ -79,19 +133,20 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
       "STARTD"));
   spec.runner = runner;
   spec.files = std::make_shared<config::MemoryHost>();
+  LogWatch logs;
+  spec.log = logs.log();
   auto pool = spawn_pool(*home.sys, spec);
   REQUIRE(pool);
   caf::scoped_actor local{*home.sys};
+  caf::scoped_actor view{*home.sys};
+  watch_collector(view, pool->collector);
   caf::scoped_actor self{*stranger.sys};
   const collector_actor collector = reach(stranger, pool->collector);
   const startd_actor startd = reach(stranger, pool->startds[0]);
 
-  // The slot, as anyone who may read the collector sees it.
-  AdQueryReply slots;
-  for (int i = 0; i < 100 && slots.endpoints.empty(); ++i) {
-    slots = query(self, collector, collector::AdType::Machine);
-    if (slots.endpoints.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  // The slot, as anyone who may read the collector sees it once it is there.
+  await_update(view, collector::AdType::Machine, [](const AdUpdate& u) { return !u.endpoints.empty(); });
+  const AdQueryReply slots = query(self, collector, collector::AdType::Machine);
   REQUIRE(slots.endpoints.size() == 1);
   const slot_actor slot = caf::actor_cast<slot_actor>(slots.endpoints[0]);
   const WireAd job{
@@ -106,10 +161,8 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
     // before this request.
     self->request(slot, kWait, ActivateClaim{"eve#1", job, -1, -1})
         .receive([](ActivateReply& r) { CHECK_FALSE(r.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
-    // A starter would have started its job by now (it is spawned by the
-    // order's handler); nothing may start.
-    for (int i = 0; i < 10 && runner->starts == 0; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    // Both orders were refused, so no starter was spawned: nothing may start.
+    CHECK(logs.await("slot slot1: an order from another node ignored", 2));
     CHECK(runner->starts == 0);
   }
 
@@ -137,26 +190,35 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
     SubmitRequest r{"executable = /bin/true\nqueue\n", "x.sub", "alice", "/tmp", {}, {}};
     local->request(pool->schedd, kWait, r)
         .receive([](SubmitReply& s) { REQUIRE(s.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
-    AdQueryReply subs;
-    for (int i = 0; i < 200 && subs.endpoints.empty(); ++i) {
-      subs = query(self, collector, collector::AdType::Submitter);
-      if (subs.endpoints.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    await_update(view, collector::AdType::Submitter,
+                 [](const AdUpdate& u) { return num(u.ads.at(0).ad, "IdleJobs") == 1; });
+    const AdQueryReply subs = query(self, collector, collector::AdType::Submitter);
     REQUIRE(subs.endpoints.size() == 1);
     const std::string name = str(subs.ads[0].ad, "Name");
+    const submitter_actor submitter = caf::actor_cast<submitter_actor>(subs.endpoints[0]);
     classad::ClassAd fake;
     fake.set("MyType", "Submitter");
     fake.set("Name", name);
     fake.set("ScheddName", "ap.test");
     fake.set("IdleJobs", 0);
-    self->send(caf::actor_cast<submitter_actor>(subs.endpoints[0]), WireAd{fake});
-    // The submitter's own updates keep coming; the fake never reaches the collector.
-    for (int i = 0; i < 10; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      const AdQueryReply now = query(self, collector, collector::AdType::Submitter);
-      REQUIRE(now.ads.size() == 1);
-      CHECK(num(now.ads[0].ad, "IdleJobs") == 1);
-    }
+    self->send(submitter, WireAd{fake});
+    // The submitter takes one sender's messages in order: once it answered
+    // this, it has dealt with the fake.
+    self->request(submitter, kWait, RequestsQuery{0, name, {}})
+        .receive([](RequestsReply&) {}, [](caf::error& e) { FAIL(caf::to_string(e)); });
+    // Its schedd's next ad (a second job) follows whatever it sent before:
+    // the fake, had it gone on, would reach the collector first.
+    local->request(pool->schedd, kWait, r)
+        .receive([](SubmitReply& s) { REQUIRE(s.ok); }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+    std::vector<std::int64_t> idle;
+    await_update(
+        view, collector::AdType::Submitter,
+        [](const AdUpdate& u) { return num(u.ads.at(0).ad, "IdleJobs") == 2; },
+        [&](const AdUpdate& u) { idle.push_back(num(u.ads.at(0).ad, "IdleJobs")); });
+    CHECK(std::find(idle.begin(), idle.end(), 0) == idle.end());
+    const AdQueryReply now = query(self, collector, collector::AdType::Submitter);
+    REQUIRE(now.ads.size() == 1);
+    CHECK(num(now.ads[0].ad, "IdleJobs") == 2);
   }
   stop_pool(*home.sys, *pool);
 }

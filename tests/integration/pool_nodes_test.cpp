@@ -356,9 +356,12 @@ TEST_CASE("two users' fair share converges to equal halves across processes",
           "[integration][pool][fairshare]") {
   Pool pool;
   const fs::path ap = pool.start_all("NUM_CPUS = 4\nNUM_SLOTS = 4\n");
+  // Each job's start and end is a line in its user's log: the samples
+  // below are taken as those lines are written.
   auto submit = [&](const std::string& user, int jobs) {
     const fs::path sub = pool.dir / (user + ".sub");
     std::ofstream(sub) << "executable = /bin/sleep\narguments = 2\naccounting_group = physics\n"
+                       << "log = " << (pool.dir / (user + ".log")).string() << "\n"
                        << "accounting_group_user = " << user << "\nqueue " << jobs << "\n";
     REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
   };
@@ -386,7 +389,9 @@ TEST_CASE("two users' fair share converges to equal halves across processes",
   // Samples while both users still have idle jobs, after B's first two job
   // lengths (the slots A held free up as A's jobs end).
   std::vector<double> bob_share, busy;
-  for (;;) {
+  FileEvents user_logs(pool.dir);
+  for (bool first = true;; first = false) {
+    if (!first) user_logs.wait(std::chrono::seconds(5));  // the next job starts or ends
     const Counts c = counts();
     if (c.idle.count("alice") == 0 || c.idle.count("bob") == 0) break;
     REQUIRE(std::chrono::steady_clock::now() - arrived < std::chrono::seconds(120));
@@ -395,7 +400,6 @@ TEST_CASE("two users' fair share converges to equal halves across processes",
     const int bob = c.running.count("bob") ? c.running.at("bob") : 0;
     busy.push_back((running + bob) / 8.0);
     if (running + bob > 0) bob_share.push_back(bob / double(running + bob));
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   REQUIRE(bob_share.size() >= 5);
   auto median = [](std::vector<double> v) {

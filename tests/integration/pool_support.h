@@ -6,17 +6,21 @@
 #pragma once
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -40,15 +44,84 @@ inline std::string read(const fs::path& p) {
   return s.str();
 }
 
-// Polls `done` until it holds or `seconds` pass (the events are in other
-// processes' files).
+// The directories whose files the nodes write (each pool's, registered
+// when it starts): await() wakes when anything under them changes.
+inline std::vector<fs::path>& watched_dirs() {
+  static std::vector<fs::path> dirs;
+  return dirs;
+}
+
+// Blocks until a file under the watched directories changes (inotify),
+// or `limit` passes; says whether something changed.
+class FileEvents {
+ public:
+  // In `dir` itself only (not its subdirectories).
+  explicit FileEvents(const fs::path& dir)
+      : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)), recursive_(false) {
+    REQUIRE(fd_ >= 0);
+    watch(dir);
+  }
+  // Anywhere under the watched directories.
+  FileEvents() : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+    REQUIRE(fd_ >= 0);
+    for (const fs::path& root : watched_dirs()) {
+      std::error_code ec;
+      watch(root);
+      for (auto it = fs::recursive_directory_iterator(root, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_directory(ec)) watch(it->path());
+    }
+  }
+  ~FileEvents() { ::close(fd_); }
+  FileEvents(const FileEvents&) = delete;
+  FileEvents& operator=(const FileEvents&) = delete;
+
+  bool wait(std::chrono::milliseconds limit) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(limit.count())) <= 0) return false;
+    alignas(inotify_event) char buf[16384];
+    while (true) {
+      const ssize_t n = ::read(fd_, buf, sizeof buf);
+      if (n <= 0) break;
+      // A directory made since (a node's log directory): watched from now on.
+      for (ssize_t off = 0; off < n;) {
+        const auto* e = reinterpret_cast<const inotify_event*>(buf + off);
+        if (recursive_ && (e->mask & IN_ISDIR) && (e->mask & IN_CREATE) && e->len > 0) {
+          auto it = dirs_.find(e->wd);
+          if (it != dirs_.end()) watch(it->second / e->name);
+        }
+        off += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+      }
+    }
+    return true;
+  }
+
+ private:
+  void watch(const fs::path& dir) {
+    const int wd = ::inotify_add_watch(
+        fd_, dir.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_ATTRIB);
+    if (wd >= 0) dirs_[wd] = dir;
+  }
+  int fd_;
+  bool recursive_ = true;
+  std::map<int, fs::path> dirs_;
+};
+
+// Waits until `done` holds or `seconds` pass, checking it again whenever a
+// file the nodes write changes: the events are in other processes' files
+// (user logs, daemon logs, job output). What no file shows (a process
+// ending, a queue state read with `cara q` between log lines) is checked
+// again at least every half second.
 inline bool await(const std::function<bool()>& done, int seconds) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < end) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  FileEvents events;
+  while (!done()) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    events.wait(std::min(left, std::chrono::milliseconds(500)));
   }
-  return done();
+  return true;
 }
 
 struct Node {
@@ -64,6 +137,7 @@ struct Pool {
   std::vector<Node> nodes;
 
   Pool() {
+    watched_dirs().push_back(dir);
     // Users submit, never root (the schedd refuses root): as root, this
     // test submits as nobody, whose jobs write into this directory.
     if (::geteuid() == 0) {
@@ -76,6 +150,8 @@ struct Pool {
   }
   ~Pool() {
     for (Node& n : nodes) stop(n);  // before the directory goes
+    auto& w = watched_dirs();
+    w.erase(std::remove(w.begin(), w.end(), dir), w.end());
   }
 
   std::string cert(const std::string& name, const std::string& user, const std::string& ca = "ca") {

@@ -71,12 +71,6 @@ using negotiator_actor =
 // group's quota and what each cycle made of it; its report between cycles.
 using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<GroupQuery>::with<WireAd>>;
 
-// One per submitter per schedd: the negotiator's contact for the
-// submitter's idle requests; publishes the Submitter ad the schedd keeps
-// current.
-using submitter_actor = caf::typed_actor<caf::replies_to<RequestsQuery>::with<RequestsReply>,
-                                         caf::reacts_to<WireAd>, caf::reacts_to<Collectors>>;
-
 using schedd_actor = caf::typed_actor<
     caf::replies_to<SubmitRequest>::with<SubmitReply>, caf::replies_to<RequestsQuery>::with<RequestsReply>,
     caf::replies_to<QueueQuery>::with<QueueReply>, caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimReady>,

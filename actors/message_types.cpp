@@ -59,7 +59,6 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<collector_actor>("cara::collector_actor")
       .add_message_type<negotiator_actor>("cara::negotiator_actor")
       .add_message_type<group_actor>("cara::group_actor")
-      .add_message_type<submitter_actor>("cara::submitter_actor")
       .add_message_type<schedd_actor>("cara::schedd_actor")
       .add_message_type<slot_actor>("cara::slot_actor")
       .add_message_type<startd_actor>("cara::startd_actor");

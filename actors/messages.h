@@ -67,11 +67,10 @@ typename I::result_type inspect(I& f, AdQueryReply& x) {
 }
 
 // The actor that speaks for an ad has the interface its ad type names:
-// a Machine ad's is a slot, a Submitter ad's a submitter, a Scheduler ad's
-// a schedd, a Negotiator ad's the negotiator, a Collector ad's a
-// collector. The collector keeps endpoints of every type side by side, so
-// AdUpdate and AdQueryReply hold them untyped; they become typed here and
-// nowhere else.
+// a Machine ad's is a slot, a Submitter ad's and a Scheduler ad's the
+// schedd (it answers for its submitters' requests itself), a Negotiator ad's the negotiator, a Collector ad's
+// a collector. The collector keeps endpoints of every type side by side, so AdUpdate and AdQueryReply hold
+// them untyped; they become typed here and nowhere else.
 template <collector::AdType T>
 constexpr auto endpoint_interface() {
   using collector::AdType;
@@ -79,7 +78,7 @@ constexpr auto endpoint_interface() {
                     T == AdType::Negotiator || T == AdType::Collector,
                 "no interface speaks for this ad type");
   if constexpr (T == AdType::Machine) return std::type_identity<slot_actor>{};
-  if constexpr (T == AdType::Submitter) return std::type_identity<submitter_actor>{};
+  if constexpr (T == AdType::Submitter) return std::type_identity<schedd_actor>{};
   if constexpr (T == AdType::Scheduler) return std::type_identity<schedd_actor>{};
   if constexpr (T == AdType::Negotiator) return std::type_identity<negotiator_actor>{};
   if constexpr (T == AdType::Collector) return std::type_identity<collector_actor>{};

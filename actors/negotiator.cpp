@@ -32,8 +32,8 @@ struct Gathered {
   std::vector<classad::ClassAd> slots;
   std::vector<slot_actor> slot_endpoints;
   std::vector<classad::ClassAd> submitter_ads;
-  std::vector<submitter_actor> submitter_endpoints;
-  std::map<std::string, schedd_actor> schedds;  // by Name
+  std::vector<schedd_actor> submitter_endpoints;  // the schedd that speaks for each
+  std::map<std::string, schedd_actor> schedds;    // by Name
   std::vector<RequestsReply> replies;
   std::size_t waiting = 0;
 };

@@ -154,7 +154,6 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
       [self, setup](Collectors& c) {
         auto& st = self->state;
         if (!take_collectors(self, c, st.collectors)) return;
-        for (const auto& [name, sub] : st.submitters) self->send(sub, c);
         if (!setup.negotiator) st.negotiator = nullptr;  // found again through the new collector
         st.dirty = true;                                 // advertise at the next tick
       },

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include "actors/schedd_state.h"
-#include "actors/submitter.h"
 #include "actors/system_accounts.h"
 #include "actors/user_files.h"
 #include "model/classad/eval.h"
@@ -68,24 +67,26 @@ RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
   return reply;
 }
 
+// The Submitter ads and the Scheduler ad (model/schedd/schedd_ads.h), the
+// schedd speaking for both: the negotiator asks it for each submitter's
+// requests.
 void advertise(ScheddSelf self) {
   auto& st = self->state;
-  std::vector<std::string> known;
-  for (const auto& [name, actor] : st.submitters) known.push_back(name);
-  schedd::ScheddAds ads = schedd::schedd_ads(*st.queue, known, st.completed);
+  schedd::ScheddAds ads =
+      schedd::schedd_ads(*st.queue, {st.submitters.begin(), st.submitters.end()}, st.completed);
+  AdUpdate submitters{static_cast<std::int32_t>(collector::AdType::Submitter), {}, {}};
   for (auto& [name, ad] : ads.submitters) {
-    auto it = st.submitters.find(name);
-    if (it == st.submitters.end()) {
-      submitter_actor sub = spawn_submitter(self->system(), self, st.collectors);
-      self->link_to(sub);  // submitters end with their schedd
-      it = st.submitters.emplace(name, std::move(sub)).first;
-    }
-    self->send(it->second, WireAd{std::move(ad)});
+    st.submitters.insert(name);
+    submitters.ads.push_back(WireAd{std::move(ad)});
+    submitters.endpoints.push_back(as_endpoint<collector::AdType::Submitter>(self));
   }
-  AdUpdate u{static_cast<std::int32_t>(collector::AdType::Scheduler),
-             {WireAd{std::move(ads.scheduler)}},
-             {as_endpoint<collector::AdType::Scheduler>(self)}};
-  for (const collector_actor& c : st.collectors) self->send(c, u);
+  AdUpdate own{static_cast<std::int32_t>(collector::AdType::Scheduler),
+               {WireAd{std::move(ads.scheduler)}},
+               {as_endpoint<collector::AdType::Scheduler>(self)}};
+  for (const collector_actor& c : st.collectors) {
+    if (!submitters.ads.empty()) self->send(c, submitters);
+    self->send(c, own);
+  }
   st.dirty = false;
 }
 

@@ -48,11 +48,11 @@ struct ScheddState {
   SlotHandles slots;
   std::string schedd_name;
   std::string uid_domain;
-  bool claim_leftovers = true;  // CLAIM_PARTITIONABLE_LEFTOVERS
-  std::map<std::string, submitter_actor> submitters;
-  std::int64_t completed = 0;  // jobs that completed since the schedd started (JobsCompleted)
-  bool dirty = true;           // counts changed: advertise
-  bool reschedule = true;      // ask for a cycle at the next tick
+  bool claim_leftovers = true;       // CLAIM_PARTITIONABLE_LEFTOVERS
+  std::set<std::string> submitters;  // every submitter advertised: it keeps an ad when idle
+  std::int64_t completed = 0;        // jobs that completed since the schedd started (JobsCompleted)
+  bool dirty = true;                 // counts changed: advertise
+  bool reschedule = true;            // ask for a cycle at the next tick
   negotiator_actor negotiator;
   std::vector<collector_actor> collectors;  // setup's, until the node says otherwise
   std::set<caf::node_id> direct;            // nodes this schedd has its own connection to

@@ -30,7 +30,6 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<ActivateClaim>("cara::ActivateClaim")
       .add_message_type<ActivateReply>("cara::ActivateReply")
       .add_message_type<ReleaseSlot>("cara::ReleaseSlot")
-      .add_message_type<ClaimReady>("cara::ClaimReady")
       .add_message_type<ClaimEnded>("cara::ClaimEnded")
       .add_message_type<JobFinished>("cara::JobFinished")
       .add_message_type<JobSuspension>("cara::JobSuspension")

@@ -145,7 +145,9 @@ typename I::result_type inspect(I& f, RequestsReply& x) {
   return f(caf::meta::type_name("RequestsReply"), x.submitter, x.requests);
 }
 
-// To a slot: the negotiator matched it (MATCH_TIMEOUT starts).
+// To a slot: the negotiator matched it (MATCH_TIMEOUT starts). The slot's
+// answer (a CommandReply) says the claim id is known there: the negotiator
+// tells the schedd of the match only then, so no claim overtakes it.
 struct SlotMatched {
   std::string claim_id;
 };
@@ -212,9 +214,6 @@ struct ClaimReply {
   std::string slot_name;  // the slot that holds the claim (a dynamic one for a p-slot)
   slot_actor slot;
   WireAd slot_ad;
-  // Granted once the slot is free: its job is being preempted (retirement,
-  // vacating). The schedd activates nothing until a ClaimReady.
-  bool pending = false;
   // ClaimSlot::leftovers: a claim id for the rest of the partitionable
   // slot (empty when none is left) and its ad, for the schedd's own
   // matchmaking of its next jobs ("scheduler matchmaking").
@@ -223,7 +222,7 @@ struct ClaimReply {
 };
 template <class I>
 typename I::result_type inspect(I& f, ClaimReply& x) {
-  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad, x.pending,
+  return f(caf::meta::type_name("ClaimReply"), x.ok, x.reason, x.slot_name, x.slot, x.slot_ad,
            x.leftover_claim_id, x.leftover_ad);
 }
 struct ActivateClaim {
@@ -254,20 +253,6 @@ struct ReleaseSlot {
 template <class I>
 typename I::result_type inspect(I& f, ReleaseSlot& x) {
   return f(caf::meta::type_name("ReleaseSlot"), x.claim_id);
-}
-
-// Startd -> schedd: a pending claim now holds a slot, idle (the preempted
-// jobs have left): it may be activated. With pslot preemption the slot is
-// a dynamic one carved for the claim, not the one the claim was sent to.
-struct ClaimReady {
-  std::string claim_id;
-  slot_actor slot;
-  std::string slot_name;  // the slot ad's Name
-  WireAd slot_ad;
-};
-template <class I>
-typename I::result_type inspect(I& f, ClaimReady& x) {
-  return f(caf::meta::type_name("ClaimReady"), x.claim_id, x.slot, x.slot_name, x.slot_ad);
 }
 
 // Slot -> schedd.

@@ -132,11 +132,21 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
       now);
   for (const std::string& w : cycle.warnings) setup.context.warning(w);
   for (auto& [schedd, offers] : cycle.offers) {
-    MatchBatch batch;
+    auto to = g->schedds.find(schedd);
+    if (to == g->schedds.end() || !to->second) continue;
+    // Each slot acknowledges its announcement before the schedd hears of
+    // the match: the schedd's claim can then never arrive first.
+    struct Pending {
+      schedd_actor schedd;
+      MatchBatch batch;
+      std::vector<bool> acknowledged;
+      std::size_t waiting = 0;
+    };
+    auto pending = std::make_shared<Pending>();
+    pending->schedd = to->second;
     for (claim::ClaimOffer& o : offers) {
       const slot_actor& slot = g->slot_endpoints[o.slot];
       if (!slot) continue;
-      self->send(slot, SlotMatched{o.claim_id});
       MatchInfo info;
       info.claim_id = std::move(o.claim_id);
       info.submitter = std::move(o.submitter);
@@ -146,11 +156,24 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
       info.job_ids = std::move(o.job_ids);
       info.preempting = o.preempting;
       info.preempt_dslots = std::move(o.preempt_dslots);
-      batch.matches.push_back(std::move(info));
+      pending->batch.matches.push_back(std::move(info));
     }
-    auto it = g->schedds.find(schedd);
-    if (it != g->schedds.end() && it->second && !batch.matches.empty())
-      self->send(it->second, std::move(batch));
+    pending->acknowledged.assign(pending->batch.matches.size(), false);
+    pending->waiting = pending->batch.matches.size();
+    for (std::size_t i = 0; i < pending->batch.matches.size(); ++i) {
+      const MatchInfo& m = pending->batch.matches[i];
+      auto answered = [self, pending, i](bool ok) {
+        pending->acknowledged[i] = ok;
+        if (--pending->waiting > 0) return;
+        MatchBatch batch;
+        for (std::size_t k = 0; k < pending->batch.matches.size(); ++k)
+          if (pending->acknowledged[k]) batch.matches.push_back(std::move(pending->batch.matches[k]));
+        if (!batch.matches.empty()) self->send(pending->schedd, std::move(batch));
+      };
+      self->request(m.slot, setup.request_timeout, SlotMatched{m.claim_id})
+          .then([answered](CommandReply& r) { answered(r.ok); },
+                [answered](caf::error&) { answered(false); });  // the slot is gone: so is the match
+    }
   }
   const negotiation::CycleResult& result = cycle.result;
   // Each group its turn, in the order the groups negotiated in.

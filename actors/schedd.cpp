@@ -133,11 +133,6 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
         const claim::JobEnd end{f.by_signal, f.code, std::move(f.error), f.evicted, f.hold_code};
         carry_out(self, self->state.claims->job_ended(f.claim_id, end, setup.clock.now(self)), setup);
       },
-      [self, setup](ClaimReady& r) {
-        auto& st = self->state;
-        claim::Ready ready{st.slots.ref(r.slot), std::move(r.slot_name), std::move(r.slot_ad.ad)};
-        carry_out(self, st.claims->ready(r.claim_id, std::move(ready), setup.clock.now(self)), setup);
-      },
       [self, setup](ClaimEnded& e) {
         carry_out(self, self->state.claims->ended(e.claim_id, e.reason, setup.clock.now(self)), setup);
       },

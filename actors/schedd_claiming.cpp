@@ -13,7 +13,10 @@
 namespace cara::actors {
 namespace {
 
-// A slot on another node may be gone: never wait for it forever.
+// A slot on another node may be gone: never wait for it forever. A claim
+// is the exception: its one answer comes when the slot's preempted jobs
+// have left, however long they take; the slot is watched meanwhile
+// (claim::Watch), and its loss refuses the claim.
 constexpr auto kSlotTimeout = std::chrono::seconds(20);
 
 template <class... F>
@@ -28,7 +31,7 @@ void request_claim(ScheddSelf self, const claim::RequestClaim& r, const ScheddSe
   const slot_actor slot = st.slots.get(r.slot);
   const classad::ClassAd* job = st.queue->find(r.job);
   if (!slot || !job) return carry_out(self, st.claims->refused(r.claim_id), setup);
-  self->request(slot, kSlotTimeout,
+  self->request(slot, caf::infinite,
                 ClaimSlot{r.claim_id, WireAd{*job}, r.preempting, handle_of(self), r.preempt_dslots,
                           st.claim_leftovers})
       .then(
@@ -36,10 +39,9 @@ void request_claim(ScheddSelf self, const claim::RequestClaim& r, const ScheddSe
             auto& st = self->state;
             const ScheddSetup& setup = *st.setup;
             if (!reply.ok) return carry_out(self, st.claims->refused(id), setup);
-            claim::Grant grant{st.slots.ref(reply.slot),           reply.slot_name,
-                               std::move(reply.slot_ad.ad),        reply.pending,
+            claim::Grant grant{st.slots.ref(reply.slot), reply.slot_name, std::move(reply.slot_ad.ad),
                                std::move(reply.leftover_claim_id), std::move(reply.leftover_ad.ad)};
-            carry_out(self, st.claims->granted(id, std::move(grant), setup.clock.now(self)), setup);
+            carry_out(self, st.claims->granted(id, std::move(grant)), setup);
           },
           [self, id = r.claim_id](caf::error&) {
             carry_out(self, self->state.claims->refused(id), *self->state.setup);

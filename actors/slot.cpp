@@ -16,11 +16,9 @@ namespace {
 
 using startd::ActionKind;
 
-// Every request to the startd is local; it answers at once.
+// Every request to the startd is local; it answers at once, except a
+// claim that preempts (its answer comes when the slot is free).
 constexpr auto kStartdTimeout = std::chrono::seconds(30);
-// A claim whose id the negotiator has not announced yet waits this long
-// for it (model/claim/claim_gate.h decides the rest).
-constexpr auto kAnnouncementWait = std::chrono::seconds(5);
 
 // A claim as the slot knows it: its secret and the schedd holding it.
 struct Holder {
@@ -28,24 +26,12 @@ struct Holder {
   schedd_actor schedd;
 };
 
-// A claim that came before the negotiator announced its id, by its token.
-struct EarlyClaim {
-  ClaimSlot claim;
-  caf::typed_response_promise<ClaimReply> reply;
-};
-
-// The claim ids the negotiator announced and the claims waiting for theirs.
-struct Gate {
-  claim::ClaimGate model;
-  std::map<std::int32_t, EarlyClaim> early;
-};
-
 struct SlotState {
   std::shared_ptr<const SlotEnvironment> env;
-  std::string slot;            // its short name
-  Holder claim;                // the claim on the slot
-  std::unique_ptr<Gate> gate;  // made when first needed: most slots wait for no claim
-  classad::ClassAd job;        // the activated job
+  std::string slot;                        // its short name
+  Holder claim;                            // the claim on the slot
+  std::unique_ptr<claim::ClaimGate> gate;  // made when first announced to: most slots are matched seldom
+  classad::ClassAd job;                    // the activated job
   std::string job_id;
   starter_actor starter;
   bool vacating = false;  // a kill was ordered: the job is being evicted
@@ -89,9 +75,9 @@ void tell(const Self& self, const Holder& h, auto message) {
   if (h.schedd) self->send(h.schedd, std::move(message));
 }
 
-Gate& gate(Self self) {
+claim::ClaimGate& gate(Self self) {
   auto& g = self->state.gate;
-  if (!g) g = std::make_unique<Gate>();
+  if (!g) g = std::make_unique<claim::ClaimGate>();
   return *g;
 }
 
@@ -106,9 +92,10 @@ ClaimReply claim_refused(std::string why) {
   return r;
 }
 
-// A claim with an announced id goes to the startd, which decides.
+// A claim with an announced id goes to the startd, which decides; its
+// answer is the claim's one answer, at once or when the slot is free.
 void claim(Self self, ClaimSlot c, caf::typed_response_promise<ClaimReply> rp) {
-  self->request(self->state.env->startd, kStartdTimeout,
+  self->request(self->state.env->startd, caf::infinite,
                 SlotCall{self->state.slot, SlotCallKind::Claim, c.claim_id, std::move(c.job), c.preempting,
                          c.schedd, std::move(c.preempt_dslots), c.leftovers})
       .then([rp](ClaimReply& r) mutable { rp.deliver(std::move(r)); },
@@ -176,45 +163,23 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
     st.claim.schedd = schedd_actor{};
   });
   return {
-      [self](SlotMatched& m) {
-        if (self->state.env->context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot))
-          return;
+      [self](SlotMatched& m) -> CommandReply {
+        if (auto no = self->state.env->context.refused(self, net::Permission::Negotiator,
+                                                       "slot " + self->state.slot))
+          return CommandReply{false, *no};
         call_startd(self, SlotCallKind::Match, m.claim_id);
-        Gate& g = gate(self);
-        auto token = g.model.announce(m.claim_id, gate_now(self));
-        if (!token) return;
-        auto e = g.early.find(*token);
-        if (e == g.early.end()) return;
-        EarlyClaim waiting = std::move(e->second);
-        g.early.erase(e);
-        claim(self, std::move(waiting.claim), waiting.reply);
-      },
-      [self](Timer t) {
-        // A claim whose id the negotiator never announced: a guess, or a
-        // match from a negotiator this slot does not take matches from.
-        if (!net::from_this_node(self) || !self->state.gate) return;
-        Gate& g = *self->state.gate;
-        auto e = g.early.find(t.what);
-        if (e == g.early.end() || !g.model.expire(t.what)) return;
-        warn(self, "a claim refused: no match was announced for it");
-        e->second.reply.deliver(
-            claim_refused("no match was announced for this claim on " + self->state.slot));
-        g.early.erase(e);
+        gate(self).announce(m.claim_id, gate_now(self));
+        return CommandReply{true, {}};
       },
       [self](ClaimSlot& c) -> caf::result<ClaimReply> {
-        auto rp = self->make_response_promise<ClaimReply>();
-        Gate& g = gate(self);
-        const claim::Admission admission = g.model.admit(c.claim_id, gate_now(self));
-        switch (admission.kind) {
-          case claim::Admission::Kind::Pass: claim(self, std::move(c), rp); return rp;
-          case claim::Admission::Kind::Refuse:
-            warn(self, "a claim refused: too many claims wait for their match");
-            return claim_refused("too many claims wait for their match on " + self->state.slot);
-          case claim::Admission::Kind::Wait:
-            g.early.emplace(admission.token, EarlyClaim{std::move(c), rp});
-            self->delayed_send(self, kAnnouncementWait, Timer{admission.token});
-            return rp;
+        if (!self->state.gate || !self->state.gate->admit(c.claim_id, gate_now(self))) {
+          // A guess, or a match from a negotiator this slot does not take
+          // matches from: the announcement always comes first.
+          warn(self, "a claim refused: no match was announced for it");
+          return claim_refused("no match was announced for this claim on " + self->state.slot);
         }
+        auto rp = self->make_response_promise<ClaimReply>();
+        claim(self, std::move(c), rp);
         return rp;
       },
       [self](ActivateClaim& a) -> caf::result<ActivateReply> {

@@ -31,10 +31,12 @@ struct StartdState {
   std::shared_ptr<const SlotEnvironment> slot_env;  // what its slot actors share
   std::uint64_t leftovers = 0;                      // leftover claims offered: their ids' public part
   // Claims granted once their slot is free (a preempted job leaving): the
-  // schedd waiting for each, and the slot the claim was sent to.
+  // schedd waiting for each, the slot the claim was sent to, and the
+  // claim's one answer, given then.
   struct Waiting {
     schedd_actor schedd;
     std::string slot;
+    caf::typed_response_promise<ClaimReply> answer;
   };
   std::map<std::string, Waiting> waiting;  // by claim id
   std::int64_t update_interval = 300;
@@ -146,13 +148,12 @@ ClaimReply refusal(std::string why) {
 }
 
 // A claim granted on `name` (its actor `slot`), at once or once the slot is free.
-ClaimReply granted(const std::string& name, slot_actor slot, const startd::Slot* s, bool pending) {
+ClaimReply granted(const std::string& name, slot_actor slot, const startd::Slot* s) {
   ClaimReply r;
   r.ok = true;
   r.slot_name = name;
   r.slot = std::move(slot);
   if (s) r.slot_ad = WireAd{s->ad()};
-  r.pending = pending;
   return r;
 }
 
@@ -163,12 +164,14 @@ void offer_leftovers(Self self, const SlotCall& call, ClaimReply& reply) {
   auto& st = self->state;
   const startd::Slot* pslot = st.model->slot(call.slot);
   auto it = st.slots.find(call.slot);
-  const claim::LeftoverCase asked{call.leftovers, reply.ok && !reply.pending, reply.slot_name != call.slot};
+  const claim::LeftoverCase asked{call.leftovers, reply.ok, reply.slot_name != call.slot};
   if (!pslot || it == st.slots.end() || !claim::offers_leftovers(asked, pslot->ad())) return;
   reply.leftover_claim_id =
       st.machine + "/" + call.slot + "." + std::to_string(++st.leftovers) + "#" + net::claim_secret();
   reply.leftover_ad = WireAd{pslot->ad()};
-  self->send(it->second, SlotMatched{reply.leftover_claim_id});
+  // Announced before the id leaves: the slot has it in its mailbox before
+  // the schedd can claim with it.
+  self->request(it->second, caf::infinite, SlotMatched{reply.leftover_claim_id}).then([](CommandReply&) {});
 }
 
 // A waiting claim's schedd is watched: if it dies, its claim is withdrawn
@@ -188,20 +191,23 @@ void forget_waiting(Self self, std::map<std::string, StartdState::Waiting>::iter
   self->demonitor(schedd.address());
 }
 
-// A claim that waited for its slot: its schedd hears of the end.
+// A claim that waited for its slot and will not get it: that is its answer.
 bool end_waiting(Self self, const std::string& claim_id, const std::string& reason) {
   auto& st = self->state;
   auto it = st.waiting.find(claim_id);
   if (it == st.waiting.end()) return false;
-  if (it->second.schedd) self->send(it->second.schedd, ClaimEnded{claim_id, reason});
+  it->second.answer.deliver(refusal(reason));
   forget_waiting(self, it);
   return true;
 }
 
-// Sends each action to its slot and advertises the ads that changed;
-// the reply says what became of `call`'s claim or activation.
-ClaimReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult result, const SlotCall* call) {
+// Sends each action to its slot and advertises the ads that changed; the
+// reply says what became of `call`'s claim or activation, or nothing yet:
+// a claim that waits for its slot is answered later (StartdState::Waiting).
+std::optional<ClaimReply> dispatch(Self self, const StartdSetup& setup, startd::StartdResult result,
+                                   const SlotCall* call) {
   auto& st = self->state;
+  bool deferred = false;
   ClaimReply reply;
   reply.ok = call == nullptr || (call->kind != SlotCallKind::Claim && call->kind != SlotCallKind::Activate);
   const bool claim_call = call && call->kind == SlotCallKind::Claim;
@@ -222,9 +228,8 @@ ClaimReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult re
     }
     if (a.action.kind == ActionKind::ClaimEnded && for_call && claim_call) {
       // The claim asked for ended within its own call (its room could not
-      // be made): the reply says so.
-      if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) forget_waiting(self, w);
-      reply = refusal(a.action.reason);
+      // be made): the answer says so (through its promise, once made).
+      if (!end_waiting(self, a.action.claim_id, a.action.reason)) reply = refusal(a.action.reason);
       changed.insert(a.slot);
       continue;
     }
@@ -236,11 +241,13 @@ ClaimReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult re
     if (it == st.slots.end()) continue;
     const slot_actor& slot = it->second;
     if (a.action.kind == ActionKind::ClaimPending) {
-      // The claim holds nothing yet: the startd keeps its schedd until the
-      // slot is free, and tells the slot's actor then.
+      // The claim holds nothing yet: the startd keeps its schedd and its
+      // answer until the slot is free.
       if (for_call && claim_call) {
-        watch_waiting(self, a.action.claim_id, StartdState::Waiting{call->schedd, call->slot});
-        reply = granted(a.slot, slot, st.model->slot(a.slot), true);
+        watch_waiting(
+            self, a.action.claim_id,
+            StartdState::Waiting{call->schedd, call->slot, self->make_response_promise<ClaimReply>()});
+        deferred = true;
       }
       continue;
     }
@@ -248,21 +255,21 @@ ClaimReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult re
     if (a.action.kind == ActionKind::AcceptClaim) {
       const startd::Slot* s = st.model->slot(a.slot);
       if (for_call && claim_call) {
-        // Granted at once (or its room was made within the call).
-        if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) forget_waiting(self, w);
+        // Granted at once, or its room was made within the call: then it
+        // was made to wait first, and its promise answers.
         order.schedd = call->schedd;
-        reply = granted(a.slot, slot, s, false);
-      } else if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) {
-        // The preempted jobs have left: the waiting schedd may activate.
-        order.schedd = w->second.schedd;
-        ClaimReady ready{a.action.claim_id, slot, {}, {}};
-        if (s) {
-          ready.slot_ad = WireAd{s->ad()};
-          classad::Value name = classad::evaluate_attr(s->ad(), "Name");
-          if (name.is_string()) ready.slot_name = std::string(name.as_string());
+        reply = granted(a.slot, slot, s);
+        if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) {
+          w->second.answer.deliver(reply);
+          forget_waiting(self, w);
         }
+      } else if (auto w = st.waiting.find(a.action.claim_id); w != st.waiting.end()) {
+        // The preempted jobs have left: the claim's answer, naming the slot
+        // that holds it (a dynamic one with pslot preemption). The order
+        // goes first, so the slot knows the claim before it is activated.
+        order.schedd = w->second.schedd;
         self->send(it->second, std::move(order));
-        if (w->second.schedd) self->send(w->second.schedd, std::move(ready));
+        w->second.answer.deliver(granted(a.slot, slot, s));
         forget_waiting(self, w);
         changed.insert(a.slot);
         continue;
@@ -276,13 +283,14 @@ ClaimReply dispatch(Self self, const StartdSetup& setup, startd::StartdResult re
     changed.insert(a.slot);
   }
   sync_slots(self, changed);  // dynamic slots whose claim ended
-  if (call && claim_call) offer_leftovers(self, *call, reply);
+  if (call && claim_call && !deferred) offer_leftovers(self, *call, reply);
   // A partitionable slot's ad changes silently when a dynamic slot is
   // carved from it or gives its resources back: advertise it with them.
   // (Only those: re-advertising every static slot on each call made a
   // startd's work grow with the square of its slots.)
   if (!changed.empty()) changed.insert(st.partitionable.begin(), st.partitionable.end());
   advertise(self, changed);
+  if (deferred) return std::nullopt;
   return reply;
 }
 
@@ -366,12 +374,15 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
     for (const auto& [id, slot] : gone) {
       auto result = self->state.model->deliver(slot, startd::ReleaseClaim{id}, setup.clock.now(self));
       dispatch(self, setup, std::move(result), nullptr);
-      if (auto it = self->state.waiting.find(id); it != self->state.waiting.end()) forget_waiting(self, it);
+      if (auto it = self->state.waiting.find(id); it != self->state.waiting.end()) {
+        it->second.answer.deliver(refusal("the schedd that asked is gone"));
+        forget_waiting(self, it);
+      }
     }
   });
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
-      [self, setup](SlotCall& c) -> ClaimReply {
+      [self, setup](SlotCall& c) -> caf::result<ClaimReply> {
         // Slot calls come from the node's own slot actors: a peer that got
         // the startd's handle (from the gate, for condor_drain) must not
         // claim, activate or release slots around their claim ids.
@@ -386,12 +397,17 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         const std::int64_t now = setup.clock.now(self);
         startd::SlotEvent event = to_event(c);
         auto result = self->state.model->deliver(c.slot, event, now);
-        ClaimReply reply = dispatch(self, setup, std::move(result), &c);
+        std::optional<ClaimReply> reply = dispatch(self, setup, std::move(result), &c);
         end_if_stopped(self, setup);
+        if (!reply) {
+          // Answered when the slot's jobs have left (or the claim is withdrawn).
+          setup.context.info(c.slot + ": " + to_string(c.kind) + " waits for the slot's jobs to leave");
+          return caf::delegated<ClaimReply>{};
+        }
         if (setup.context.log)
           setup.context.info(c.slot + ": " + to_string(c.kind) +
-                             (reply.ok ? "" : " refused: " + reply.reason));
-        return reply;
+                             (reply->ok ? "" : " refused: " + reply->reason));
+        return *reply;
       },
       [self, setup](DrainRequest& d) -> CommandReply {
         // condor_drain is ADMINISTRATOR work.

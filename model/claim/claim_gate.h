@@ -1,15 +1,16 @@
 // The slot's side of the claim protocol: a claim counts only with an id the
 // negotiator announced to the slot (SlotMatched, NEGOTIATOR level), so a
 // schedd cannot claim a slot it was never matched with, and a guessed id
-// gets nowhere. The matched schedd's claim may overtake the announcement
-// (they travel different routes), so a claim with an unknown id waits a
-// little for it. Each decision is a function of (this state, an event,
-// now); the slot actor keeps the waiting requests and the timers.
+// gets nowhere. The negotiator sends a schedd its matches only once their
+// slots have acknowledged the announcement, and a startd announces a
+// leftover claim to its partitionable slot before it hands the id out: a
+// claim never arrives before its announcement, so one with an unknown id
+// is refused at once. Each decision is a function of (this state, an
+// event, now).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,38 +20,24 @@ namespace cara::claim {
 struct GateLimits {
   std::int64_t announced_for = 300;  // s an announced id stays good (a p-slot takes many per cycle)
   std::size_t max_announced = 1024;  // bounds on what strangers can make a slot keep
-  std::size_t max_waiting = 64;
-};
-
-// What becomes of a claim that arrives.
-struct Admission {
-  enum class Kind { Pass, Wait, Refuse };
-  Kind kind = Kind::Refuse;
-  std::int32_t token = 0;  // Wait: the claim's number, for let_through() and expire()
 };
 
 class ClaimGate {
  public:
   explicit ClaimGate(GateLimits limits = {}) : limits_(limits) {}
 
-  // The negotiator announced `claim_id` at `now`. Returns the token of the
-  // claim that waited for it, which may pass now.
-  std::optional<std::int32_t> announce(const std::string& claim_id, std::int64_t now);
-  // A claim with `claim_id` arrived: it passes with an announced id (used
-  // up), waits for its announcement, or is refused when too many wait.
-  Admission admit(const std::string& claim_id, std::int64_t now);
-  // The wait of `token` is over and no announcement came: whether it was
-  // still waiting (it is refused then).
-  bool expire(std::int32_t token);
+  // The negotiator (or, for a leftover, the startd) announced `claim_id`
+  // at `now`.
+  void announce(const std::string& claim_id, std::int64_t now);
+  // A claim with `claim_id` arrived: whether its id was announced and is
+  // still fresh (it is used up either way).
+  bool admit(const std::string& claim_id, std::int64_t now);
 
   std::size_t announced() const { return announced_.size(); }
-  std::size_t waiting() const { return waiting_.size(); }
 
  private:
   GateLimits limits_;
   std::vector<std::pair<std::string, std::int64_t>> announced_;  // id, when
-  std::vector<std::pair<std::string, std::int32_t>> waiting_;    // id, token
-  std::int32_t tokens_ = 0;
 };
 
 }  // namespace cara::claim

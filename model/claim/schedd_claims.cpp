@@ -44,10 +44,11 @@ Outcome ScheddClaims::offered(Offer offer) {
   std::optional<JobId> job = next_job(offer.submitter, offer.job_ids, offer.slot_ad);
   if (!job) return out;  // nothing left to run: the match times out at the slot
   busy_.insert(*job);
+  watch(offer.slot, out);
   out.actions.push_back(
       RequestClaim{offer.claim_id, offer.slot, *job, offer.preempting, offer.preempt_dslots});
   const std::string id = offer.claim_id;
-  asking_[id] = Asking{std::move(offer), *job, std::nullopt, std::nullopt};
+  asking_[id] = Asking{std::move(offer), *job};
   return out;
 }
 
@@ -56,12 +57,14 @@ Outcome ScheddClaims::refused(const std::string& claim_id) {
   auto it = asking_.find(claim_id);
   if (it == asking_.end()) return out;
   busy_.erase(it->second.job);
+  const SlotRef slot = it->second.offer.slot;
   asking_.erase(it);
+  unwatch_if_unused(slot, out);
   out.reschedule = true;
   return out;
 }
 
-Outcome ScheddClaims::granted(const std::string& claim_id, Grant grant, std::int64_t now) {
+Outcome ScheddClaims::granted(const std::string& claim_id, Grant grant) {
   Outcome out;
   auto it = asking_.find(claim_id);
   if (it == asking_.end()) return out;
@@ -79,19 +82,8 @@ Outcome ScheddClaims::granted(const std::string& claim_id, Grant grant, std::int
   if (full.is_string()) c.slot_name = std::string(full.as_string());
   c.submitter = asked.offer.submitter;
   c.job_ids = std::move(asked.offer.job_ids);
-  c.ready = !grant.pending;
-  out.actions.push_back(Watch{c.slot});
   HeldClaim& held = held_.emplace(claim_id, std::move(c)).first->second;
-
-  if (grant.pending) {
-    // A preempting claim: the slot's jobs leave first (ready()).
-    if (asked.ready) take_ready(held, std::move(*asked.ready), out);
-    if (asked.ended) lose(claim_id, "the slot ended it: " + *asked.ended, now, out);
-    if (!asked.ready && !asked.ended)
-      out.actions.push_back(
-          Note{false, "claim on " + grant.slot_name + " waits for preempted jobs to leave"});
-    return out;
-  }
+  watch(held.slot, out);  // the dynamic slot carved for a preempting claim
   const std::string submitter = held.submitter;
   if (is_idle(asked.job) && !busy(asked.job))
     activate(held, asked.job, out);
@@ -111,40 +103,12 @@ Outcome ScheddClaims::granted(const std::string& claim_id, Grant grant, std::int
     Outcome more = offered(std::move(rest));
     for (Action& a : more.actions) out.actions.push_back(std::move(a));
   }
+  unwatch_if_unused(asked.offer.slot, out);
   return out;
-}
-
-Outcome ScheddClaims::ready(const std::string& claim_id, Ready ready, std::int64_t) {
-  Outcome out;
-  if (auto early = asking_.find(claim_id); early != asking_.end()) {
-    early->second.ready = std::move(ready);
-    return out;
-  }
-  auto it = held_.find(claim_id);
-  if (it == held_.end() || it->second.ready) return out;
-  take_ready(it->second, std::move(ready), out);
-  return out;
-}
-
-void ScheddClaims::take_ready(HeldClaim& c, Ready ready, Outcome& out) {
-  c.ready = true;
-  if (ready.slot != 0 && ready.slot != c.slot) {
-    const SlotRef before = c.slot;
-    c.slot = ready.slot;
-    out.actions.push_back(Watch{c.slot});
-    unwatch_if_unused(before, out);
-  }
-  if (!ready.slot_name.empty()) c.slot_name = std::move(ready.slot_name);
-  if (!ready.slot_ad.attributes().empty()) c.slot_ad = std::move(ready.slot_ad);
-  reuse_or_release(c.id, out);
 }
 
 Outcome ScheddClaims::ended(const std::string& claim_id, const std::string& reason, std::int64_t now) {
   Outcome out;
-  if (auto early = asking_.find(claim_id); early != asking_.end()) {
-    early->second.ended = reason;
-    return out;
-  }
   lose(claim_id, "the slot ended it: " + reason, now, out);
   return out;
 }
@@ -155,6 +119,14 @@ Outcome ScheddClaims::slot_lost(SlotRef slot, const std::string& reason, std::in
   for (const auto& [id, c] : held_)
     if (c.slot == slot) lost.push_back(id);
   for (const std::string& id : lost) lose(id, "the slot is gone: " + reason, now, out);
+  std::vector<std::string> unanswered;
+  for (const auto& [id, a] : asking_)
+    if (a.offer.slot == slot) unanswered.push_back(id);
+  for (const std::string& id : unanswered) {
+    Outcome r = refused(id);
+    for (Action& x : r.actions) out.actions.push_back(std::move(x));
+    out.reschedule = out.reschedule || r.reschedule;
+  }
   return out;
 }
 
@@ -266,12 +238,18 @@ void ScheddClaims::release(const std::string& claim_id, Outcome& out) {
   out.claims_changed = true;
 }
 
-// A slot is watched while any claim is on it: claims waiting on a
-// partitionable slot share it, and one unwatch drops every watch of it.
+// A slot is watched once while any claim is on it or asked of it: claims
+// on a partitionable slot share it, and one unwatch drops every watch.
+void ScheddClaims::watch(SlotRef slot, Outcome& out) {
+  if (watched_.insert(slot).second) out.actions.push_back(Watch{slot});
+}
+
 void ScheddClaims::unwatch_if_unused(SlotRef slot, Outcome& out) {
   for (const auto& [id, c] : held_)
     if (c.slot == slot) return;
-  out.actions.push_back(Unwatch{slot});
+  for (const auto& [id, a] : asking_)
+    if (a.offer.slot == slot) return;
+  if (watched_.erase(slot) > 0) out.actions.push_back(Unwatch{slot});
 }
 
 }  // namespace cara::claim

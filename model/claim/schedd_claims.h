@@ -43,22 +43,16 @@ struct Offer {
   std::vector<std::string> preempt_dslots;  // ALLOW_PSLOT_PREEMPTION: the dynamic slots it evicts
 };
 
-// The slot's yes to a claim.
+// The slot's yes to a claim: the one answer to RequestClaim. A claim that
+// preempts comes once the slot's jobs have left (the slot answers late,
+// not twice); with pslot preemption the slot is the dynamic one carved
+// for it.
 struct Grant {
   SlotRef slot = 0;               // the slot that holds the claim (a dynamic one for a p-slot)
   std::string slot_name;          // its short name; the ad's Name wins when it has one
   classad::ClassAd slot_ad;       // empty: the offer's ad stands
-  bool pending = false;           // granted once the slot's preempted jobs have left (ClaimReady)
   std::string leftover_claim_id;  // the rest of the partitionable slot, when any is left
   classad::ClassAd leftover_ad;
-};
-
-// A pending claim holds its slot now (ClaimReady); with pslot preemption
-// the slot is the dynamic one carved for it.
-struct Ready {
-  SlotRef slot = 0;  // 0: the same slot
-  std::string slot_name;
-  classad::ClassAd slot_ad;
 };
 
 // How the job of a claim ended (JobFinished).
@@ -122,7 +116,6 @@ struct HeldClaim {
   std::vector<std::string> job_ids;
   std::optional<JobId> job;  // the job activated on it
   bool ending = false;       // its job was evicted: the slot ends the claim
-  bool ready = true;         // false while it waits for a preempted job to leave
 };
 
 class ScheddClaims {
@@ -131,17 +124,20 @@ class ScheddClaims {
   explicit ScheddClaims(schedd::JobQueue& queue) : queue_(&queue) {}
 
   // A match (or a leftover): claim the slot for the next job it is for,
-  // unless none is left (the match then times out at the slot).
+  // unless none is left (the match then times out at the slot). The slot
+  // is watched from the request on: its answer may take as long as its
+  // preempted jobs take to leave, and a slot that dies gives none.
   Outcome offered(Offer offer);
-  // The slot's answer to RequestClaim: a grant, or a refusal (also a
-  // timeout or an unreachable slot).
-  Outcome granted(const std::string& claim_id, Grant grant, std::int64_t now);
+  // The slot's answer to RequestClaim: a grant, or a refusal (also an
+  // unreachable slot).
+  Outcome granted(const std::string& claim_id, Grant grant);
   Outcome refused(const std::string& claim_id);
-  // A pending claim may run a job now.
-  Outcome ready(const std::string& claim_id, Ready ready, std::int64_t now);
   // The slot ended the claim (vacated, preempted, CLAIM_WORKLIFE, drained).
+  // News of a claim not granted yet is not kept: the grant's activation
+  // then fails, and the job waits for the next match.
   Outcome ended(const std::string& claim_id, const std::string& reason, std::int64_t now);
-  // The slot's actor is gone (its node died): its claims and their jobs are lost.
+  // The slot's actor is gone (its node died): its claims and their jobs
+  // are lost, and the claims asked of it are refused.
   Outcome slot_lost(SlotRef slot, const std::string& reason, std::int64_t now);
   // The slot's answer to Activate.
   Outcome activated(const std::string& claim_id, JobId job, bool ok, std::int64_t now);
@@ -160,11 +156,6 @@ class ScheddClaims {
   struct Asking {
     Offer offer;
     JobId job;
-    // What the startd said of the claim before the slot's answer came: a
-    // waiting claim's news comes straight from the startd, its answer
-    // through the slot, and may be overtaken.
-    std::optional<Ready> ready;
-    std::optional<std::string> ended;
   };
 
   std::optional<JobId> next_job(const std::string& submitter, const std::vector<std::string>& job_ids,
@@ -172,8 +163,8 @@ class ScheddClaims {
   void activate(HeldClaim& c, JobId job, Outcome& out);
   void release(const std::string& claim_id, Outcome& out);
   void reuse_or_release(const std::string& claim_id, Outcome& out);
-  void take_ready(HeldClaim& c, Ready ready, Outcome& out);
   void lose(const std::string& claim_id, const std::string& why, std::int64_t now, Outcome& out);
+  void watch(SlotRef slot, Outcome& out);
   void unwatch_if_unused(SlotRef slot, Outcome& out);
   bool is_idle(JobId job) const;
   // A queue transition that failed: said in the log, with what it means
@@ -187,6 +178,7 @@ class ScheddClaims {
   std::map<std::string, HeldClaim> held_;  // by claim id
   std::map<std::string, Asking> asking_;   // by claim id
   std::set<JobId> busy_;
+  std::set<SlotRef> watched_;
 };
 
 }  // namespace cara::claim

@@ -51,17 +51,16 @@ struct Harness : Submit {
     o.job_ids = std::move(jobs);
     return o;
   }
-  Grant grant(SlotRef slot = kSlot, bool pending = false) {
+  Grant grant(SlotRef slot = kSlot) {
     Grant g;
     g.slot = slot;
     g.slot_name = "slot1";
-    g.pending = pending;
     return g;
   }
   // Offered and granted: job 1.0 being activated on claim "c".
   void activating() {
     claims->offered(offer("c"));
-    claims->granted("c", grant(), kT0);
+    claims->granted("c", grant());
   }
   // ... and running.
   void running() {
@@ -124,10 +123,10 @@ void run(const std::vector<Row>& rows) {
 
 TEST_CASE("a match is claimed for the next job it is for", "[claim][schedd]") {
   run({
-      {"an idle job the match was made for",
+      {"an idle job the match was made for: the slot is watched from the request on",
        nullptr,
        [](Harness& h) { return h.claims->offered(h.offer("c")); },
-       {"claim c slot 1 for 1.0"},
+       {"watch 1", "claim c slot 1 for 1.0"},
        "1",
        true},
       {"its jobs are busy: the submitter's next idle job the slot takes",
@@ -151,17 +150,17 @@ TEST_CASE("a match is claimed for the next job it is for", "[claim][schedd]") {
        [](Harness& h) {
          return h.claims->offered(h.offer("c", {"x.y", "1.2"}));
        },
-       {"claim c slot 1 for 1.2"},
+       {"watch 1", "claim c slot 1 for 1.2"},
        "1"},
   });
 }
 
 TEST_CASE("the slot's answer to a claim", "[claim][schedd]") {
   run({
-      {"granted: the slot is watched and the job activated",
+      {"granted: the job is activated",
        [](Harness& h) { h.claims->offered(h.offer("c")); },
-       [](Harness& h) { return h.claims->granted("c", h.grant(), kT0); },
-       {"watch 1", "activate c slot 1 with 1.0"},
+       [](Harness& h) { return h.claims->granted("c", h.grant()); },
+       {"activate c slot 1 with 1.0"},
        "1",
        true},
       {"granted, the job no longer idle: the next one",
@@ -169,13 +168,13 @@ TEST_CASE("the slot's answer to a claim", "[claim][schedd]") {
          h.claims->offered(h.offer("c"));
          REQUIRE(h.queue->hold({1, 0}, "by the user", 1, 0, kT0));
        },
-       [](Harness& h) { return h.claims->granted("c", h.grant(), kT0); },
-       {"watch 1", "activate c slot 1 with 1.1"},
+       [](Harness& h) { return h.claims->granted("c", h.grant()); },
+       {"activate c slot 1 with 1.1"},
        "5"},
-      {"refused (or timed out): the job is free again and a cycle is asked for",
+      {"refused (or unreachable): the job is free again and a cycle is asked for",
        [](Harness& h) { h.claims->offered(h.offer("c")); },
        [](Harness& h) { return h.claims->refused("c"); },
-       {},
+       {"unwatch 1"},
        "1",
        false,
        false,
@@ -186,34 +185,22 @@ TEST_CASE("the slot's answer to a claim", "[claim][schedd]") {
          Grant g = h.grant(kDynamic);
          g.leftover_claim_id = "rest";
          g.leftover_ad = kSlotAd;
-         return h.claims->granted("c", std::move(g), kT0);
+         return h.claims->granted("c", std::move(g));
        },
        {"watch 3", "activate c slot 3 with 1.0", "claim rest slot 1 for 1.1"},
        "1",
        true},
-      {"granted pending: it waits for the preempted jobs to leave",
+      {"granted late on the dynamic slot carved for it (pslot preemption): that slot is watched instead",
        [](Harness& h) { h.claims->offered(h.offer("c")); },
-       [](Harness& h) { return h.claims->granted("c", h.grant(kSlot, true), kT0); },
-       {"watch 1", "info: claim on slot1 waits for preempted jobs to leave"},
-       "1"},
-      {"granted pending after its ClaimReady overtook the answer: the new slot runs the job",
-       [](Harness& h) {
-         h.claims->offered(h.offer("c"));
-         REQUIRE(h.claims->ready("c", Ready{kDynamic, "slot1_1@ep", {}}, kT0).actions.empty());
-       },
-       [](Harness& h) { return h.claims->granted("c", h.grant(kSlot, true), kT0); },
-       {"watch 1", "watch 3", "unwatch 1", "activate c slot 3 with 1.0"},
+       [](Harness& h) { return h.claims->granted("c", h.grant(kDynamic)); },
+       {"watch 3", "activate c slot 3 with 1.0", "unwatch 1"},
        "1",
        true},
-      {"granted pending after the slot ended it: the claim is gone",
-       [](Harness& h) {
-         h.claims->offered(h.offer("c"));
-         REQUIRE(h.claims->ended("c", "vacated", kT0).actions.empty());
-       },
-       [](Harness& h) { return h.claims->granted("c", h.grant(kSlot, true), kT0); },
-       {"watch 1", "unwatch 1"},
+      {"the slot's news of a claim not granted yet is not kept: the claim stays asked",
+       [](Harness& h) { h.claims->offered(h.offer("c")); },
+       [](Harness& h) { return h.claims->ended("c", "vacated", kT0); },
+       {},
        "1",
-       false,
        true},
   });
 }
@@ -308,11 +295,19 @@ TEST_CASE("a claim lost: its job runs again", "[claim][schedd]") {
        [](Harness& h) {
          h.running();
          h.claims->offered(h.offer("d", {"1.1"}, kOther));
-         h.claims->granted("d", h.grant(kOther), kT0);
+         h.claims->granted("d", h.grant(kOther));
        },
        [](Harness& h) { return h.claims->slot_lost(kSlot, "node down", kT0 + 5); },
        {"warning: claim on slot1@ep lost (the slot is gone: node down); job 1.0 runs again", "unwatch 1"},
        "1",
+       false,
+       true},
+      {"the slot is gone while a claim is asked of it: refused, the job free again",
+       [](Harness& h) { h.claims->offered(h.offer("c")); },
+       [](Harness& h) { return h.claims->slot_lost(kSlot, "node down", kT0 + 5); },
+       {"unwatch 1"},
+       "1",
+       false,
        false,
        true},
       {"another slot's loss changes nothing",

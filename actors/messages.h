@@ -8,7 +8,10 @@
 
 #include <caf/actor.hpp>
 #include <caf/actor_cast.hpp>
+#include <caf/error.hpp>
+#include <caf/meta/load_callback.hpp>
 #include <caf/meta/type_name.hpp>
+#include <caf/sec.hpp>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -17,6 +20,26 @@
 #include "actors/handles.h"
 #include "actors/wire_ad.h"
 #include "model/collector/ad_store.h"
+#include "model/schedd/job_status.h"
+
+namespace cara::schedd {
+
+// A job id crosses nodes as its two numbers, typed: nothing parses "C.P"
+// text on either side. One that names no job (a cluster below 1, a proc
+// below 0) does not load, so the message carrying it is refused where it
+// arrives, with this error.
+template <class I>
+typename I::result_type inspect(I& f, JobId& x) {
+  auto check = [&x]() -> caf::error {
+    if (x.cluster >= 1 && x.proc >= 0) return caf::none;
+    return caf::make_error(
+        caf::sec::invalid_argument,
+        "malformed job id " + x.str() + ": expected a cluster of 1 or more and a proc of 0 or more");
+  };
+  return f(caf::meta::type_name("JobId"), x.cluster, x.proc, caf::meta::load_callback(check));
+}
+
+}  // namespace cara::schedd
 
 namespace cara::actors {
 
@@ -129,7 +152,7 @@ typename I::result_type inspect(I& f, RequestsQuery& x) {
 struct WireRequest {
   WireAd job;  // the first job of the autocluster
   std::int64_t count = 0;
-  std::vector<std::string> job_ids;  // "C.P", in offer order
+  std::vector<schedd::JobId> job_ids;  // in offer order
 };
 template <class I>
 typename I::result_type inspect(I& f, WireRequest& x) {
@@ -163,7 +186,7 @@ struct MatchInfo {
   std::string slot_name;
   WireAd slot_ad;
   slot_actor slot;
-  std::vector<std::string> job_ids;  // the jobs the match was made for
+  std::vector<schedd::JobId> job_ids;  // the jobs the match was made for
   bool preempting = false;
   // ALLOW_PSLOT_PREEMPTION: the dynamic slots of the matched partitionable
   // slot whose jobs make room for this one.
@@ -267,7 +290,7 @@ typename I::result_type inspect(I& f, ClaimEnded& x) {
 
 struct JobFinished {
   std::string claim_id;
-  std::string job_id;
+  schedd::JobId job_id;
   bool by_signal = false;
   std::int32_t code = 0;       // exit code, or the signal
   std::string error;           // the job could not be started: it goes on hold
@@ -281,7 +304,7 @@ typename I::result_type inspect(I& f, JobFinished& x) {
 }
 struct JobSuspension {
   std::string claim_id;
-  std::string job_id;
+  schedd::JobId job_id;
   bool suspended = false;
 };
 template <class I>

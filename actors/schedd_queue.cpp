@@ -59,10 +59,7 @@ RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
                                   [&](JobId id) { return st.claims->busy(id); });
   reply.requests.reserve(requests.size());
   for (const schedd::ResourceRequest& r : requests) {
-    WireRequest w{WireAd{*r.job}, r.count, {}};
-    w.job_ids.reserve(r.jobs.size());
-    for (const JobId& id : r.jobs) w.job_ids.push_back(id.str());
-    reply.requests.push_back(std::move(w));
+    reply.requests.push_back(WireRequest{WireAd{*r.job}, r.count, r.jobs});
   }
   return reply;
 }

@@ -32,20 +32,13 @@ struct SlotState {
   Holder claim;                            // the claim on the slot
   std::unique_ptr<claim::ClaimGate> gate;  // made when first announced to: most slots are matched seldom
   classad::ClassAd job;                    // the activated job
-  std::string job_id;
+  schedd::JobId job_id;
   starter_actor starter;
   bool vacating = false;  // a kill was ordered: the job is being evicted
   static inline const char* name = "slot";
 };
 
 using Self = slot_actor::stateful_pointer<SlotState>;
-
-std::string job_id_of(const classad::ClassAd& job) {
-  classad::Value c = classad::evaluate_attr(job, "ClusterId");
-  classad::Value p = classad::evaluate_attr(job, "ProcId");
-  if (!c.is_int() || !p.is_int()) return {};
-  return std::to_string(c.as_int()) + "." + std::to_string(p.as_int());
-}
 
 void call_startd(Self self, SlotCallKind kind, const std::string& claim_id) {
   self->request(self->state.env->startd, kStartdTimeout,
@@ -187,7 +180,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         if (st.claim.claim_id.empty() || a.claim_id != st.claim.claim_id)
           return ActivateReply{false, "no claim with this id on " + st.slot};
         st.job = a.job.ad;
-        st.job_id = job_id_of(a.job.ad);
+        st.job_id = schedd::job_id(a.job.ad);
         // The startd decides whom the job runs as, knowing who asks (read
         // before the response promise takes the sender over).
         auto sender = self->current_sender();

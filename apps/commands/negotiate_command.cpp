@@ -84,7 +84,7 @@ nlohmann::json to_json(const negotiation::CycleResult& r, const std::vector<clas
   nlohmann::json out;
   out["matches"] = nlohmann::json::array();
   for (const auto& m : r.matches) {
-    nlohmann::json match = {{"job", m.job_id},
+    nlohmann::json match = {{"job", m.job_id ? m.job_id->str() : ""},
                             {"slot", m.slot_name},
                             {"submitter", m.submitter},
                             {"group", m.group},
@@ -98,7 +98,8 @@ nlohmann::json to_json(const negotiation::CycleResult& r, const std::vector<clas
   }
   out["rejections"] = nlohmann::json::array();
   for (const auto& j : r.rejections)
-    out["rejections"].push_back({{"job", j.job_id}, {"submitter", j.submitter}, {"reason", j.reason}});
+    out["rejections"].push_back(
+        {{"job", j.job_id ? j.job_id->str() : ""}, {"submitter", j.submitter}, {"reason", j.reason}});
   out["submitters"] = nlohmann::json::array();
   for (const auto& s : r.submitters)
     out["submitters"].push_back({{"name", s.name},

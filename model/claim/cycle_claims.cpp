@@ -32,7 +32,7 @@ CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::A
       out.warnings.push_back(charged.error());
     offer.submitter = m.submitter;
     offer.slot_name = m.slot_name;
-    if (!m.job_id.empty()) offer.job_ids.push_back(m.job_id);
+    if (m.job_id) offer.job_ids.push_back(*m.job_id);
     offer.preempting = m.reason != negotiation::MatchReason::NoPreemption;
     offer.preempt_dslots = m.victim_names;
     out.offers[input.schedd_of[m.submitter]].push_back(std::move(offer));

@@ -30,7 +30,7 @@ struct ClaimOffer {
   std::string claim_id;
   std::string submitter;
   std::string slot_name;
-  std::vector<std::string> job_ids;         // the matched job, when the request named it
+  std::vector<schedd::JobId> job_ids;       // the matched job, when the request named it
   bool preempting = false;                  // the slot's current job is evicted for it
   std::vector<std::string> preempt_dslots;  // ALLOW_PSLOT_PREEMPTION: dynamic slots to evict
 };

@@ -25,13 +25,10 @@ bool ScheddClaims::is_idle(JobId job) const {
 
 // The next job a claim may run: one the match was made for, else any idle
 // job of the submitter the slot would take.
-std::optional<JobId> ScheddClaims::next_job(const std::string& submitter,
-                                            const std::vector<std::string>& job_ids,
+std::optional<JobId> ScheddClaims::next_job(const std::string& submitter, const std::vector<JobId>& job_ids,
                                             const classad::ClassAd& slot_ad) const {
-  for (const std::string& s : job_ids) {
-    auto id = schedd::parse_job_id(s);
-    if (id && !busy(*id) && is_idle(*id)) return id;
-  }
+  for (const JobId& id : job_ids)
+    if (!busy(id) && is_idle(id)) return id;
   for (const classad::ClassAd* job : queue_->idle_jobs(submitter)) {
     const JobId id = schedd::job_id(*job);
     if (!busy(id) && classad::symmetric_match(*job, slot_ad)) return id;

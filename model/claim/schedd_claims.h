@@ -38,7 +38,7 @@ struct Offer {
   std::string slot_name;
   classad::ClassAd slot_ad;
   SlotRef slot = 0;
-  std::vector<std::string> job_ids;  // the jobs the match was made for, "C.P", in offer order
+  std::vector<JobId> job_ids;  // the jobs the match was made for, in offer order
   bool preempting = false;
   std::vector<std::string> preempt_dslots;  // ALLOW_PSLOT_PREEMPTION: the dynamic slots it evicts
 };
@@ -113,7 +113,7 @@ struct HeldClaim {
   std::string slot_name;  // as the pool names it (slot1_1@host): the job's RemoteHost
   classad::ClassAd slot_ad;
   std::string submitter;
-  std::vector<std::string> job_ids;
+  std::vector<JobId> job_ids;
   std::optional<JobId> job;  // the job activated on it
   bool ending = false;       // its job was evicted: the slot ends the claim
 };
@@ -158,7 +158,7 @@ class ScheddClaims {
     JobId job;
   };
 
-  std::optional<JobId> next_job(const std::string& submitter, const std::vector<std::string>& job_ids,
+  std::optional<JobId> next_job(const std::string& submitter, const std::vector<JobId>& job_ids,
                                 const classad::ClassAd& slot_ad) const;
   void activate(HeldClaim& c, JobId job, Outcome& out);
   void release(const std::string& claim_id, Outcome& out);

@@ -11,6 +11,7 @@
 
 #include "model/classad/classad.h"
 #include "model/negotiation/concurrency_limits.h"
+#include "model/schedd/job_status.h"
 
 namespace cara::negotiation {
 
@@ -19,7 +20,7 @@ namespace cara::negotiation {
 struct Request {
   const classad::ClassAd* job = nullptr;  // the first job; the others are alike
   std::int64_t count = 1;
-  std::vector<std::string> job_ids;  // "C.P" of the idle jobs, in offer order (may be empty)
+  std::vector<schedd::JobId> job_ids;  // the idle jobs, in offer order (may be empty)
 };
 
 struct SubmitterRequests {
@@ -35,9 +36,9 @@ struct Match {
   std::string group;              // the submitter's accounting group ("<none>" when none)
   std::string negotiating_group;  // the group it negotiated under (differs with autoregroup)
   std::size_t submitter_index = 0, request = 0;
-  std::int64_t job = 0;  // index of the job within the request
-  std::string job_id;    // from Request::job_ids, or empty
-  std::size_t slot = 0;  // index into the input slots
+  std::int64_t job = 0;                 // index of the job within the request
+  std::optional<schedd::JobId> job_id;  // from Request::job_ids, when it names the job
+  std::size_t slot = 0;                 // index into the input slots
   std::string slot_name;
   MatchReason reason = MatchReason::NoPreemption;
   std::optional<std::string>
@@ -53,8 +54,8 @@ struct Match {
 struct Rejection {
   std::string submitter;
   std::size_t request = 0;
-  std::string job_id;  // the first job of the request that was not matched
-  std::string reason;  // "no match found", "submitter limit exceeded", ...
+  std::optional<schedd::JobId> job_id;  // the first job of the request that was not matched
+  std::string reason;                   // "no match found", "submitter limit exceeded", ...
 };
 
 struct SubmitterOutcome {

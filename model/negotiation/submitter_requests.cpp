@@ -32,7 +32,7 @@ std::vector<SubmitterRequests> submitter_requests(const std::vector<classad::Cla
       Request request;
       request.job = r.job;
       request.count = r.count;
-      for (const schedd::JobId& id : r.jobs) request.job_ids.push_back(id.str());
+      request.job_ids = std::move(r.jobs);
       s.requests.push_back(std::move(request));
     }
     out.push_back(std::move(s));

@@ -38,6 +38,15 @@ struct Wire {
     return buf;
   }
 
+  // What reading `x` back says, when it does not load.
+  template <class T>
+  std::string refused(const T& x) {
+    const std::vector<char> sent = bytes(caf::make_message(x));
+    caf::message back;
+    caf::binary_deserializer source{*sys, sent};
+    return caf::to_string(source(back));
+  }
+
   // `x` sent and read back as the receiving node would.
   template <class T>
   T crosses(const T& x) {
@@ -70,10 +79,10 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(AdQueryRequest{0, "State == \"Claimed\"", {"Name", "State"}, true});
   w.crosses(AdQueryReply{false, "no", {job}, {nullptr}});
   w.crosses(RequestsQuery{7, "alice@x", {"RequestCpus", "Owner"}});
-  w.crosses(WireRequest{job, 12, {"1.0", "1.1"}});
-  w.crosses(RequestsReply{"alice@x", {WireRequest{job, 1, {"3.4"}}}});
+  w.crosses(WireRequest{job, 12, {{1, 0}, {1, 1}}});
+  w.crosses(RequestsReply{"alice@x", {WireRequest{job, 1, {{3, 4}}}}});
   w.crosses(SlotMatched{"1.1#s"});
-  MatchInfo m{"1.1#s", "alice@x", "slot1@a", job, {}, {"1.0"}, true, {"slot1_2@a", "slot1_3@a"}};
+  MatchInfo m{"1.1#s", "alice@x", "slot1@a", job, {}, {{1, 0}}, true, {"slot1_2@a", "slot1_3@a"}};
   const MatchInfo mi = w.crosses(m);
   CHECK(mi.preempting);
   CHECK(mi.preempt_dslots == std::vector<std::string>{"slot1_2@a", "slot1_3@a"});
@@ -90,9 +99,9 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(ActivateReply{false, "no claim"});
   w.crosses(ReleaseSlot{"1.1#s"});
   w.crosses(ClaimEnded{"1.1#s", "preempted by a better match"});
-  const JobFinished f = w.crosses(JobFinished{"1.1#s", "1.0", true, 9, "", true, 23});
+  const JobFinished f = w.crosses(JobFinished{"1.1#s", {1, 0}, true, 9, "", true, 23});
   CHECK((f.by_signal && f.code == 9 && f.evicted));
-  w.crosses(JobSuspension{"1.1#s", "1.0", true});
+  w.crosses(JobSuspension{"1.1#s", {1, 0}, true});
   w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}});
   w.crosses(SubmitReply{true, "", 4, 10, "careful"});
   w.crosses(QueueQuery{"JobStatus == 1", {"Owner"}});
@@ -139,4 +148,16 @@ TEST_CASE("an ad that does not parse is a deserialization error, not a half-read
   REQUIRE(e);
   CHECK(caf::to_string(e).find("does not parse") != std::string::npos);
   CHECK(a.ad.size() == 0);
+}
+
+TEST_CASE("job ids cross typed; one that names no job does not load", "[actors][wire]") {
+  Wire w;
+  const JobFinished f = w.crosses(JobFinished{"1.1#s", schedd::JobId{12, 3}, false, 0, "", false, 0});
+  CHECK(f.job_id == schedd::JobId{12, 3});
+  const RequestsReply r =
+      w.crosses(RequestsReply{"alice@test", {WireRequest{ad("[ A = 1 ]"), 2, {{4, 0}, {4, 1}}}}});
+  REQUIRE(r.requests.size() == 1);
+  CHECK(r.requests[0].job_ids == std::vector<schedd::JobId>{{4, 0}, {4, 1}});
+  const std::string bad = w.refused(JobSuspension{"1.1#s", schedd::JobId{0, -1}, true});
+  CHECK_THAT(bad, Catch::Contains("malformed job id 0.-1"));
 }

@@ -408,7 +408,7 @@ TEST_CASE_METHOD(PoolFixture, "the schedd's own SIGNIFICANT_ATTRIBUTES wins over
       [](RequestsReply& r) {
         REQUIRE(r.requests.size() == 1);
         CHECK(r.requests[0].count == 2);
-        CHECK(r.requests[0].job_ids == std::vector<std::string>{"1.0", "1.1"});
+        CHECK(r.requests[0].job_ids == std::vector<schedd::JobId>{{1, 0}, {1, 1}});
       },
       [](caf::error& e) { FAIL(caf::to_string(e)); });
 }

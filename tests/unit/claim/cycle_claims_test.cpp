@@ -38,12 +38,12 @@ TEST_CASE("a cycle's matches become charged claims, addressed to each submitter'
   const std::vector<claim::ClaimOffer>& ap1 = out.offers.at("ap1");
   REQUIRE(ap1.size() == 2);
   CHECK(ap1[0].submitter == "alice@example.org");
-  CHECK(ap1[0].job_ids == std::vector<std::string>{"1.0"});
-  CHECK(ap1[1].job_ids == std::vector<std::string>{"1.1"});
+  CHECK(ap1[0].job_ids == std::vector<schedd::JobId>{{1, 0}});
+  CHECK(ap1[1].job_ids == std::vector<schedd::JobId>{{1, 1}});
   CHECK_FALSE(ap1[0].preempting);
   const std::vector<claim::ClaimOffer>& ap2 = out.offers.at("ap2");
   REQUIRE(ap2.size() == 1);
-  CHECK(ap2[0].job_ids == std::vector<std::string>{"2.0"});
+  CHECK(ap2[0].job_ids == std::vector<schedd::JobId>{{2, 0}});
   CHECK(p.slots[ap2[0].slot].lookup("Name"));
   // Each offer names its slot by index and name, and carries its own id.
   std::set<std::string> claim_ids;

@@ -41,7 +41,7 @@ struct Harness : Submit {
     claims.emplace(*queue);
   }
 
-  Offer offer(const std::string& id, std::vector<std::string> jobs = {"1.0"}, SlotRef slot = kSlot) {
+  Offer offer(const std::string& id, std::vector<JobId> jobs = {{1, 0}}, SlotRef slot = kSlot) {
     Offer o;
     o.claim_id = id;
     o.submitter = "alice@physik.rwth-aachen.de";
@@ -137,18 +137,18 @@ TEST_CASE("a match is claimed for the next job it is for", "[claim][schedd]") {
        true},
       {"no idle job left: nothing (the match times out at the slot)",
        [](Harness& h) {
-         h.claims->offered(h.offer("a", {"1.0"}));
-         h.claims->offered(h.offer("b", {"1.1"}));
-         h.claims->offered(h.offer("d", {"1.2"}));
+         h.claims->offered(h.offer("a", {{1, 0}}));
+         h.claims->offered(h.offer("b", {{1, 1}}));
+         h.claims->offered(h.offer("d", {{1, 2}}));
        },
        [](Harness& h) { return h.claims->offered(h.offer("c")); },
        {},
        "1",
        true},
-      {"a malformed job id is passed over",
+      {"a job no longer in the queue is passed over",
        nullptr,
        [](Harness& h) {
-         return h.claims->offered(h.offer("c", {"x.y", "1.2"}));
+         return h.claims->offered(h.offer("c", {{9, 9}, {1, 2}}));
        },
        {"watch 1", "claim c slot 1 for 1.2"},
        "1"},
@@ -294,7 +294,7 @@ TEST_CASE("a claim lost: its job runs again", "[claim][schedd]") {
       {"the slot is gone, with every claim on it",
        [](Harness& h) {
          h.running();
-         h.claims->offered(h.offer("d", {"1.1"}, kOther));
+         h.claims->offered(h.offer("d", {{1, 1}}, kOther));
          h.claims->granted("d", h.grant(kOther));
        },
        [](Harness& h) { return h.claims->slot_lost(kSlot, "node down", kT0 + 5); },

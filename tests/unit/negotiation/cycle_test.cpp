@@ -79,8 +79,8 @@ TEST_CASE("Table 3.1: the potential match list sorts to slot5, slot3, slot2, slo
   CHECK(r.matches[0].slot_name == "slot5@host");
   CHECK(r.matches[1].slot_name == "slot3@host");
   CHECK(r.matches[2].slot_name == "slot2@host");
-  CHECK(r.matches[0].job_id == "7.0");
-  CHECK(r.matches[2].job_id == "7.2");
+  CHECK(r.matches[0].job_id == schedd::JobId{7, 0});
+  CHECK(r.matches[2].job_id == schedd::JobId{7, 2});
   // With five jobs the order goes on: slot1, then slot4.
   Pool all(
       "NEGOTIATOR_PRE_JOB_RANK = PreRank\n"
@@ -103,14 +103,14 @@ TEST_CASE("both Requirements must hold, and a request no slot takes is skipped",
   REQUIRE(r.matches.size() == 1);
   CHECK(r.matches[0].slot_name == "slot1@big");
   CHECK(r.matches[0].weight == 8);
-  CHECK(r.matches[0].job_id == "1.0");
+  CHECK(r.matches[0].job_id == schedd::JobId{1, 0});
   // Cluster 1's second job finds no slot: the rest of it is skipped.
   REQUIRE(r.rejections.size() == 2);
-  CHECK(r.rejections[0].job_id == "1.1");
+  CHECK(r.rejections[0].job_id == schedd::JobId{1, 1});
   CHECK(r.rejections[0].reason == "no match found");
   // Cluster 2 is still tried: the big slot is taken and the small one
   // refuses mallory.
-  CHECK(r.rejections[1].job_id == "2.0");
+  CHECK(r.rejections[1].job_id == schedd::JobId{2, 0});
   CHECK(r.stats.num_idle_jobs == 5);
   CHECK(r.stats.matches == 1);
   CHECK(r.stats.rejections == 2);

@@ -29,7 +29,7 @@ TEST_CASE("XSW_LIMIT = 3: at most 3 jobs that declare XSW run", "[negotiation][c
   CHECK(r.matches.size() == 5);
   REQUIRE(r.rejections.size() == 1);
   CHECK(r.rejections[0].reason == "concurrency limit xsw reached");
-  CHECK(r.rejections[0].job_id == "1.3");
+  CHECK(r.rejections[0].job_id == schedd::JobId{1, 3});
   // Units in use on running slots count too.
   Pool busy("XSW_LIMIT = 3\n");
   idle_slots(busy, 4);

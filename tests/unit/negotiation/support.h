@@ -66,8 +66,7 @@ struct Pool {
     negotiation::Request r;
     r.job = jobs.back().get();
     r.count = count;
-    for (std::int64_t i = 0; i < count; ++i)
-      r.job_ids.push_back(std::to_string(cluster) + "." + std::to_string(i));
+    for (std::int64_t i = 0; i < count; ++i) r.job_ids.push_back(schedd::JobId{cluster, i});
     for (auto& s : submitters) {
       if (s.name == submitter) {
         s.requests.push_back(std::move(r));

@@ -26,8 +26,8 @@ namespace cara::schedd {
 
 // A job id crosses nodes as its two numbers, typed: nothing parses "C.P"
 // text on either side. One that names no job (a cluster below 1, a proc
-// below 0) does not load, so the message carrying it is refused where it
-// arrives, with this error.
+// below 0) does not load, with this error; CAF 0.17 then delivers the
+// message empty, and no handler ever sees the id.
 template <class I>
 typename I::result_type inspect(I& f, JobId& x) {
   auto check = [&x]() -> caf::error {

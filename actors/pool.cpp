@@ -1,70 +1,83 @@
 #include "actors/pool.h"
 
+#include <algorithm>
+#include <caf/actor_cast.hpp>
 #include <caf/actor_system.hpp>
 #include <caf/send.hpp>
 
-#include "actors/collector.h"
-#include "actors/negotiator.h"
-#include "actors/schedd.h"
-#include "actors/startd.h"
-#include "os/system_host.h"
+#include "actors/daemons.h"
+#include "model/node/daemon_list.h"
 
 namespace cara::actors {
+namespace {
+
+std::string node_name(const config::Config& config, std::size_t index) {
+  auto host = config.string("FULL_HOSTNAME");
+  return "node " + std::to_string(index + 1) + (host && !host->empty() ? " (" + *host + ")" : "");
+}
+
+}  // namespace
 
 Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
-  EmbeddedPool pool;
-  auto policy = collector::CollectorPolicy::from_config(*spec.central_manager);
-  if (!policy) return Error{"central manager: " + policy.error()};
-  CollectorSetup collector;
-  collector.policy = std::move(*policy);
-  collector.clock = spec.clock;
-  collector.context.log = spec.log;
-  pool.collector = spawn_collector(sys, std::move(collector));
-  const std::vector<collector_actor> collectors{pool.collector};
-
-  NegotiatorSetup n;
-  n.config = spec.central_manager;
-  n.clock = spec.clock;
-  n.context.log = spec.log;
-  n.collectors = collectors;
-  n.seed = spec.seed;
-  auto negotiator = spawn_negotiator(sys, std::move(n));
-  if (!negotiator) return Error{"negotiator: " + negotiator.error()};
-  pool.negotiator = *negotiator;
-
-  ScheddSetup schedd;
-  schedd.config = spec.access_point;
-  schedd.clock = spec.clock;
-  schedd.context.log = spec.log;
-  schedd.collectors = collectors;
-  schedd.negotiator = pool.negotiator;
-  schedd.files = spec.files ? spec.files : std::make_shared<os::SystemHost>();
-  schedd.accounts = spec.accounts;
-  auto s = spawn_schedd(sys, std::move(schedd));
-  if (!s) return Error{"schedd: " + s.error()};
-  pool.schedd = *s;
-
-  for (std::size_t i = 0; i < spec.execution_points.size(); ++i) {
-    StartdSetup ep;
-    ep.config = spec.execution_points[i];
-    ep.clock = spec.clock;
-    ep.context.log = spec.log;
-    ep.collectors = collectors;
-    ep.runner = spec.runner;
-    ep.accounts = spec.accounts;
-    ep.daemon_account = spec.daemon_account;
-    auto startd = spawn_startd(sys, std::move(ep));
-    if (!startd) return Error{"execution point " + std::to_string(i + 1) + ": " + startd.error()};
-    pool.startds.push_back(*startd);
+  std::vector<std::vector<std::string>> plans;
+  for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+    auto daemons = node::daemon_list(*spec.nodes[i]);
+    if (!daemons) return Error{node_name(*spec.nodes[i], i) + ": " + daemons.error()};
+    plans.push_back(std::move(*daemons));
   }
+  NodeServices services;
+  services.clock = spec.clock;
+  services.context = [log = spec.log](const std::string&) {
+    DaemonContext c;
+    c.log = log;
+    return c;
+  };
+  services.files = spec.files;
+  services.accounts = spec.accounts;
+  services.daemon_account = spec.daemon_account;
+  services.runner = spec.runner;
+  services.seed = spec.seed;
+
+  EmbeddedPool pool;
+  std::vector<collector_actor> collectors;
+  // Each phase spawns one kind of daemon on every node that runs it.
+  auto phase = [&](const std::vector<std::string>& kinds, auto&& spawned) -> Status {
+    for (std::size_t i = 0; i < spec.nodes.size(); ++i)
+      for (const std::string& d : plans[i]) {
+        if (std::find(kinds.begin(), kinds.end(), d) == kinds.end()) continue;
+        auto a = spawn_daemon(sys, d, services, spec.nodes[i], collectors);
+        if (!a) return Error{node_name(*spec.nodes[i], i) + ": " + d + ": " + a.error()};
+        pool.daemons.push_back(*a);
+        spawned(d, *a);
+      }
+    return Ok{};
+  };
+  Status s = phase({"COLLECTOR"}, [&](const std::string&, const caf::actor& a) {
+    collectors.push_back(caf::actor_cast<collector_actor>(a));
+  });
+  if (!s) return Error{s.error()};
+  if (collectors.empty()) return Error{"no node of the pool runs a COLLECTOR (DAEMON_LIST)"};
+  pool.collector = collectors.front();
+  s = phase({"NEGOTIATOR"}, [&](const std::string&, const caf::actor& a) {
+    if (!pool.negotiator) pool.negotiator = caf::actor_cast<negotiator_actor>(a);
+  });
+  if (!s) return Error{s.error()};
+  services.negotiator = pool.negotiator;
+  s = phase({"SCHEDD", "STARTD"}, [&](const std::string& d, const caf::actor& a) {
+    if (d == "STARTD")
+      pool.startds.push_back(caf::actor_cast<startd_actor>(a));
+    else if (!pool.schedd)
+      pool.schedd = caf::actor_cast<schedd_actor>(a);
+  });
+  if (!s) return Error{s.error()};
   return pool;
 }
 
 void stop_pool(caf::actor_system&, const EmbeddedPool& pool) {
-  for (const startd_actor& s : pool.startds) caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(pool.schedd, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(pool.negotiator, caf::exit_reason::user_shutdown);
-  caf::anon_send_exit(pool.collector, caf::exit_reason::user_shutdown);
+  // The startds first and the collectors last, as they were spawned the
+  // other way round.
+  for (auto it = pool.daemons.rbegin(); it != pool.daemons.rend(); ++it)
+    caf::anon_send_exit(*it, caf::exit_reason::user_shutdown);
 }
 
 }  // namespace cara::actors

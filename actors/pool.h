@@ -1,7 +1,7 @@
 // A whole pool in one actor system (DESIGN.md: "The embedded mode (`cara
 // demo`, the library API, the simulator) spawns every daemon of a pool in
-// one actor system"): a collector, a negotiator, a schedd and startds,
-// each from its own configuration, wired to each other directly.
+// one actor system"): each node's DAEMON_LIST daemons, made where `cara
+// master` makes them (actors/daemons.h), wired to each other directly.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -20,9 +20,9 @@
 namespace cara::actors {
 
 struct PoolSpec {
-  std::shared_ptr<const config::Config> central_manager;  // collector and negotiator
-  std::shared_ptr<const config::Config> access_point;     // the schedd
-  std::vector<std::shared_ptr<const config::Config>> execution_points;
+  // The pool's nodes, each a configuration whose DAEMON_LIST says what it
+  // runs (model/node/daemon_list.h), as `cara master` would read it.
+  std::vector<std::shared_ptr<const config::Config>> nodes;
   std::shared_ptr<JobRunner> runner = std::make_shared<ProcessRunner>();
   std::shared_ptr<config::ConfigHost> files;
   PoolClock clock = PoolClock::wall();
@@ -35,13 +35,19 @@ struct PoolSpec {
   std::shared_ptr<os::DaemonLog> log;
 };
 
+// The daemons spawned: the first collector, negotiator and schedd, and
+// every startd, in node order.
 struct EmbeddedPool {
   collector_actor collector;
   negotiator_actor negotiator;
   schedd_actor schedd;
   std::vector<startd_actor> startds;
+  std::vector<caf::actor> daemons;  // every one, in the order spawned
 };
 
+// Collectors first, then negotiators (a schedd of the pool is told its
+// negotiator), then the schedds and startds. A node whose DAEMON_LIST or
+// configuration is wrong fails the pool, the error naming the node.
 Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec);
 
 // Stops every daemon of the pool.

@@ -78,7 +78,7 @@ inline bool await_slots(caf::scoped_actor& self, const actors::collector_actor& 
 
 // Execution point `i` with `slots` static one-CPU slots.
 inline std::string execution_point(int i, int slots) {
-  return "FULL_HOSTNAME = ep" + std::to_string(i) +
+  return "DAEMON_LIST = MASTER, STARTD\nFULL_HOSTNAME = ep" + std::to_string(i) +
          ".bench\nUID_DOMAIN = bench\nNUM_CPUS = " + std::to_string(slots) +
          "\nNUM_SLOTS = " + std::to_string(slots) + "\nMEMORY = " + std::to_string(slots * 2048) +
          "\nSTART = true\n";
@@ -100,14 +100,16 @@ struct RunningPool {
     actors::configure_actor_system(cfg);
     sys = std::make_unique<caf::actor_system>(cfg);
     actors::PoolSpec spec;
-    spec.central_manager = make_config(
-        "FULL_HOSTNAME = cm.bench\nUID_DOMAIN = bench\nNEGOTIATOR_INTERVAL = 60\n"
-        "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n" +
-            cm_extra,
-        "NEGOTIATOR");
-    spec.access_point = make_config("FULL_HOSTNAME = ap.bench\nUID_DOMAIN = bench\n", "SCHEDD");
+    spec.nodes.push_back(
+        make_config("DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR\n"
+                    "FULL_HOSTNAME = cm.bench\nUID_DOMAIN = bench\nNEGOTIATOR_INTERVAL = 60\n"
+                    "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n" +
+                        cm_extra,
+                    "NEGOTIATOR"));
+    spec.nodes.push_back(make_config(
+        "DAEMON_LIST = MASTER, SCHEDD\nFULL_HOSTNAME = ap.bench\nUID_DOMAIN = bench\n", "SCHEDD"));
     for (int i = 0; i < startds; ++i)
-      spec.execution_points.push_back(make_config(execution_point(i, slots) + ep_extra, "STARTD"));
+      spec.nodes.push_back(make_config(execution_point(i, slots) + ep_extra, "STARTD"));
     spec.runner = std::move(runner);
     // Like a personal pool: every job runs as this process's user, or as
     // nobody when that is root (whose jobs then write into a directory of

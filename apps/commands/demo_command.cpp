@@ -106,15 +106,14 @@ int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostre
     err << "cara demo: " << (!cm ? cm.error() : ap.error()) << "\n";
     return 1;
   }
-  spec.central_manager = *cm;
-  spec.access_point = *ap;
+  spec.nodes = {*cm, *ap};
   for (int i = 1; i <= o.eps; ++i) {
     auto ep = load(demo_execution_point_config(i), "STARTD", host);
     if (!ep) {
       err << "cara demo: " << ep.error() << "\n";
       return 1;
     }
-    spec.execution_points.push_back(*ep);
+    spec.nodes.push_back(*ep);
   }
   char dir_template[] = "/tmp/cara-demo-XXXXXX";
   if (!mkdtemp(dir_template)) {

@@ -7,6 +7,7 @@ namespace cara::apps {
 
 std::string demo_central_manager_config() {
   return R"(# Central manager of the demo pool (thesis figures 17 and 20).
+DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR
 FULL_HOSTNAME = cm.demo
 UID_DOMAIN = physik.rwth-aachen.de
 PRIORITY_HALFLIFE = 1136819
@@ -27,7 +28,8 @@ NEGOTIATOR_CYCLE_DELAY = 0
 }
 
 std::string demo_access_point_config() {
-  return R"(FULL_HOSTNAME = ap.demo
+  return R"(DAEMON_LIST = MASTER, SCHEDD
+FULL_HOSTNAME = ap.demo
 UID_DOMAIN = physik.rwth-aachen.de
 )";
 }
@@ -35,7 +37,7 @@ UID_DOMAIN = physik.rwth-aachen.de
 std::string demo_execution_point_config(int index) {
   char host[32];
   std::snprintf(host, sizeof host, "wn%02d.demo", index);
-  return std::string("FULL_HOSTNAME = ") + host + R"(
+  return std::string("DAEMON_LIST = MASTER, STARTD\nFULL_HOSTNAME = ") + host + R"(
 UID_DOMAIN = physik.rwth-aachen.de
 # The thesis's worker node (figure 18): 24 + 1 cores.
 START = true

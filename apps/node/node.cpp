@@ -9,15 +9,14 @@
 #include <caf/send.hpp>
 #include <csignal>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <thread>
 
 #include "actors/collector.h"
 #include "actors/daemon_directory.h"
+#include "actors/daemons.h"
 #include "actors/master.h"
-#include "actors/negotiator.h"
-#include "actors/schedd.h"
-#include "actors/startd.h"
 #include "actors/system_accounts.h"
 #include "apps/node/collector_watch.h"
 #include "apps/node/local_commands.h"
@@ -208,10 +207,10 @@ class NodeRun {
     return actors::DaemonContext{node_.guard, log, node_config_};
   }
   void add_collector();
-  // A daemon the master (re)spawns with `setup`, its clock, context,
-  // configuration and collectors filled in.
-  template <class Setup, class Spawn>
-  void add_daemon(const char* name, Setup setup, Spawn spawn);
+  // Daemon `name` of DAEMON_LIST, (re)spawned by the master where every
+  // daemon is made (actors/daemons.h), with the configuration and the
+  // collectors as they are then; `spawned` is told of each new actor.
+  void add_daemon(const std::string& name, std::function<void(const caf::actor&)> spawned = {});
 
   caf::actor_system& sys_;
   const NodeBasics& node_;
@@ -234,6 +233,11 @@ class NodeRun {
   std::shared_ptr<ViewHostLink> view_link_;
   std::shared_ptr<CollectorWatch> view_watch_;
   net::LocalServer local_;
+  // What this node gives its daemons (shared with the master's spawn
+  // functions); each daemon's log is opened once.
+  std::shared_ptr<actors::NodeServices> services_ = std::make_shared<actors::NodeServices>();
+  std::shared_ptr<std::map<std::string, actors::DaemonContext>> contexts_ =
+      std::make_shared<std::map<std::string, actors::DaemonContext>>();
 };
 
 std::optional<int> NodeRun::listen(std::ostream& err) {
@@ -265,36 +269,28 @@ void NodeRun::set_up_master() {
   master_.address = address_;
   if (plan_.master_update_interval > 0) master_.update_interval = plan_.master_update_interval;
   master_.collectors = [collectors = collectors_] { return collectors->get(); };
+  services_->clock = clock_;
+  services_->files = std::make_shared<os::SystemHost>();
+  services_->address = address_;
+  services_->context = [contexts = contexts_](const std::string& daemon) { return contexts->at(daemon); };
 }
 
 void NodeRun::add_collector() {
-  actors::CollectorSetup setup;
-  setup.clock = clock_;
-  setup.context = context(open_log(plan_, "COLLECTOR"));
   // CONDOR_VIEW_HOST: reached (again) in the background, told to each
   // collector.
   view_link_ = std::make_shared<ViewHostLink>();
   std::vector<CentralManager> views;
   for (const HostPort& v : plan_.view_hosts) views.push_back(CentralManager{v, {}});
+  add_daemon("COLLECTOR", [collectors = collectors_, view_link = view_link_](const caf::actor& a) {
+    const auto c = caf::actor_cast<actors::collector_actor>(a);
+    collectors->set({c});
+    view_link->attach(c);
+  });
   view_watch_ = std::make_shared<CollectorWatch>(
       sys_, "view collector", views, std::vector<collector_actor>{}, node_.creds, node_.anchor, *node_.guard,
-      setup.context.log, caf::actor_cast<caf::actor>(gate_),
+      contexts_->at("COLLECTOR").log, caf::actor_cast<caf::actor>(gate_),
       [link = view_link_](const std::vector<collector_actor>& reached) { link->update(reached); },
       seconds_ms(plan_.collector_check_interval));
-  master_.daemons.push_back(
-      {"COLLECTOR",
-       [setup, collectors = collectors_, view_link = view_link_,
-        node_config = node_config_](caf::actor_system& s) mutable -> Result<caf::actor> {
-         // A restart reads the configuration as it is now.
-         auto policy = collector::CollectorPolicy::from_config(*node_config->get());
-         if (!policy) return Error{policy.error()};
-         setup.policy = std::move(*policy);
-         auto c = actors::spawn_collector(s, setup);
-         collectors->set({c});
-         view_link->attach(c);
-         return caf::actor_cast<caf::actor>(c);
-       },
-       restart_backoff("COLLECTOR")});
 }
 
 std::optional<int> NodeRun::find_collectors(std::ostream& err) {
@@ -318,43 +314,34 @@ std::optional<int> NodeRun::find_collectors(std::ostream& err) {
   return std::nullopt;
 }
 
-template <class Setup, class Spawn>
-void NodeRun::add_daemon(const char* name, Setup setup, Spawn spawn) {
-  setup.clock = clock_;
-  setup.context = context(open_log(plan_, name));
+void NodeRun::add_daemon(const std::string& name, std::function<void(const caf::actor&)> spawned) {
+  (*contexts_)[name] = context(open_log(plan_, name.c_str()));
   master_.daemons.push_back({name,
-                             [setup, spawn, node_config = node_config_,
-                              collectors = collectors_](caf::actor_system& s) mutable -> Result<caf::actor> {
+                             [name, spawned, services = services_, node_config = node_config_,
+                              collectors = collectors_](caf::actor_system& s) -> Result<caf::actor> {
                                // A restart reads the configuration and the collectors as they are now.
-                               setup.config = node_config->get();
-                               setup.collectors = collectors->get();
-                               auto a = spawn(s, setup);
-                               if (!a) return Error{a.error()};
-                               return caf::actor_cast<caf::actor>(*a);
+                               auto a = actors::spawn_daemon(s, name, *services, node_config->get(),
+                                                             collectors->get());
+                               if (a && spawned) spawned(*a);
+                               return a;
                              },
-                             restart_backoff(name)});
+                             restart_backoff(name.c_str())});
 }
 
 std::optional<int> NodeRun::add_daemons(std::ostream& err) {
   const config::Config& config = *node_.config;
-  if (plan_.runs("NEGOTIATOR")) add_daemon("NEGOTIATOR", actors::NegotiatorSetup{}, actors::spawn_negotiator);
-  if (plan_.runs("SCHEDD")) {
-    actors::ScheddSetup schedd;
-    schedd.files = std::make_shared<os::SystemHost>();
-    schedd.middleman = caf::actor_cast<caf::actor>(sys_.openssl_manager().actor_handle());
-    add_daemon("SCHEDD", std::move(schedd), actors::spawn_schedd);
-  }
+  if (plan_.runs("SCHEDD"))
+    services_->middleman = caf::actor_cast<caf::actor>(sys_.openssl_manager().actor_handle());
   if (plan_.runs("STARTD")) {
     actors::ProcessRunner::Options keeper;
     keeper.procd = config.string("PROCD").ok() ? *config.string("PROCD") : "";
     keeper.execute_dir = config.string("EXECUTE").ok() ? *config.string("EXECUTE") : "";
     auto runner = std::make_shared<actors::ProcessRunner>(keeper);
     if (auto s = runner->prepare(); !s) return fail(err, "STARTD: " + s.error());
-    actors::StartdSetup startd;
-    startd.runner = std::move(runner);
-    startd.address = address_;
-    add_daemon("STARTD", std::move(startd), actors::spawn_startd);
+    services_->runner = std::move(runner);
   }
+  for (const std::string& name : plan_.daemons)
+    if (name != "COLLECTOR") add_daemon(name);  // the collector came first (find_collectors)
   return std::nullopt;
 }
 

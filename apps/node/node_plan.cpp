@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "model/node/daemon_list.h"
+
 namespace cara::apps {
 namespace {
 
@@ -21,17 +23,9 @@ bool NodePlan::runs(const std::string& daemon) const {
 
 Result<NodePlan> plan_node(const config::Config& c) {
   NodePlan p;
-  auto list = c.list("DAEMON_LIST");
-  if (!list) return Error{list.error()};
-  for (std::string d : *list) {
-    std::transform(d.begin(), d.end(), d.begin(), [](unsigned char ch) { return std::toupper(ch); });
-    if (d == "MASTER") continue;
-    if (d != "COLLECTOR" && d != "NEGOTIATOR" && d != "SCHEDD" && d != "STARTD")
-      return Error{"DAEMON_LIST: unknown daemon '" + d +
-                   "'; expected MASTER, COLLECTOR, NEGOTIATOR, SCHEDD, STARTD"};
-    if (!p.runs(d)) p.daemons.push_back(d);
-  }
-  if (p.daemons.empty()) return Error{"DAEMON_LIST names no daemon to run besides MASTER"};
+  auto daemons = node::daemon_list(c);
+  if (!daemons) return Error{daemons.error()};
+  p.daemons = std::move(*daemons);
   auto hosts = c.list("COLLECTOR_HOST");
   if (!hosts) return Error{hosts.error()};
   for (const std::string& h : *hosts) {

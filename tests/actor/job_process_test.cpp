@@ -136,7 +136,7 @@ TEST_CASE("a job inherits no descriptor of the daemon beyond stdin, stdout and s
   CHECK(read(dir.path / "fds") == "0\n1\n2\n3\n");
 }
 
-TEST_CASE("a job killed by a signal reports the signal; a signal reaches its whole group",
+TEST_CASE("a job killed by a signal reports the signal, a signal reaches its whole group",
           "[starter][process]") {
   ProcessRunner runner(keeper());
   const ProcessExit self_killed = run(runner, job("Cmd = \"/bin/sh\"; Arguments = \"-c 'kill -TERM $$'\""));

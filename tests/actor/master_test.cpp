@@ -251,7 +251,7 @@ TEST_CASE("a graceful stop past SHUTDOWN_GRACEFUL_TIMEOUT turns fast, then kills
   CHECK(f.stopped == 1);
 }
 
-TEST_CASE("a second request to stop fast escalates; a graceful one after a fast one does nothing",
+TEST_CASE("a second request to stop fast escalates, a graceful one after a fast one does nothing",
           "[master][actor][stop]") {
   StopFixture f;
   f.stop(false);

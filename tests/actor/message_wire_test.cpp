@@ -38,13 +38,17 @@ struct Wire {
     return buf;
   }
 
-  // What reading `x` back says, when it does not load.
+  // `x` sent and read back: what arrives (CAF 0.17 turns an element that
+  // does not load into an empty message, which no handler takes).
   template <class T>
-  std::string refused(const T& x) {
+  caf::message arrives(const T& x) {
     const std::vector<char> sent = bytes(caf::make_message(x));
     caf::message back;
     caf::binary_deserializer source{*sys, sent};
-    return caf::to_string(source(back));
+    auto e = source(back);
+    INFO(caf::to_string(e));
+    REQUIRE(!e);
+    return back;
   }
 
   // `x` sent and read back as the receiving node would.
@@ -150,7 +154,7 @@ TEST_CASE("an ad that does not parse is a deserialization error, not a half-read
   CHECK(a.ad.size() == 0);
 }
 
-TEST_CASE("job ids cross typed; one that names no job does not load", "[actors][wire]") {
+TEST_CASE("job ids cross typed, and one that names no job does not load", "[actors][wire]") {
   Wire w;
   const JobFinished f = w.crosses(JobFinished{"1.1#s", schedd::JobId{12, 3}, false, 0, "", false, 0});
   CHECK(f.job_id == schedd::JobId{12, 3});
@@ -158,6 +162,14 @@ TEST_CASE("job ids cross typed; one that names no job does not load", "[actors][
       w.crosses(RequestsReply{"alice@test", {WireRequest{ad("[ A = 1 ]"), 2, {{4, 0}, {4, 1}}}}});
   REQUIRE(r.requests.size() == 1);
   CHECK(r.requests[0].job_ids == std::vector<schedd::JobId>{{4, 0}, {4, 1}});
-  const std::string bad = w.refused(JobSuspension{"1.1#s", schedd::JobId{0, -1}, true});
-  CHECK_THAT(bad, Catch::Contains("malformed job id 0.-1"));
+  // A malformed id does not load: nothing of the message reaches a handler.
+  CHECK(w.arrives(JobSuspension{"1.1#s", schedd::JobId{0, -1}, true}).empty());
+  CHECK(w.arrives(JobSuspension{"1.1#s", schedd::JobId{1, 0}, true}).match_elements<JobSuspension>());
+  // The reason, as a deserializer of the id alone reports it.
+  std::vector<char> buf;
+  caf::binary_serializer sink{*w.sys, buf};
+  schedd::JobId bad{0, -1};
+  REQUIRE(!sink(bad));
+  caf::binary_deserializer source{*w.sys, buf};
+  CHECK_THAT(caf::to_string(source(bad)), Catch::Contains("malformed job id 0.-1"));
 }

@@ -61,12 +61,15 @@ inline std::shared_ptr<const config::Config> make_config(const std::string& text
 }
 
 constexpr const char* kCentralManager =
+    "DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR\n"
     "FULL_HOSTNAME = cm.test\nUID_DOMAIN = test\nNEGOTIATOR_INTERVAL = 60\n"
     "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n";
-constexpr const char* kAccessPoint = "FULL_HOSTNAME = ap.test\nUID_DOMAIN = test\n";
+constexpr const char* kAccessPoint =
+    "DAEMON_LIST = MASTER, SCHEDD\nFULL_HOSTNAME = ap.test\nUID_DOMAIN = test\n";
 
 inline std::string execution_point(const std::string& host, int cpus, const std::string& extra = "") {
-  return "FULL_HOSTNAME = " + host + "\nUID_DOMAIN = test\nNUM_CPUS = " + std::to_string(cpus) +
+  return "DAEMON_LIST = MASTER, STARTD\nFULL_HOSTNAME = " + host +
+         "\nUID_DOMAIN = test\nNUM_CPUS = " + std::to_string(cpus) +
          "\nMEMORY = " + std::to_string(cpus * 1000) + "\nSTART = true\nSUSPEND = false\nPREEMPT = false\n" +
          extra;
 }
@@ -103,9 +106,9 @@ struct PoolFixture : test_coordinator_fixture<> {
   void start(const std::vector<std::string>& eps, const std::string& cm_extra = "",
              const std::string& ap_extra = "") {
     PoolSpec spec;
-    spec.central_manager = make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR");
-    spec.access_point = make_config(std::string(kAccessPoint) + ap_extra, "SCHEDD");
-    for (const std::string& ep : eps) spec.execution_points.push_back(make_config(ep, "STARTD"));
+    spec.nodes.push_back(make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR"));
+    spec.nodes.push_back(make_config(std::string(kAccessPoint) + ap_extra, "SCHEDD"));
+    for (const std::string& ep : eps) spec.nodes.push_back(make_config(ep, "STARTD"));
     spec.runner = runner;
     spec.files = std::make_shared<config::MemoryHost>();
     spec.clock = PoolClock{1700000000};

@@ -59,7 +59,7 @@ TEST_CASE_METHOD(PoolFixture, "a claim is reused for the next job without a new 
   CHECK(queue().empty());
 }
 
-TEST_CASE_METHOD(PoolFixture, "CLAIM_WORKLIFE = 0 ends the claim after one job; the next is matched again",
+TEST_CASE_METHOD(PoolFixture, "CLAIM_WORKLIFE = 0 ends the claim after one job, the next is matched again",
                  "[actors]") {
   start({execution_point("ep1.test", 1, "CLAIM_WORKLIFE = 0\n")});
   REQUIRE(submit("executable = /bin/true\nqueue 2\n").ok);
@@ -195,6 +195,7 @@ TEST_CASE_METHOD(PoolFixture, "daemons told of a new collector advertise to it a
   settle();
   caf::anon_send_exit(pool.collector, caf::exit_reason::kill);  // the old one is gone
   pool.collector = fresh;
+  pool.daemons.push_back(caf::actor_cast<caf::actor>(fresh));  // stopped with the pool
   settle();
   // The startd sent the new collector every slot at once.
   CHECK(ads(collector::AdType::Machine).ads.size() == 1);
@@ -384,7 +385,7 @@ TEST_CASE_METHOD(PoolFixture, "a stopping startd lets its job go, then ends", "[
 }
 
 TEST_CASE_METHOD(PoolFixture,
-                 "a user log that cannot be written is said in the schedd's log; the job goes on",
+                 "a user log that cannot be written is said in the schedd's log, the job goes on",
                  "[actors][errors]") {
   start({execution_point("ep1.test", 1)});
   REQUIRE(submit("executable = /bin/true\nlog = /nonexistent/dir/job.log\nqueue\n").ok);

@@ -197,7 +197,7 @@ TEST_CASE_METHOD(PoolFixture, "PREEMPT evicts: soft kill, hard kill after Machin
   CHECK(codes == std::vector<std::string>{"000", "001", "004", "001", "005"});
 }
 
-TEST_CASE_METHOD(PoolFixture, "SUSPEND stops the job and CONTINUE resumes it; the queue shows it",
+TEST_CASE_METHOD(PoolFixture, "SUSPEND stops the job and CONTINUE resumes it, the queue shows it",
                  "[actors][suspension]") {
   start({execution_point("ep1.test", 1,
                          kStaticSlot +

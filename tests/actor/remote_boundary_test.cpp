@@ -120,9 +120,9 @@ TEST_CASE("a peer on another node cannot drive slots, startds or submitters arou
   Node home, stranger;
   auto runner = std::make_shared<CountingRunner>();
   PoolSpec spec;
-  spec.central_manager = make_config(std::string(kCentralManager), "NEGOTIATOR");
-  spec.access_point = make_config(kAccessPoint, "SCHEDD");
-  spec.execution_points.push_back(make_config(
+  spec.nodes.push_back(make_config(std::string(kCentralManager), "NEGOTIATOR"));
+  spec.nodes.push_back(make_config(kAccessPoint, "SCHEDD"));
+  spec.nodes.push_back(make_config(
       execution_point(
           "ep1.test", 1,
           "NUM_SLOTS_TYPE_1 = 1\nSLOT_TYPE_1 = 100%\nSLOT_TYPE_1_PARTITIONABLE = false\nSTART = false\n"),

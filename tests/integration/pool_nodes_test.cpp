@@ -321,7 +321,7 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
 // A job the execution point ranks higher preempts a running one across
 // processes (policy-configuration, RANK): the preempting claim waits for the
 // slot, the evicted job goes back to Idle and runs again.
-TEST_CASE("a job the slot ranks higher preempts across processes; the evicted job runs again",
+TEST_CASE("a job the slot ranks higher preempts across processes, the evicted job runs again",
           "[integration][pool][preemption]") {
   Pool pool;
   const fs::path ap = pool.start_all("NUM_CPUS = 1\nRANK = TARGET.AcctGroupUser =?= \"bob\"\n");
@@ -438,7 +438,7 @@ struct TestUser {
 // the UID domain runs with that user's uid, gid and groups where the
 // execution point trusts the domain (TRUST_UID_DOMAIN; 127.0.0.1 is not a
 // name in it), and as nobody where it does not; its files are the user's.
-TEST_CASE("jobs run as their owners, with their groups; files are theirs", "[integration][pool][run_as]") {
+TEST_CASE("jobs run as their owners, with their groups, files are theirs", "[integration][pool][run_as]") {
   if (::geteuid() != 0) {
     WARN("skipped: running jobs as other users needs root");
     return;

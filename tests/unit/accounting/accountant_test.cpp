@@ -229,7 +229,7 @@ TEST_CASE("the spec's A/B example: A alone 48 h on 100 cores, then B", "[account
   CHECK(*std::max_element(share_of_a.begin(), share_of_a.end()) <= 50.0 + 1e-9);
 }
 
-TEST_CASE("a reconfigured half-life applies from the reconfiguration on; factors stay", "[accounting]") {
+TEST_CASE("a reconfigured half-life applies from the reconfiguration on, factors stay", "[accounting]") {
   Accountant a(config_of(""), kT0);
   REQUIRE(a.set_priority("u@physik.rwth-aachen.de", 40));
   REQUIRE(a.set_factor("u@physik.rwth-aachen.de", 7));

@@ -15,7 +15,7 @@ TEST_CASE("a claim passes with an announced id, once", "[claim][gate]") {
   CHECK(g.announced() == 0);
 }
 
-TEST_CASE("an announcement goes stale; strangers cannot make a slot keep much", "[claim][gate]") {
+TEST_CASE("an announcement goes stale, strangers cannot make a slot keep much", "[claim][gate]") {
   GateLimits limits;
   limits.announced_for = 300;
   limits.max_announced = 3;

@@ -67,7 +67,7 @@ TEST_CASE("defaults: CLASSAD_LIFETIME 900, ABSENT_EXPIRE_ADS_AFTER thirty days",
   CHECK_FALSE(p.absent_requirements);
 }
 
-TEST_CASE("updates replace ads by name; queries filter and project", "[collector]") {
+TEST_CASE("updates replace ads by name, queries filter and project", "[collector]") {
   AdStore store(policy(""));
   REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@a"; Cpus = 1; Memory = 2000 ])"), kT0));
   REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot2@a"; Cpus = 4; Memory = 8000 ])"), kT0));

@@ -99,7 +99,7 @@ TEST_CASE("the main file comes from --config, CARA_CONFIG or the standard places
   CHECK_THAT(load_config(o, h).error(), Catch::Contains("/tmp/absent"));
 }
 
-TEST_CASE("environment variables _CARA_NAME override the files; overrides come last", "[config]") {
+TEST_CASE("environment variables _CARA_NAME override the files, overrides come last", "[config]") {
   auto h = host();
   h->add_file("/etc/cara/main.config", "NEGOTIATOR_INTERVAL = 60\nA = 1\n");
   h->set_env("_CARA_NEGOTIATOR_INTERVAL", "20");

@@ -233,7 +233,7 @@ TEST_CASE("ephemeral attributes: Submitter*, Remote* and Slot<N>_RemoteUserPrio"
   CHECK(r.matches[0].reason == MatchReason::Priority);
 }
 
-TEST_CASE("ceilings cap a submitter; floors go first", "[negotiation][spec]") {
+TEST_CASE("ceilings cap a submitter, floors go first", "[negotiation][spec]") {
   Pool p("");
   idle_slots(p, 10);
   REQUIRE(p.accountant.set_ceiling(kA, 2, std::nullopt, kNow));

@@ -88,7 +88,7 @@ TEST_CASE("the thesis's doubling of the cms subgroups appears only with quota ov
   }
 }
 
-TEST_CASE("static quotas cap groups; surplus moves between accepting groups", "[negotiation][groups][spec]") {
+TEST_CASE("static quotas cap groups, surplus moves between accepting groups", "[negotiation][groups][spec]") {
   const std::string physics =
       "GROUP_NAMES = group_physics, group_physics.hep, group_physics.lep, group_chemistry\n"
       "GROUP_QUOTA_group_physics     =   20\n"

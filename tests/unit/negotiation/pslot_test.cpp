@@ -99,7 +99,7 @@ TEST_CASE("pslot preemption: dynamic slots are not preempted directly", "[negoti
   CHECK(grouped.stats.trimmed_slots == 1);  // the dynamic slot is not offered on its own
 }
 
-TEST_CASE("pslot preemption: the usual rules pick the victims; retirement protects a dynamic slot",
+TEST_CASE("pslot preemption: the usual rules pick the victims, retirement protects a dynamic slot",
           "[negotiation][spec]") {
   const std::string retiring = "MaxJobRetirementTime = 3600; JobStart = " + std::to_string(kNow - 600);
   SECTION("a better user's job and one in its retirement time are passed over") {

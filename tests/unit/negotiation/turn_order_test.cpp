@@ -5,7 +5,7 @@
 
 using namespace cara::negotiation;
 
-TEST_CASE("groups hear of a cycle in their turn order; groups without a turn last", "[negotiation][groups]") {
+TEST_CASE("groups hear of a cycle in their turn order, groups without a turn last", "[negotiation][groups]") {
   CycleResult r;
   for (auto [name, turn] : std::vector<std::pair<const char*, int>>{
            {"<none>", -1}, {"group_cms", 1}, {"group_auger", 0}, {"idle", -1}, {"group_icecube", 2}}) {

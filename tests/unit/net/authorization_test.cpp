@@ -42,7 +42,7 @@ TEST_CASE("the thesis's host-based entries (figure 13)", "[net][authz]") {
   CHECK_FALSE(allowed(a, Permission::Administrator, "bob@x", "grid-wn042.physik.rwth-aachen.de"));
 }
 
-TEST_CASE("levels imply lower ones; DENY wins", "[net][authz]") {
+TEST_CASE("levels imply lower ones, DENY wins", "[net][authz]") {
   auto a = from(
       "ALLOW_READ = nobody.example\n"
       "ALLOW_WRITE = *.pool\n"
@@ -61,7 +61,7 @@ TEST_CASE("levels imply lower ones; DENY wins", "[net][authz]") {
   CHECK_THAT(*why, Catch::Contains("ADMINISTRATOR") && Catch::Contains("alice@pool/ep1.pool"));
 }
 
-TEST_CASE("user patterns: with and without a domain; case-insensitive hosts", "[net][authz]") {
+TEST_CASE("user patterns: with and without a domain, case-insensitive hosts", "[net][authz]") {
   auto a = from("ALLOW_ADMINISTRATOR = admin/*, root@*/CM.POOL\n");
   CHECK(allowed(a, Permission::Administrator, "admin@any.domain", "x"));
   CHECK(allowed(a, Permission::Administrator, "root@pool", "cm.pool"));

@@ -49,7 +49,7 @@ TEST_CASE("a daemon's own MASTER_<NAME>_BACKOFF_* knobs win over the master-wide
   CHECK(startd.ceiling == 50);
 }
 
-TEST_CASE("backoff knobs out of range keep the defaults; one that is no number is an error",
+TEST_CASE("backoff knobs out of range keep the defaults, one that is no number is an error",
           "[node][master]") {
   const auto b = backoff("MASTER_BACKOFF_CONSTANT = 0\nMASTER_BACKOFF_FACTOR = -2\n", "SCHEDD");
   CHECK(b.constant == 9);

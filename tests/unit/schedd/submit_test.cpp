@@ -129,7 +129,7 @@ TEST_CASE("submit commands become job attributes", "[schedd][submit]") {
   }
 }
 
-TEST_CASE("getenv copies the submitter's environment; explicit settings follow it", "[schedd][submit]") {
+TEST_CASE("getenv copies the submitter's environment, explicit settings follow it", "[schedd][submit]") {
   Submit s;
   s.ctx.environment = {{"PATH", "/usr/bin"}, {"HOME", "/home/cms001"}};
   auto j = s.ok(kExe + "getenv = True\nenvironment = A=1\nqueue\n");

@@ -105,7 +105,7 @@ TEST_CASE("machine-wide readings go to the machine ad, each slot's load to its o
   CHECK(own(s1) == std::vector<std::string>{"CondorLoadAvg", "LoadAvg", "Name", "SlotID"});
 }
 
-TEST_CASE("a claimed slot holds its state itself; its siblings are unchanged", "[startd][machine-ad]") {
+TEST_CASE("a claimed slot holds its state itself, its siblings are unchanged", "[startd][machine-ad]") {
   auto sd = machine("NUM_SLOTS = 2\nSTART = True\n");
   const classad::ClassAd job = *classad::parse_classad(
       R"([ Owner = "alice"; User = "alice@example.org"; Requirements = true; RequestCpus = 1 ])");

@@ -79,7 +79,7 @@ TEST_CASE("requests are quantized by MODIFY_REQUEST_EXPR_*", "[startd][pslot]") 
              Catch::Contains("MODIFY_REQUEST_EXPR_REQUESTCPUS"));
 }
 
-TEST_CASE("a request that does not fit is refused; custom resources and their identifiers",
+TEST_CASE("a request that does not fit is refused, custom resources and their identifiers",
           "[startd][pslot]") {
   auto h = machine_host(4, 4096, 100000);
   config::Config c = startd_config("MACHINE_RESOURCE_GPUs = CUDA0, CUDA1\n", h);

@@ -32,7 +32,7 @@ const classad::ClassAd& job() {
 
 }  // namespace
 
-TEST_CASE("a reconfigured START and STARTD_ATTRS apply in place; claims stay", "[startd][reconfig]") {
+TEST_CASE("a reconfigured START and STARTD_ATTRS apply in place, claims stay", "[startd][reconfig]") {
   auto created = Startd::create(conf("NUM_SLOTS = 2\nSTART = True\n"), kTuesday10am);
   REQUIRE(created);
   Startd& sd = **created;

@@ -11,7 +11,7 @@ namespace {
 const std::string kJob = "[ Owner = \"alice\"; User = \"alice@pool\"; JobUniverse = 5; ImageSize = 1000 ]";
 }
 
-TEST_CASE("Owner: A/1 to Unclaimed when IS_OWNER is not true; B/2 back when it is", "[startd][slot]") {
+TEST_CASE("Owner: A/1 to Unclaimed when IS_OWNER is not true, B/2 back when it is", "[startd][slot]") {
   // The Desktop policy: IS_OWNER = (START =?= False).
   SlotHarness h("use POLICY : Desktop\n");
   CHECK(h.state() == "Unclaimed/Idle");  // keyboard idle long, load low: START true
@@ -54,7 +54,7 @@ TEST_CASE("Unclaimed: 3 and 4, benchmarks when RUNBENCHMARKS", "[startd][slot]")
   CHECK(h.state() == "Unclaimed/Benchmarking");
 }
 
-TEST_CASE("Unclaimed: C/6 to Matched, then G/9 to Claimed; Requirements False while Matched",
+TEST_CASE("Unclaimed: C/6 to Matched, then G/9 to Claimed, Requirements False while Matched",
           "[startd][slot]") {
   SlotHarness h("");
   CHECK(h.attr("Requirements") == "true");
@@ -112,7 +112,7 @@ TEST_CASE("Matched: F/8 when START locally evaluates to FALSE, or on vacate", "[
   CHECK(v.transitions() == "F/8 A/1");
 }
 
-TEST_CASE("Unclaimed: E/7 to Backfill; 26, 27; K/28, 29, K/30 on EVICT_BACKFILL", "[startd][slot]") {
+TEST_CASE("Unclaimed: E/7 to Backfill, 26, 27, K/28, 29, K/30 on EVICT_BACKFILL", "[startd][slot]") {
   SlotHarness h(
       "ENABLE_BACKFILL = True\nSTART_BACKFILL = KeyboardIdle > 600\nEVICT_BACKFILL = KeyboardIdle < 60\n");
   CHECK(h.state() == "Backfill/Idle");
@@ -152,7 +152,7 @@ TEST_CASE("Backfill: L/32 to Matched and M/31 to Claimed once backfill is gone",
   CHECK(c.did(ActionKind::AcceptClaim));
 }
 
-TEST_CASE("Claimed/Idle: 11 to Busy on activation; 12 back when the job exits", "[startd][slot]") {
+TEST_CASE("Claimed/Idle: 11 to Busy on activation, 12 back when the job exits", "[startd][slot]") {
   SlotHarness h("CLAIM_WORKLIFE = -1\n");
   h.claim(kJob);
   h.activate(kJob);
@@ -217,7 +217,7 @@ TEST_CASE("Claimed/Busy: 14 suspend and 15 continue when WANT_SUSPEND", "[startd
   CHECK(h.did(ActionKind::ContinueJob));
 }
 
-TEST_CASE("Claimed/Busy: H/13 retire on PREEMPT when WANT_SUSPEND is not true; 18 and J/22",
+TEST_CASE("Claimed/Busy: H/13 retire on PREEMPT when WANT_SUSPEND is not true, 18 and J/22",
           "[startd][slot]") {
   SlotHarness h("PREEMPT = KeyboardIdle < 60\nWANT_VACATE = True\nMAXJOBRETIREMENTTIME = 0\n");
   h.run(kJob);
@@ -383,7 +383,7 @@ TEST_CASE("Preempting/Killing: KILLING_TIMEOUT escalates the kill", "[startd][sl
   CHECK(!h.did(ActionKind::HardKill));  // once
 }
 
-TEST_CASE("a better match: H/13 retire, then I/23 or I/24 to the new claim; 19 if it goes away",
+TEST_CASE("a better match: H/13 retire, then I/23 or I/24 to the new claim, 19 if it goes away",
           "[startd][slot]") {
   // RANK prefers bob: his claim preempts alice's.
   SlotHarness h(

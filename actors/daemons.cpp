@@ -1,0 +1,71 @@
+#include "actors/daemons.h"
+
+#include <caf/actor_cast.hpp>
+#include <caf/actor_system.hpp>
+
+#include "actors/collector.h"
+#include "actors/negotiator.h"
+#include "actors/schedd.h"
+#include "actors/startd.h"
+#include "os/system_host.h"
+
+namespace cara::actors {
+namespace {
+
+template <class Handle>
+Result<caf::actor> untyped(Result<Handle> spawned) {
+  if (!spawned) return Error{spawned.error()};
+  return caf::actor_cast<caf::actor>(*spawned);
+}
+
+}  // namespace
+
+Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name, const NodeServices& node,
+                                std::shared_ptr<const config::Config> config,
+                                std::vector<collector_actor> collectors) {
+  if (name == "COLLECTOR") {
+    auto policy = collector::CollectorPolicy::from_config(*config);
+    if (!policy) return Error{policy.error()};
+    CollectorSetup setup;
+    setup.policy = std::move(*policy);
+    setup.clock = node.clock;
+    setup.context = node.context(name);
+    return caf::actor_cast<caf::actor>(spawn_collector(sys, std::move(setup)));
+  }
+  if (name == "NEGOTIATOR") {
+    NegotiatorSetup setup;
+    setup.config = std::move(config);
+    setup.clock = node.clock;
+    setup.context = node.context(name);
+    setup.collectors = std::move(collectors);
+    setup.seed = node.seed;
+    return untyped(spawn_negotiator(sys, std::move(setup)));
+  }
+  if (name == "SCHEDD") {
+    ScheddSetup setup;
+    setup.config = std::move(config);
+    setup.clock = node.clock;
+    setup.context = node.context(name);
+    setup.collectors = std::move(collectors);
+    setup.negotiator = node.negotiator;
+    setup.files = node.files ? node.files : std::make_shared<os::SystemHost>();
+    setup.middleman = node.middleman;
+    setup.accounts = node.accounts;
+    return untyped(spawn_schedd(sys, std::move(setup)));
+  }
+  if (name == "STARTD") {
+    StartdSetup setup;
+    setup.config = std::move(config);
+    setup.clock = node.clock;
+    setup.context = node.context(name);
+    setup.collectors = std::move(collectors);
+    setup.runner = node.runner ? node.runner : std::make_shared<ProcessRunner>();
+    setup.address = node.address;
+    setup.accounts = node.accounts;
+    setup.daemon_account = node.daemon_account;
+    return untyped(spawn_startd(sys, std::move(setup)));
+  }
+  return Error{"DAEMON_LIST: unknown daemon '" + name + "'; expected COLLECTOR, NEGOTIATOR, SCHEDD, STARTD"};
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,54 @@
+// The one place a daemon of a node is made, from its DAEMON_LIST name and
+// the node's configuration: `cara master` spawns its node's daemons here
+// (under its master, which respawns them), and the embedded pool (`cara
+// demo`, the benches, the tests) spawns every node's here. What differs
+// between the two is what the node provides (NodeServices), not how a
+// daemon is put together.
+#pragma once
+
+#include <caf/fwd.hpp>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actors/daemon_context.h"
+#include "actors/interfaces.h"
+#include "actors/job_runner.h"
+#include "actors/pool_clock.h"
+#include "model/common/account.h"
+#include "model/config/config.h"
+#include "model/config/config_host.h"
+
+namespace cara::actors {
+
+// What a node gives its daemons.
+struct NodeServices {
+  PoolClock clock = PoolClock::wall();
+  // Each daemon's log and guard, by DAEMON_LIST name.
+  std::function<DaemonContext(const std::string& daemon)> context = [](const std::string&) {
+    return DaemonContext{};
+  };
+  std::shared_ptr<config::ConfigHost> files;  // the schedd's (`queue from`); null: the system's
+  // Whom jobs run as and whose user logs are written: null and nullopt are
+  // the system's users and this process's account.
+  std::shared_ptr<const AccountBook> accounts;
+  std::optional<Account> daemon_account;
+  std::shared_ptr<JobRunner> runner;  // the startd's; null: a ProcessRunner
+  caf::actor middleman;               // the schedd's direct connections to slots' nodes; null: none
+  std::string address;                // the startd's MyAddress; empty: none
+  std::uint64_t seed = 0;             // the negotiator's claim ids; 0: the system's entropy
+  // The pool's negotiator when it is known at spawn (embedded); null: the
+  // schedd finds it through the collector.
+  negotiator_actor negotiator;
+};
+
+// Spawns daemon `name` (COLLECTOR, NEGOTIATOR, SCHEDD or STARTD) of a node
+// configured by `config`, advertising to `collectors`. The error names
+// what in the configuration is wrong.
+Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name, const NodeServices& node,
+                                std::shared_ptr<const config::Config> config,
+                                std::vector<collector_actor> collectors);
+
+}  // namespace cara::actors

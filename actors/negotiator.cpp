@@ -135,13 +135,16 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     auto to = g->schedds.find(schedd);
     if (to == g->schedds.end() || !to->second) continue;
     // Each slot acknowledges its announcement before the schedd hears of
-    // the match: the schedd's claim can then never arrive first.
+    // the match: the schedd's claim can then never arrive first. The
+    // acknowledged matches go out in chunks, so that the schedd claims the
+    // first slots while the last are still being told.
     struct Pending {
       schedd_actor schedd;
-      MatchBatch batch;
-      std::vector<bool> acknowledged;
+      std::vector<MatchInfo> matches;
+      MatchBatch ready;
       std::size_t waiting = 0;
     };
+    constexpr std::size_t kChunk = 64;
     auto pending = std::make_shared<Pending>();
     pending->schedd = to->second;
     for (claim::ClaimOffer& o : offers) {
@@ -156,20 +159,18 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
       info.job_ids = std::move(o.job_ids);
       info.preempting = o.preempting;
       info.preempt_dslots = std::move(o.preempt_dslots);
-      pending->batch.matches.push_back(std::move(info));
+      pending->matches.push_back(std::move(info));
     }
-    pending->acknowledged.assign(pending->batch.matches.size(), false);
-    pending->waiting = pending->batch.matches.size();
-    for (std::size_t i = 0; i < pending->batch.matches.size(); ++i) {
-      const MatchInfo& m = pending->batch.matches[i];
+    pending->waiting = pending->matches.size();
+    for (std::size_t i = 0; i < pending->matches.size(); ++i) {
       auto answered = [self, pending, i](bool ok) {
-        pending->acknowledged[i] = ok;
-        if (--pending->waiting > 0) return;
-        MatchBatch batch;
-        for (std::size_t k = 0; k < pending->batch.matches.size(); ++k)
-          if (pending->acknowledged[k]) batch.matches.push_back(std::move(pending->batch.matches[k]));
-        if (!batch.matches.empty()) self->send(pending->schedd, std::move(batch));
+        if (ok) pending->ready.matches.push_back(std::move(pending->matches[i]));
+        const bool last = --pending->waiting == 0;
+        if (pending->ready.matches.empty() || (!last && pending->ready.matches.size() < kChunk)) return;
+        self->send(pending->schedd, std::move(pending->ready));
+        pending->ready = MatchBatch{};
       };
+      const MatchInfo& m = pending->matches[i];
       self->request(m.slot, setup.request_timeout, SlotMatched{m.claim_id})
           .then([answered](CommandReply& r) { answered(r.ok); },
                 [answered](caf::error&) { answered(false); });  // the slot is gone: so is the match

@@ -164,6 +164,8 @@ class ScheddClaims {
   void release(const std::string& claim_id, Outcome& out);
   void reuse_or_release(const std::string& claim_id, Outcome& out);
   void lose(const std::string& claim_id, const std::string& why, std::int64_t now, Outcome& out);
+  // One more (fewer) claim on or asked of `slot`: watched from the first,
+  // unwatched after the last.
   void watch(SlotRef slot, Outcome& out);
   void unwatch_if_unused(SlotRef slot, Outcome& out);
   bool is_idle(JobId job) const;
@@ -178,7 +180,7 @@ class ScheddClaims {
   std::map<std::string, HeldClaim> held_;  // by claim id
   std::map<std::string, Asking> asking_;   // by claim id
   std::set<JobId> busy_;
-  std::set<SlotRef> watched_;
+  std::map<SlotRef, std::size_t> watched_;  // claims on or asked of each slot
 };
 
 }  // namespace cara::claim

@@ -18,6 +18,18 @@ Result<caf::actor> untyped(Result<Handle> spawned) {
   return caf::actor_cast<caf::actor>(*spawned);
 }
 
+// What every daemon but the collector takes alike from its node.
+template <class Setup>
+Setup common(const std::string& name, const NodeServices& node, std::shared_ptr<const config::Config> config,
+             std::vector<collector_actor> collectors) {
+  Setup setup;
+  setup.config = std::move(config);
+  setup.clock = node.clock;
+  setup.context = node.context(name);
+  setup.collectors = std::move(collectors);
+  return setup;
+}
+
 }  // namespace
 
 Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name, const NodeServices& node,
@@ -33,20 +45,12 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     return caf::actor_cast<caf::actor>(spawn_collector(sys, std::move(setup)));
   }
   if (name == "NEGOTIATOR") {
-    NegotiatorSetup setup;
-    setup.config = std::move(config);
-    setup.clock = node.clock;
-    setup.context = node.context(name);
-    setup.collectors = std::move(collectors);
+    auto setup = common<NegotiatorSetup>(name, node, std::move(config), std::move(collectors));
     setup.seed = node.seed;
     return untyped(spawn_negotiator(sys, std::move(setup)));
   }
   if (name == "SCHEDD") {
-    ScheddSetup setup;
-    setup.config = std::move(config);
-    setup.clock = node.clock;
-    setup.context = node.context(name);
-    setup.collectors = std::move(collectors);
+    auto setup = common<ScheddSetup>(name, node, std::move(config), std::move(collectors));
     setup.negotiator = node.negotiator;
     setup.files = node.files ? node.files : std::make_shared<os::SystemHost>();
     setup.middleman = node.middleman;
@@ -54,11 +58,7 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     return untyped(spawn_schedd(sys, std::move(setup)));
   }
   if (name == "STARTD") {
-    StartdSetup setup;
-    setup.config = std::move(config);
-    setup.clock = node.clock;
-    setup.context = node.context(name);
-    setup.collectors = std::move(collectors);
+    auto setup = common<StartdSetup>(name, node, std::move(config), std::move(collectors));
     setup.runner = node.runner ? node.runner : std::make_shared<ProcessRunner>();
     setup.address = node.address;
     setup.accounts = node.accounts;

@@ -12,6 +12,7 @@
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
 #include "model/accounting/priority_edit.h"
+#include "model/claim/claim_id.h"
 #include "model/claim/cycle_claims.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
@@ -77,7 +78,7 @@ std::string fresh_claim_id(Self self, const NegotiatorSetup& setup) {
   } else {
     secret = net::claim_secret();
   }
-  return std::to_string(st.started) + "." + std::to_string(++st.claim_counter) + "#" + secret;
+  return claim::make_claim_id(std::to_string(st.started) + "." + std::to_string(++st.claim_counter), secret);
 }
 
 void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at);

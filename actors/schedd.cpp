@@ -5,6 +5,7 @@
 #include "actors/collectors_update.h"
 #include "actors/schedd_state.h"
 #include "actors/system_accounts.h"
+#include "model/claim/claim_id.h"
 #include "model/collector/ad_store.h"
 #include "model/schedd/schedd_settings.h"
 
@@ -127,7 +128,14 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
       },
       [self, setup](MatchBatch& b) {
         if (setup.context.refused(self, net::Permission::Negotiator, "schedd")) return;
-        for (MatchInfo& m : b.matches) claim_match(self, std::move(m), setup);
+        for (MatchInfo& m : b.matches) {
+          // Claim ids come from another node: checked once, on the way in.
+          if (Status ok = claim::check_claim_id(m.claim_id); !ok) {
+            setup.context.warning("a match refused: " + ok.error());
+            continue;
+          }
+          claim_match(self, std::move(m), setup);
+        }
       },
       [self, setup](JobFinished& f) {
         const claim::JobEnd end{f.by_signal, f.code, std::move(f.error), f.evicted, f.hold_code};

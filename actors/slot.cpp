@@ -7,6 +7,7 @@
 
 #include "actors/starter.h"
 #include "model/claim/claim_gate.h"
+#include "model/claim/claim_id.h"
 #include "model/classad/eval.h"
 #include "model/startd/slot_state.h"
 #include "net/guard.h"
@@ -160,11 +161,21 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         if (auto no = self->state.env->context.refused(self, net::Permission::Negotiator,
                                                        "slot " + self->state.slot))
           return CommandReply{false, *no};
+        // Claim ids come from other nodes: each is checked once, here, on
+        // the way in (model/claim/claim_id.h).
+        if (Status ok = claim::check_claim_id(m.claim_id); !ok) {
+          warn(self, "a match refused: " + ok.error());
+          return CommandReply{false, ok.error()};
+        }
         call_startd(self, SlotCallKind::Match, m.claim_id);
         gate(self).announce(m.claim_id, gate_now(self));
         return CommandReply{true, {}};
       },
       [self](ClaimSlot& c) -> caf::result<ClaimReply> {
+        if (Status ok = claim::check_claim_id(c.claim_id); !ok) {
+          warn(self, "a claim refused: " + ok.error());
+          return claim_refused(ok.error());
+        }
         if (!self->state.gate || !self->state.gate->admit(c.claim_id, gate_now(self))) {
           // A guess, or a match from a negotiator this slot does not take
           // matches from: the announcement always comes first.
@@ -177,6 +188,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
       },
       [self](ActivateClaim& a) -> caf::result<ActivateReply> {
         auto& st = self->state;
+        if (Status ok = claim::check_claim_id(a.claim_id); !ok) return ActivateReply{false, ok.error()};
         if (st.claim.claim_id.empty() || a.claim_id != st.claim.claim_id)
           return ActivateReply{false, "no claim with this id on " + st.slot};
         st.job = a.job.ad;
@@ -209,6 +221,8 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         // The claim, or one waiting for this slot's job to leave (the
         // startd knows those).
         if (r.claim_id.empty()) return;
+        if (Status ok = claim::check_claim_id(r.claim_id); !ok)
+          return warn(self, "a release ignored: " + ok.error());
         call_startd(self, SlotCallKind::Release, r.claim_id);
       },
       [self](SlotOrder& o) {

@@ -9,6 +9,7 @@
 #include "actors/collectors_update.h"
 #include "actors/slot.h"
 #include "actors/system_accounts.h"
+#include "model/claim/claim_id.h"
 #include "model/claim/leftovers.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
@@ -166,8 +167,8 @@ void offer_leftovers(Self self, const SlotCall& call, ClaimReply& reply) {
   auto it = st.slots.find(call.slot);
   const claim::LeftoverCase asked{call.leftovers, reply.ok, reply.slot_name != call.slot};
   if (!pslot || it == st.slots.end() || !claim::offers_leftovers(asked, pslot->ad())) return;
-  reply.leftover_claim_id =
-      st.machine + "/" + call.slot + "." + std::to_string(++st.leftovers) + "#" + net::claim_secret();
+  reply.leftover_claim_id = claim::make_claim_id(
+      st.machine + "/" + call.slot + "." + std::to_string(++st.leftovers), net::claim_secret());
   reply.leftover_ad = WireAd{pslot->ad()};
   // Announced before the id leaves: the slot has it in its mailbox before
   // the schedd can claim with it.

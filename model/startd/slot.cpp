@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "model/claim/claim_id.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/startd/slot_ad.h"
@@ -249,8 +250,8 @@ void Slot::refresh_ad() {
     // The claim id is "<public part>#<secret>": only the public part is
     // shown (an id without one shows nothing), or anyone who may read the
     // collector could claim the slot.
-    if (const auto hash = claim_->id.find('#'); hash != std::string::npos)
-      ad_.set("PublicClaimId", claim_->id.substr(0, hash));
+    if (const std::string_view shown = claim::public_claim_id(claim_->id); !shown.empty())
+      ad_.set("PublicClaimId", std::string(shown));
     else
       ad_.erase("PublicClaimId");
     if (claim_->running) {

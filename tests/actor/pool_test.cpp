@@ -234,6 +234,11 @@ TEST_CASE_METHOD(PoolFixture, "a claim counts only with an id the negotiator ann
   CHECK(ads(collector::AdType::Machine, "State == \"Claimed\"").ads.size() == 1);
   // An announced id is good once.
   CHECK_FALSE(claim("1.2#real").ok);
+  // A malformed id from the wire is refused on the way in, saying why.
+  const ClaimReply malformed = claim("no-secret");
+  CHECK_FALSE(malformed.ok);
+  CHECK_THAT(malformed.reason, Catch::Contains("malformed claim id 'no-secret'"));
+  CHECK(logged("a claim refused: malformed claim id"));
 }
 
 TEST_CASE_METHOD(PoolFixture, "CLAIM_PARTITIONABLE_LEFTOVERS: one match fills a partitionable slot",

@@ -1,8 +1,10 @@
 // The slot's gate: a claim counts only with an id the negotiator announced
-// (model/claim/claim_gate.h).
+// (model/claim/claim_gate.h); and claim ids themselves (claim_id.h).
 #include "model/claim/claim_gate.h"
 
 #include <catch2/catch.hpp>
+
+#include "model/claim/claim_id.h"
 
 using namespace cara::claim;
 
@@ -27,4 +29,19 @@ TEST_CASE("an announcement goes stale, strangers cannot make a slot keep much", 
   CHECK(g.announced() == 3);
   CHECK_FALSE(g.admit("a", 401));  // the oldest made room
   CHECK(g.admit("d", 401));
+}
+
+TEST_CASE("claim ids are made, shown and checked in one place", "[claim][id]") {
+  const std::string id = make_claim_id("1700000000.7", "00ff");
+  CHECK(id == "1700000000.7#00ff");
+  CHECK(public_claim_id(id) == "1700000000.7");
+  CHECK(public_claim_id("no-secret").empty());
+  CHECK(check_claim_id(id));
+  for (const char* bad : {"", "#secret", "public#", "no-secret"}) {
+    INFO(bad);
+    const cara::Status s = check_claim_id(bad);
+    REQUIRE_FALSE(s);
+    CHECK_THAT(s.error(), Catch::Contains("malformed claim id") && Catch::Contains("<public part>#<secret>"));
+  }
+  CHECK_THAT(check_claim_id("p#" + std::string(600, 'x')).error(), Catch::Contains("at most 512"));
 }

@@ -77,8 +77,7 @@ using schedd_actor = caf::typed_actor<
     caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 using slot_actor =
-    caf::typed_actor<caf::replies_to<SlotMatched>::with<CommandReply>,
-                     caf::replies_to<ClaimSlot>::with<ClaimReply>,
+    caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,
                      caf::replies_to<ActivateClaim>::with<ActivateReply>, caf::reacts_to<ReleaseSlot>,
                      caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>>;
 

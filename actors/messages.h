@@ -168,9 +168,11 @@ typename I::result_type inspect(I& f, RequestsReply& x) {
   return f(caf::meta::type_name("RequestsReply"), x.submitter, x.requests);
 }
 
-// To a slot: the negotiator matched it (MATCH_TIMEOUT starts). The slot's
-// answer (a CommandReply) says the claim id is known there: the negotiator
-// tells the schedd of the match only then, so no claim overtakes it.
+// To a slot: the negotiator matched it (MATCH_TIMEOUT starts). Asked as a
+// request, its (empty) answer says the slot has taken the announcement:
+// the negotiator tells the schedd of a match on another node's slot only
+// then, so no claim overtakes it. A slot in the negotiator's own process
+// has it in its mailbox as soon as it is sent.
 struct SlotMatched {
   std::string claim_id;
 };

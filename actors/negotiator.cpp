@@ -135,10 +135,10 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
   for (auto& [schedd, offers] : cycle.offers) {
     auto to = g->schedds.find(schedd);
     if (to == g->schedds.end() || !to->second) continue;
-    // Each slot acknowledges its announcement before the schedd hears of
-    // the match: the schedd's claim can then never arrive first. The
-    // acknowledged matches go out in chunks, so that the schedd claims the
-    // first slots while the last are still being told.
+    // Each slot has its announcement before the schedd hears of the match
+    // (one on another node says so): the schedd's claim can then never
+    // arrive first. The matches go out in chunks, so that the schedd
+    // claims the first slots while the last are still being told.
     struct Pending {
       schedd_actor schedd;
       std::vector<MatchInfo> matches;
@@ -172,8 +172,15 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
         pending->ready = MatchBatch{};
       };
       const MatchInfo& m = pending->matches[i];
+      if (m.slot.node() == self->system().node()) {
+        // In this process the announcement is in the slot's mailbox as
+        // soon as it is sent, before any schedd can hear of the match.
+        self->send(m.slot, SlotMatched{m.claim_id});
+        answered(true);
+        continue;
+      }
       self->request(m.slot, setup.request_timeout, SlotMatched{m.claim_id})
-          .then([answered](CommandReply& r) { answered(r.ok); },
+          .then([answered]() { answered(true); },
                 [answered](caf::error&) { answered(false); });  // the slot is gone: so is the match
     }
   }

@@ -157,19 +157,15 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
     st.claim.schedd = schedd_actor{};
   });
   return {
-      [self](SlotMatched& m) -> CommandReply {
-        if (auto no = self->state.env->context.refused(self, net::Permission::Negotiator,
-                                                       "slot " + self->state.slot))
-          return CommandReply{false, *no};
+      [self](SlotMatched& m) {
+        if (self->state.env->context.refused(self, net::Permission::Negotiator, "slot " + self->state.slot))
+          return;
         // Claim ids come from other nodes: each is checked once, here, on
         // the way in (model/claim/claim_id.h).
-        if (Status ok = claim::check_claim_id(m.claim_id); !ok) {
-          warn(self, "a match refused: " + ok.error());
-          return CommandReply{false, ok.error()};
-        }
+        if (Status ok = claim::check_claim_id(m.claim_id); !ok)
+          return warn(self, "a match refused: " + ok.error());
         call_startd(self, SlotCallKind::Match, m.claim_id);
         gate(self).announce(m.claim_id, gate_now(self));
-        return CommandReply{true, {}};
       },
       [self](ClaimSlot& c) -> caf::result<ClaimReply> {
         if (Status ok = claim::check_claim_id(c.claim_id); !ok) {

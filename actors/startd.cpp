@@ -172,7 +172,7 @@ void offer_leftovers(Self self, const SlotCall& call, ClaimReply& reply) {
   reply.leftover_ad = WireAd{pslot->ad()};
   // Announced before the id leaves: the slot has it in its mailbox before
   // the schedd can claim with it.
-  self->request(it->second, caf::infinite, SlotMatched{reply.leftover_claim_id}).then([](CommandReply&) {});
+  self->send(it->second, SlotMatched{reply.leftover_claim_id});
 }
 
 // A waiting claim's schedd is watched: if it dies, its claim is withdrawn

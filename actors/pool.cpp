@@ -52,16 +52,21 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
       }
     return Ok{};
   };
+  // A daemon that does not start stops the ones started before it.
+  auto failed = [&](const std::string& why) -> Result<EmbeddedPool> {
+    stop_pool(sys, pool);
+    return Error{why};
+  };
   Status s = phase({"COLLECTOR"}, [&](const std::string&, const caf::actor& a) {
     collectors.push_back(caf::actor_cast<collector_actor>(a));
   });
-  if (!s) return Error{s.error()};
-  if (collectors.empty()) return Error{"no node of the pool runs a COLLECTOR (DAEMON_LIST)"};
+  if (!s) return failed(s.error());
+  if (collectors.empty()) return failed("no node of the pool runs a COLLECTOR (DAEMON_LIST)");
   pool.collector = collectors.front();
   s = phase({"NEGOTIATOR"}, [&](const std::string&, const caf::actor& a) {
     if (!pool.negotiator) pool.negotiator = caf::actor_cast<negotiator_actor>(a);
   });
-  if (!s) return Error{s.error()};
+  if (!s) return failed(s.error());
   services.negotiator = pool.negotiator;
   s = phase({"SCHEDD", "STARTD"}, [&](const std::string& d, const caf::actor& a) {
     if (d == "STARTD")
@@ -69,7 +74,7 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
     else if (!pool.schedd)
       pool.schedd = caf::actor_cast<schedd_actor>(a);
   });
-  if (!s) return Error{s.error()};
+  if (!s) return failed(s.error());
   return pool;
 }
 

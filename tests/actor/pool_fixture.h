@@ -103,12 +103,22 @@ struct PoolFixture : test_coordinator_fixture<> {
     return false;
   }
 
+  // A central manager, an access point and the execution points `eps`.
   void start(const std::vector<std::string>& eps, const std::string& cm_extra = "",
              const std::string& ap_extra = "") {
+    std::vector<std::shared_ptr<const config::Config>> nodes;
+    nodes.push_back(make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR"));
+    nodes.push_back(make_config(std::string(kAccessPoint) + ap_extra, "SCHEDD"));
+    for (const std::string& ep : eps) nodes.push_back(make_config(ep, "STARTD"));
+    auto p = spawn_pool(sys, spec(std::move(nodes)));
+    if (!p) FAIL(p.error());
+    pool = *p;
+    settle();
+  }
+  // The pool of `nodes`, with this fixture's runner, clock, accounts and log.
+  PoolSpec spec(std::vector<std::shared_ptr<const config::Config>> nodes) {
     PoolSpec spec;
-    spec.nodes.push_back(make_config(std::string(kCentralManager) + cm_extra, "NEGOTIATOR"));
-    spec.nodes.push_back(make_config(std::string(kAccessPoint) + ap_extra, "SCHEDD"));
-    for (const std::string& ep : eps) spec.nodes.push_back(make_config(ep, "STARTD"));
+    spec.nodes = std::move(nodes);
     spec.runner = runner;
     spec.files = std::make_shared<config::MemoryHost>();
     spec.clock = PoolClock{1700000000};
@@ -116,10 +126,7 @@ struct PoolFixture : test_coordinator_fixture<> {
     spec.daemon_account = daemon_account;
     spec.accounts = accounts;
     spec.log = log;
-    auto p = spawn_pool(sys, spec);
-    if (!p) FAIL(p.error());
-    pool = *p;
-    settle();
+    return spec;
   }
   ~PoolFixture() override {
     stop_pool(sys, pool);

@@ -45,6 +45,45 @@ TEST_CASE_METHOD(PoolFixture, "a job is matched, claimed, activated and complete
   CHECK(ads(collector::AdType::Machine, "State == \"Unclaimed\"").ads.size() == 1);
 }
 
+TEST_CASE_METHOD(PoolFixture, "the embedded pool runs what each node's DAEMON_LIST names",
+                 "[actors][assembly]") {
+  // A personal pool: one node runs every daemon (the last DAEMON_LIST wins).
+  auto p =
+      spawn_pool(sys, spec({make_config(std::string(kCentralManager) + execution_point("node.test", 1) +
+                                            "DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR, SCHEDD, STARTD\n",
+                                        "MASTER")}));
+  REQUIRE(p);
+  pool = *p;
+  settle();
+  CHECK(pool.daemons.size() == 4);
+  CHECK(pool.startds.size() == 1);
+  REQUIRE(submit(kOneJob).ok);
+  advance(1);
+  CHECK(runner->runs.size() == 1);
+}
+
+TEST_CASE_METHOD(PoolFixture, "a node whose DAEMON_LIST is wrong fails the pool, naming the node",
+                 "[actors][assembly]") {
+  auto bad = spawn_pool(
+      sys, spec({make_config(kCentralManager, "NEGOTIATOR"),
+                 make_config("DAEMON_LIST = MASTER, SHADOW\nFULL_HOSTNAME = ap.test\n", "SCHEDD")}));
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error() ==
+        "node 2 (ap.test): DAEMON_LIST: unknown daemon 'SHADOW'; expected MASTER, COLLECTOR, "
+        "NEGOTIATOR, SCHEDD, STARTD");
+  // A daemon that cannot start fails the pool too (the ones started before
+  // it are stopped), naming its node and daemon.
+  auto broken =
+      spawn_pool(sys, spec({make_config(kCentralManager, "NEGOTIATOR"),
+                            make_config(execution_point("ep9.test", 1, "NUM_CPUS = banana\n"), "STARTD")}));
+  REQUIRE_FALSE(broken);
+  CHECK_THAT(broken.error(), Catch::StartsWith("node 2 (ep9.test): STARTD: ") && Catch::Contains("NUM_CPUS"));
+  settle();
+  auto none = spawn_pool(sys, spec({make_config(kAccessPoint, "SCHEDD")}));
+  REQUIRE_FALSE(none);
+  CHECK(none.error() == "no node of the pool runs a COLLECTOR (DAEMON_LIST)");
+}
+
 TEST_CASE_METHOD(PoolFixture, "a claim is reused for the next job without a new cycle", "[actors]") {
   start({execution_point("ep1.test", 1)});
   REQUIRE(submit("executable = /bin/true\nqueue 2\n").ok);

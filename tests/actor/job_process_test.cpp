@@ -13,12 +13,12 @@
 #include <fstream>
 #include <future>
 #include <sstream>
-#include <thread>
 
 #include "actors/job_runner.h"
 #include "actors/system_accounts.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
+#include "tests/support/events.h"
 #include "tests/support/scratch.h"
 
 namespace fs = std::filesystem;
@@ -63,13 +63,22 @@ ProcessExit run(ProcessRunner& runner, const classad::ClassAd& ad, const startd:
   return ended.get();
 }
 
-bool await(const std::function<bool()>& done, int seconds = 20) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < until) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+// Until `done` holds, checked again as files in `dir` change (what the
+// job's processes and the keeper write or remove there).
+bool await_files(const fs::path& dir, const std::function<bool()>& done) {
+  cara::test::FileEvents events(dir);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!done()) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    events.wait(left);
   }
-  return done();
+  return true;
+}
+
+bool ends(pid_t pid) {
+  return cara::test::await_end(pid, std::chrono::seconds(20));
 }
 
 bool process_alive(pid_t pid) {
@@ -150,7 +159,7 @@ TEST_CASE("a job killed by a signal reports the signal, a signal reaches its who
   auto handle = runner.start(job("Cmd = \"/bin/sh\"; Arguments = \"-c 'touch " + ready + "; sleep 60'\""),
                              as_daemon(), [done](ProcessExit e) { done->set_value(e); });
   REQUIRE(handle.ok());
-  REQUIRE(await([&] { return fs::exists(ready); }));
+  REQUIRE(await_files(dir.path, [&] { return fs::exists(ready); }));
   runner.signal(*handle, SIGKILL);
   REQUIRE(ended.wait_for(std::chrono::seconds(20)) == std::future_status::ready);
   const ProcessExit killed = ended.get();
@@ -182,8 +191,9 @@ TEST_CASE("what a job leaves behind dies with it, even a process that left its g
                                         child.string() + "); setsid sh -c \\\"echo \\\\$\\\\$ > " +
                                         escaped.string() + "; exec sleep 60\\\" & sleep 0.3; exit 0'\""));
   CHECK(e.code == 0);
-  REQUIRE(await([&] { return read_pid(child) > 0 && read_pid(escaped) > 0; }));
-  CHECK(await([&] { return !process_alive(read_pid(child)) && !process_alive(read_pid(escaped)); }));
+  REQUIRE(await_files(dir.path, [&] { return read_pid(child) > 0 && read_pid(escaped) > 0; }));
+  CHECK(ends(read_pid(child)));
+  CHECK(ends(read_pid(escaped)));
 }
 
 TEST_CASE("jobs do not outlive their daemon: the keeper kills them when its lifeline closes",
@@ -195,7 +205,7 @@ TEST_CASE("jobs do not outlive their daemon: the keeper kills them when its life
                                   pids.string() + "; echo $$ >> " + pids.string() + "; wait'\""),
                               as_daemon(), [](ProcessExit) {});
   REQUIRE(handle.ok());
-  REQUIRE(await([&] {
+  REQUIRE(await_files(dir.path, [&] {
     const std::string text = read(pids);
     return std::count(text.begin(), text.end(), '\n') == 2;
   }));
@@ -205,7 +215,7 @@ TEST_CASE("jobs do not outlive their daemon: the keeper kills them when its life
   REQUIRE(procs.size() == 2);
   for (pid_t p : procs) CHECK(process_alive(p));
   runner.reset();  // the daemon's end of the socket closes, as when its process dies
-  for (pid_t p : procs) CHECK(await([&] { return !process_alive(p); }));
+  for (pid_t p : procs) CHECK(ends(p));
 }
 
 TEST_CASE("a job runs in a sandbox of its own, removed when it ends", "[starter][process]") {
@@ -224,7 +234,7 @@ TEST_CASE("a job runs in a sandbox of its own, removed when it ends", "[starter]
   std::getline(lines, pwd);
   CHECK(scratch.rfind(execute.string() + "/dir_", 0) == 0);
   CHECK(pwd == scratch);  // no Iwd: the job starts in its sandbox
-  CHECK(await([&] { return !fs::exists(scratch); }));
+  CHECK(await_files(execute, [&] { return !fs::exists(scratch); }));
 }
 
 TEST_CASE("as root, a job runs as its account: uid, gid, groups, files and sandbox are the user's",

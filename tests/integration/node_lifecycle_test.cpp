@@ -199,7 +199,7 @@ TEST_CASE("a node stops within a bounded time, whatever it did before", "[integr
   CHECK_THAT(read(pool.dir / "ep2/log/MasterLog"), Catch::Contains("off (fast) by admin@pool"));
   // No job process is left behind, and the access point heard: both jobs
   // were evicted, to run again.
-  for (pid_t p : jobs) CHECK(await([&] { return !alive(p); }, 10));
+  for (pid_t p : jobs) CHECK(await_end(p, std::chrono::seconds(10)));
   CHECK(await([&] { return count(read(pool.dir / "ignores_term.log"), "Job was evicted") == 2; }, 30));
 
   // SIGQUIT stops the access point fast.

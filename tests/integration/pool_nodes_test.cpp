@@ -95,7 +95,7 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     Pool::stop(pool.nodes[on_ep1 ? 1 : 2], SIGKILL);
     // No process of the killed node's job runs on (the keeper, its child
     // subreaper, kills the family when its node's lifeline closes).
-    for (pid_t p : victims) CHECK(await([&] { return !alive(p); }, 10));
+    for (pid_t p : victims) CHECK(await_end(p, std::chrono::seconds(10)));
     REQUIRE(await([&] { return count(read(log), "Job terminated.") == 2; }, 90));
     CHECK(count(read(log), "Job executing") == 3);
     CHECK_THAT(read(pool.dir / "ap/log/SchedLog"), Catch::Contains("runs again"));

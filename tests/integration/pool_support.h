@@ -6,10 +6,8 @@
 #pragma once
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,14 +18,13 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "integration/process.h"
+#include "tests/support/events.h"
 #include "tests/support/scratch.h"
 
 extern char** environ;
@@ -43,69 +40,6 @@ inline std::string read(const fs::path& p) {
   s << in.rdbuf();
   return s.str();
 }
-
-// The directories whose files the nodes write (each pool's, registered
-// when it starts): await() wakes when anything under them changes.
-inline std::vector<fs::path>& watched_dirs() {
-  static std::vector<fs::path> dirs;
-  return dirs;
-}
-
-// Blocks until a file under the watched directories changes (inotify),
-// or `limit` passes; says whether something changed.
-class FileEvents {
- public:
-  // In `dir` itself only (not its subdirectories).
-  explicit FileEvents(const fs::path& dir)
-      : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)), recursive_(false) {
-    REQUIRE(fd_ >= 0);
-    watch(dir);
-  }
-  // Anywhere under the watched directories.
-  FileEvents() : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
-    REQUIRE(fd_ >= 0);
-    for (const fs::path& root : watched_dirs()) {
-      std::error_code ec;
-      watch(root);
-      for (auto it = fs::recursive_directory_iterator(root, ec);
-           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_directory(ec)) watch(it->path());
-    }
-  }
-  ~FileEvents() { ::close(fd_); }
-  FileEvents(const FileEvents&) = delete;
-  FileEvents& operator=(const FileEvents&) = delete;
-
-  bool wait(std::chrono::milliseconds limit) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, static_cast<int>(limit.count())) <= 0) return false;
-    alignas(inotify_event) char buf[16384];
-    while (true) {
-      const ssize_t n = ::read(fd_, buf, sizeof buf);
-      if (n <= 0) break;
-      // A directory made since (a node's log directory): watched from now on.
-      for (ssize_t off = 0; off < n;) {
-        const auto* e = reinterpret_cast<const inotify_event*>(buf + off);
-        if (recursive_ && (e->mask & IN_ISDIR) && (e->mask & IN_CREATE) && e->len > 0) {
-          auto it = dirs_.find(e->wd);
-          if (it != dirs_.end()) watch(it->second / e->name);
-        }
-        off += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
-      }
-    }
-    return true;
-  }
-
- private:
-  void watch(const fs::path& dir) {
-    const int wd = ::inotify_add_watch(
-        fd_, dir.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_ATTRIB);
-    if (wd >= 0) dirs_[wd] = dir;
-  }
-  int fd_;
-  bool recursive_ = true;
-  std::map<int, fs::path> dirs_;
-};
 
 // Waits until `done` holds or `seconds` pass, checking it again whenever a
 // file the nodes write changes: the events are in other processes' files
@@ -205,29 +139,20 @@ struct Pool {
   // its exit status, or nullopt (it is still running).
   static std::optional<std::pair<double, int>> exit_within(Node& n, int seconds) {
     const auto t0 = std::chrono::steady_clock::now();
-    const auto end = t0 + std::chrono::seconds(seconds);
+    if (!await_end(n.pid, std::chrono::seconds(seconds))) return std::nullopt;
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     int status = 0;
-    while (std::chrono::steady_clock::now() < end) {
-      if (::waitpid(n.pid, &status, WNOHANG) == n.pid) {
-        n.pid = -1;
-        return std::pair{std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                         WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return std::nullopt;
+    REQUIRE(::waitpid(n.pid, &status, 0) == n.pid);
+    n.pid = -1;
+    return std::pair{took, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)};
   }
 
   static void stop(Node& n, int sig = SIGTERM) {
     if (n.pid <= 0) return;
     ::kill(n.pid, sig);
+    if (!await_end(n.pid, std::chrono::seconds(5))) ::kill(n.pid, SIGKILL);
     int status = 0;
-    for (int i = 0; i < 100 && ::waitpid(n.pid, &status, WNOHANG) == 0; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    if (::waitpid(n.pid, &status, WNOHANG) == 0) {
-      ::kill(n.pid, SIGKILL);
-      ::waitpid(n.pid, &status, 0);
-    }
+    ::waitpid(n.pid, &status, 0);
     n.pid = -1;
   }
 

@@ -9,6 +9,14 @@ namespace {
 // FailedToCreateProcess: the job could not be started (HTCondor's code 6).
 constexpr int kHoldStartFailed = 6;
 
+// An event that sets off another: both outcomes as one, actions in order.
+void append(Outcome& into, Outcome more) {
+  for (Action& a : more.actions) into.actions.push_back(std::move(a));
+  into.queue_changed = into.queue_changed || more.queue_changed;
+  into.claims_changed = into.claims_changed || more.claims_changed;
+  into.reschedule = into.reschedule || more.reschedule;
+}
+
 std::string describe(const JobEnd& end) {
   if (!end.error.empty()) return "held: " + end.error;
   if (end.evicted) return "evicted";
@@ -97,8 +105,7 @@ Outcome ScheddClaims::granted(const std::string& claim_id, Grant grant) {
     rest.slot_name = asked.offer.slot_name;
     rest.slot_ad = std::move(grant.leftover_ad);
     rest.slot = asked.offer.slot;
-    Outcome more = offered(std::move(rest));
-    for (Action& a : more.actions) out.actions.push_back(std::move(a));
+    append(out, offered(std::move(rest)));
   }
   unwatch_if_unused(asked.offer.slot, out);
   return out;
@@ -120,9 +127,7 @@ Outcome ScheddClaims::slot_lost(SlotRef slot, const std::string& reason, std::in
   for (const auto& [id, a] : asking_)
     if (a.offer.slot == slot) unanswered.push_back(id);
   for (const std::string& id : unanswered) {
-    Outcome r = refused(id);
-    for (Action& x : r.actions) out.actions.push_back(std::move(x));
-    out.reschedule = out.reschedule || r.reschedule;
+    append(out, refused(id));
   }
   return out;
 }

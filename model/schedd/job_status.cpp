@@ -1,7 +1,5 @@
 #include "model/schedd/job_status.h"
 
-#include <charconv>
-
 #include "model/classad/eval.h"
 
 namespace cara::schedd {
@@ -34,18 +32,6 @@ std::optional<JobStatus> job_status(const classad::ClassAd& job) {
   const std::int64_t s = int_attr(job, "JobStatus");
   if (s < 1 || s > 7) return std::nullopt;
   return static_cast<JobStatus>(s);
-}
-
-std::optional<JobId> parse_job_id(std::string_view text) {
-  const auto dot = text.find('.');
-  if (dot == std::string_view::npos || dot == 0 || dot + 1 == text.size()) return std::nullopt;
-  JobId id;
-  const char* end = text.data() + text.size();
-  auto c = std::from_chars(text.data(), text.data() + dot, id.cluster);
-  auto p = std::from_chars(text.data() + dot + 1, end, id.proc);
-  if (c.ec != std::errc{} || c.ptr != text.data() + dot || p.ec != std::errc{} || p.ptr != end)
-    return std::nullopt;
-  return id;
 }
 
 JobId job_id(const classad::ClassAd& job) {

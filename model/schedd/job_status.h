@@ -35,9 +35,6 @@ struct JobId {
   std::string str() const { return std::to_string(cluster) + "." + std::to_string(proc); }
 };
 
-// "C.P" as a JobId; nullopt when it is not two integers around a dot.
-std::optional<JobId> parse_job_id(std::string_view text);
-
 // ClusterId and ProcId of `job` (0 when missing).
 JobId job_id(const classad::ClassAd& job);
 

@@ -1,10 +1,9 @@
-// The helpers every layer shares, once: ASCII case, environment entries,
-// job ids.
+// The helpers every layer shares, once: ASCII case and environment
+// entries.
 #include <catch2/catch.hpp>
 
 #include "model/common/environment.h"
 #include "model/common/text.h"
-#include "model/schedd/job_status.h"
 
 using namespace cara;
 
@@ -20,12 +19,4 @@ TEST_CASE("environment entries split at the first '='", "[common]") {
   using Pairs = std::vector<std::pair<std::string, std::string>>;
   CHECK(parse_environment({"A=1", "B=x=y", "C=", "junk", "=v"}) ==
         Pairs{{"A", "1"}, {"B", "x=y"}, {"C", ""}, {"", "v"}});
-}
-
-TEST_CASE("job ids parse once, strictly", "[common]") {
-  CHECK(schedd::parse_job_id("12.3") == schedd::JobId{12, 3});
-  for (const char* bad : {"", "12", "12.", ".3", "a.3", "12.3x", "1.2.3", " 1.2"}) {
-    INFO(bad);
-    CHECK_FALSE(schedd::parse_job_id(bad));
-  }
 }

@@ -69,8 +69,7 @@ RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
 // requests.
 void advertise(ScheddSelf self) {
   auto& st = self->state;
-  schedd::ScheddAds ads =
-      schedd::schedd_ads(*st.queue, {st.submitters.begin(), st.submitters.end()}, st.completed);
+  schedd::ScheddAds ads = schedd::schedd_ads(*st.queue, st.submitters, st.completed);
   AdUpdate submitters{static_cast<std::int32_t>(collector::AdType::Submitter), {}, {}};
   for (auto& [name, ad] : ads.submitters) {
     st.submitters.insert(name);

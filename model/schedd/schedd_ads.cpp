@@ -11,7 +11,7 @@ struct Counts {
 
 }  // namespace
 
-ScheddAds schedd_ads(const JobQueue& queue, const std::vector<std::string>& known, std::int64_t completed) {
+ScheddAds schedd_ads(const JobQueue& queue, const std::set<std::string>& known, std::int64_t completed) {
   std::map<std::string, Counts> by_submitter;
   for (const auto& [id, job] : queue.jobs()) {
     Counts& c = by_submitter[submitter_name(job)];

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
-#include <vector>
 
 #include "model/classad/classad.h"
 #include "model/schedd/job_queue.h"
@@ -27,6 +27,6 @@ struct ScheddAds {
 // Scheduler ad: TotalIdleJobs, TotalRunningJobs, TotalHeldJobs,
 // TotalJobAds, NumUsers (submitters with jobs) and JobsCompleted
 // (`completed`, since the schedd started).
-ScheddAds schedd_ads(const JobQueue& queue, const std::vector<std::string>& known, std::int64_t completed);
+ScheddAds schedd_ads(const JobQueue& queue, const std::set<std::string>& known, std::int64_t completed);
 
 }  // namespace cara::schedd

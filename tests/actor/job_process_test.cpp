@@ -66,15 +66,7 @@ ProcessExit run(ProcessRunner& runner, const classad::ClassAd& ad, const startd:
 // Until `done` holds, checked again as files in `dir` change (what the
 // job's processes and the keeper write or remove there).
 bool await_files(const fs::path& dir, const std::function<bool()>& done) {
-  cara::test::FileEvents events(dir);
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (!done()) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    events.wait(left);
-  }
-  return true;
+  return cara::test::FileEvents(dir).until(done, std::chrono::seconds(20));
 }
 
 bool ends(pid_t pid) {

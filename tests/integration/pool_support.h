@@ -47,15 +47,7 @@ inline std::string read(const fs::path& p) {
 // ending, a queue state read with `cara q` between log lines) is checked
 // again at least every half second.
 inline bool await(const std::function<bool()>& done, int seconds) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  FileEvents events;
-  while (!done()) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    events.wait(std::min(left, std::chrono::milliseconds(500)));
-  }
-  return true;
+  return FileEvents().until(done, std::chrono::seconds(seconds), std::chrono::milliseconds(500));
 }
 
 struct Node {

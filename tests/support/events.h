@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -52,6 +53,20 @@ class FileEvents {
   ~FileEvents() { ::close(fd_); }
   FileEvents(const FileEvents&) = delete;
   FileEvents& operator=(const FileEvents&) = delete;
+
+  // Until `done` holds, checked again after each change, or at the latest
+  // after `recheck` (for what no file shows); false once `limit` passed.
+  bool until(const std::function<bool()>& done, std::chrono::milliseconds limit,
+             std::chrono::milliseconds recheck = std::chrono::milliseconds::max()) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (!done()) {
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      wait(std::min(left, recheck));
+    }
+    return true;
+  }
 
   bool wait(std::chrono::milliseconds limit) {
     pollfd p{fd_, POLLIN, 0};

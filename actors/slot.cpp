@@ -1,9 +1,7 @@
 #include "actors/slot.h"
 
-#include <algorithm>
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
-#include <map>
 
 #include "actors/starter.h"
 #include "model/claim/claim_gate.h"

@@ -55,6 +55,7 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     setup.files = node.files ? node.files : std::make_shared<os::SystemHost>();
     setup.middleman = node.middleman;
     setup.accounts = node.accounts;
+    setup.durable = node.durable;
     return untyped(spawn_schedd(sys, std::move(setup)));
   }
   if (name == "STARTD") {

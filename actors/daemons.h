@@ -42,6 +42,9 @@ struct NodeServices {
   // The pool's negotiator when it is known at spawn (embedded); null: the
   // schedd finds it through the collector.
   negotiator_actor negotiator;
+  // Whether the daemons keep their state on disk (a `cara master` node
+  // does; an embedded pool chooses: PoolSpec::durable).
+  bool durable = false;
 };
 
 // Spawns daemon `name` (COLLECTOR, NEGOTIATOR, SCHEDD or STARTD) of a node

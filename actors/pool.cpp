@@ -37,6 +37,7 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   services.daemon_account = spec.daemon_account;
   services.runner = spec.runner;
   services.seed = spec.seed;
+  services.durable = spec.durable;
 
   EmbeddedPool pool;
   std::vector<collector_actor> collectors;

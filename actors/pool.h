@@ -33,6 +33,9 @@ struct PoolSpec {
   std::optional<Account> daemon_account;
   // Where every daemon of the pool logs; null: nowhere.
   std::shared_ptr<os::DaemonLog> log;
+  // Whether the daemons keep their state on disk, where each node's
+  // configuration says (JOB_QUEUE_LOG, ...), as a `cara master` node does.
+  bool durable = false;
 };
 
 // The daemons spawned: the first collector, negotiator and schedd, and

@@ -31,8 +31,10 @@ void on_tick(Self self, const ScheddSetup& setup) {
   const std::int64_t now = setup.clock.now(self);
   if (now - st.last_periodic >= st.periodic_interval) {
     st.last_periodic = now;
-    if (st.queue->evaluate_periodic(now) > 0) changed(self, setup);
+    if (st.queue->evaluate_periodic(now) > 0) changed(self);
   }
+  // What the ads and the negotiator are told is stored first.
+  if (!commit(self)) return;
   if (st.dirty || now - st.last_advertise >= st.update_interval) {
     advertise(self);
     st.last_advertise = now;
@@ -48,7 +50,12 @@ void on_tick(Self self, const ScheddSetup& setup) {
   }
 }
 
+persistence::HistoryLimits history_limits(const schedd::ScheddSettings& settings) {
+  return {settings.history_max_bytes, settings.history_max_jobs};
+}
+
 void read_settings(ScheddState& st, const schedd::ScheddSettings& settings) {
+  if (st.store) st.store->set_limits(history_limits(settings));
   st.uid_domain = settings.uid_domain;
   st.claim_leftovers = settings.claim_leftovers;
   st.update_interval = settings.update_interval;
@@ -72,15 +79,29 @@ CommandReply reconfigure(Self self, std::shared_ptr<const config::Config> config
   return CommandReply{true, {}};
 }
 
-schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::QueuePolicy> policy,
-                                            schedd::ScheddSettings settings, ScheddSetup setup) {
+// What the schedd starts from: its settings, its queue (read back from
+// its store, when it has one) and the store.
+struct Start {
+  schedd::ScheddSettings settings;
+  std::optional<schedd::JobQueue> queue;
+  std::optional<persistence::QueueStore> store;
+};
+
+schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> start, ScheddSetup setup) {
   auto& st = self->state;
+  const schedd::ScheddSettings& settings = start->settings;
   st.setup = std::make_shared<const ScheddSetup>(setup);
   st.schedd_name = settings.name;  // a new name takes a restart, as in HTCondor
   st.config = setup.config;
+  st.store = std::move(start->store);
   read_settings(st, settings);
-  classad::EvalEnv env;
-  st.queue.emplace(std::move(*policy), "<" + st.schedd_name + ">", env);
+  st.queue.emplace(std::move(*start->queue));
+  start_commits(self);
+  if (st.store) {
+    setup.context.info("queue read from " + settings.queue_store + ": " + std::to_string(st.queue->size()) +
+                       " jobs, next cluster " + std::to_string(st.queue->next_cluster_id()));
+    changed(self);  // jobs that lost their run are stored as idle
+  }
   st.negotiator = setup.negotiator;
   st.collectors = setup.collectors;
   st.accounts = setup.accounts ? setup.accounts : std::make_shared<const SystemAccounts>();
@@ -94,11 +115,11 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
     if (slot == 0) return;
     claim::Outcome out = st.claims->slot_lost(slot, caf::to_string(d.reason), setup.clock.now(self));
     st.slots.forget(slot);
-    carry_out(self, std::move(out), setup);
+    carry_out(self, std::move(out));
   });
   self->delayed_send(self, setup.tick_every, Timer{});
   return {
-      [self, setup](SubmitRequest& r) {
+      [self, setup](SubmitRequest& r) -> caf::result<SubmitReply> {
         if (auto no = setup.context.refused(self, net::Permission::Write, "schedd"))
           return SubmitReply{false, *no, 0, 0, ""};
         // A remote submitter is the user its certificate proves, whatever
@@ -110,20 +131,28 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
               r.owner = who->user.substr(0, who->user.find('@'));
         }
         auto reply = submit(self, setup, r);
-        if (reply.ok)
-          setup.context.info("cluster " + std::to_string(reply.cluster) + ": " + std::to_string(reply.count) +
-                             " jobs submitted by " + r.owner);
-        else
+        if (!reply.ok) {
           setup.context.warning("submission by " + r.owner + " refused: " + reply.error);
-        return reply;
+          return reply;
+        }
+        // Acknowledged once stored, with the submits that share the commit.
+        auto rp = self->make_response_promise<SubmitReply>();
+        after_commit(self, [self, rp, reply, owner = r.owner]() mutable {
+          self->state.setup->context.info("cluster " + std::to_string(reply.cluster) + ": " +
+                                          std::to_string(reply.count) + " jobs submitted by " + owner);
+          rp.deliver(std::move(reply));
+        });
+        return rp;
       },
       [self, setup](RequestsQuery& q) {
         if (setup.context.refused(self, net::Permission::Negotiator, "schedd")) return RequestsReply{};
+        if (!commit(self)) return RequestsReply{};  // only stored jobs are offered
         return requests_for(self, q);
       },
       [self, setup](QueueQuery& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "schedd"))
           return QueueReply{false, *no, {}};
+        if (!commit(self)) return QueueReply{false, "the schedd is stopping: its queue cannot be stored", {}};
         return query(self, q, setup.clock.now(self));
       },
       [self, setup](MatchBatch& b) {
@@ -139,13 +168,13 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
       },
       [self, setup](JobFinished& f) {
         const claim::JobEnd end{f.by_signal, f.code, std::move(f.error), f.evicted, f.hold_code};
-        carry_out(self, self->state.claims->job_ended(f.claim_id, end, setup.clock.now(self)), setup);
+        carry_out(self, self->state.claims->job_ended(f.claim_id, end, setup.clock.now(self)));
       },
       [self, setup](ClaimEnded& e) {
-        carry_out(self, self->state.claims->ended(e.claim_id, e.reason, setup.clock.now(self)), setup);
+        carry_out(self, self->state.claims->ended(e.claim_id, e.reason, setup.clock.now(self)));
       },
       [self, setup](JobSuspension& s) {
-        carry_out(self, self->state.claims->suspended(s.claim_id, s.suspended, setup.clock.now(self)), setup);
+        carry_out(self, self->state.claims->suspended(s.claim_id, s.suspended, setup.clock.now(self)));
       },
       [self, setup](Reconfigure&) {
         auto config = setup.context.reconfiguration(self);
@@ -160,8 +189,13 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
         if (!setup.negotiator) st.negotiator = nullptr;  // found again through the new collector
         st.dirty = true;                                 // advertise at the next tick
       },
-      [self, setup](Timer) {
+      [self, setup](Timer t) {
         if (!net::from_this_node(self)) return;  // its own clock only
+        if (t.what == kCommitTimer) {
+          self->state.commit_scheduled = false;
+          commit(self);
+          return;
+        }
         on_tick(self, setup);
         self->delayed_send(self, setup.tick_every, Timer{});
       },
@@ -171,12 +205,27 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<schedd::Q
 }  // namespace
 
 Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup) {
+  auto start = std::make_shared<Start>();
   auto settings = schedd::ScheddSettings::from_config(*setup.config);
   if (!settings) return Error{settings.error()};
-  auto policy = schedd::QueuePolicy::from_config(*setup.config, settings->name);
+  start->settings = std::move(*settings);
+  auto policy = schedd::QueuePolicy::from_config(*setup.config, start->settings.name);
   if (!policy) return Error{policy.error()};
-  return sys.spawn(schedd_behavior, std::make_shared<schedd::QueuePolicy>(std::move(*policy)), *settings,
-                   std::move(setup));
+  start->queue.emplace(std::move(*policy), "<" + start->settings.name + ">", classad::EvalEnv{});
+  if (setup.durable) {
+    // A store that cannot be read stops the schedd here, with what is
+    // wrong: never an empty queue in place of the stored one.
+    auto store = persistence::QueueStore::open(start->settings.queue_store, history_limits(start->settings));
+    if (!store) return Error{store.error()};
+    auto stored = store->load();
+    if (!stored) return Error{stored.error()};
+    if (Status s =
+            start->queue->restore(std::move(stored->jobs), stored->next_cluster, setup.clock.now(&sys));
+        !s)
+      return Error{"store " + start->settings.queue_store + ": " + s.error()};
+    start->store = std::move(*store);
+  }
+  return sys.spawn(schedd_behavior, std::move(start), std::move(setup));
 }
 
 }  // namespace cara::actors

@@ -43,6 +43,10 @@ struct ScheddSetup {
   // rights, and an execution point with SOFT_UID_DOMAIN learns the
   // owner's ids from here. Null: the system's.
   std::shared_ptr<const AccountBook> accounts;
+  // Whether the queue is stored (JOB_QUEUE_LOG) and read back at start: a
+  // node's schedd is; an embedded pool's (a simulation, a test) may keep
+  // its queue in memory.
+  bool durable = false;
 };
 
 Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup);

@@ -26,26 +26,23 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-void request_claim(ScheddSelf self, const claim::RequestClaim& r, const ScheddSetup& setup) {
+void request_claim(ScheddSelf self, const claim::RequestClaim& r) {
   auto& st = self->state;
   const slot_actor slot = st.slots.get(r.slot);
   const classad::ClassAd* job = st.queue->find(r.job);
-  if (!slot || !job) return carry_out(self, st.claims->refused(r.claim_id), setup);
+  if (!slot || !job) return carry_out(self, st.claims->refused(r.claim_id));
   self->request(slot, caf::infinite,
                 ClaimSlot{r.claim_id, WireAd{*job}, r.preempting, handle_of(self), r.preempt_dslots,
                           st.claim_leftovers})
       .then(
           [self, id = r.claim_id](ClaimReply& reply) {
             auto& st = self->state;
-            const ScheddSetup& setup = *st.setup;
-            if (!reply.ok) return carry_out(self, st.claims->refused(id), setup);
+            if (!reply.ok) return carry_out(self, st.claims->refused(id));
             claim::Grant grant{st.slots.ref(reply.slot), reply.slot_name, std::move(reply.slot_ad.ad),
                                std::move(reply.leftover_claim_id), std::move(reply.leftover_ad.ad)};
-            carry_out(self, st.claims->granted(id, std::move(grant)), setup);
+            carry_out(self, st.claims->granted(id, std::move(grant)));
           },
-          [self, id = r.claim_id](caf::error&) {
-            carry_out(self, self->state.claims->refused(id), *self->state.setup);
-          });
+          [self, id = r.claim_id](caf::error&) { carry_out(self, self->state.claims->refused(id)); });
 }
 
 void activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setup) {
@@ -53,7 +50,7 @@ void activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setu
   const slot_actor slot = st.slots.get(a.slot);
   const classad::ClassAd* job = st.queue->find(a.job);
   if (!slot || !job)
-    return carry_out(self, st.claims->activated(a.claim_id, a.job, false, setup.clock.now(self)), setup);
+    return carry_out(self, st.claims->activated(a.claim_id, a.job, false, setup.clock.now(self)));
   // The owner's ids here, for an execution point with SOFT_UID_DOMAIN.
   ActivateClaim activation{a.claim_id, WireAd{*job}, -1, -1};
   if (const Account* owner = owner_account(self, schedd::string_attr(*job, "Owner"))) {
@@ -62,10 +59,37 @@ void activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setu
   }
   auto answer = [self, id = a.claim_id, j = a.job](bool ok) {
     const ScheddSetup& setup = *self->state.setup;
-    carry_out(self, self->state.claims->activated(id, j, ok, setup.clock.now(self)), setup);
+    carry_out(self, self->state.claims->activated(id, j, ok, setup.clock.now(self)));
   };
   self->request(slot, kSlotTimeout, std::move(activation))
       .then([answer](ActivateReply& r) { answer(r.ok); }, [answer](caf::error&) { answer(false); });
+}
+
+void act(ScheddSelf self, const claim::Action& action, const ScheddSetup& setup) {
+  auto& st = self->state;
+  std::visit(Overloaded{
+                 [&](const claim::RequestClaim& r) { request_claim(self, r); },
+                 [&](const claim::Activate& a) { activate(self, a, setup); },
+                 [&](const claim::Release& r) {
+                   if (slot_actor slot = st.slots.get(r.slot)) self->send(slot, ReleaseSlot{r.claim_id});
+                 },
+                 [&](const claim::Watch& w) {
+                   if (slot_actor slot = st.slots.get(w.slot)) self->monitor(slot);
+                 },
+                 [&](const claim::Unwatch& w) {
+                   // One demonitor drops every monitor of the slot.
+                   if (slot_actor slot = st.slots.get(w.slot))
+                     self->demonitor(caf::actor_cast<caf::actor_addr>(slot));
+                   st.slots.forget(w.slot);
+                 },
+                 [&](const claim::Note& n) {
+                   if (n.warning)
+                     setup.context.warning(n.text);
+                   else
+                     setup.context.info(n.text);
+                 },
+             },
+             action);
 }
 
 }  // namespace
@@ -107,36 +131,18 @@ const Account* owner_account(ScheddSelf self, const std::string& owner) {
   return &st.owners.emplace(owner, std::move(*found)).first->second;
 }
 
-void carry_out(ScheddSelf self, claim::Outcome out, const ScheddSetup& setup) {
+// The outcome's queue changes are stored before its actions go out (a job
+// is not started, released or requeued on the word of a change a crash
+// could undo), and its actions follow every earlier outcome's.
+void carry_out(ScheddSelf self, claim::Outcome out) {
   auto& st = self->state;
-  for (const claim::Action& action : out.actions) {
-    std::visit(Overloaded{
-                   [&](const claim::RequestClaim& r) { request_claim(self, r, setup); },
-                   [&](const claim::Activate& a) { activate(self, a, setup); },
-                   [&](const claim::Release& r) {
-                     if (slot_actor slot = st.slots.get(r.slot)) self->send(slot, ReleaseSlot{r.claim_id});
-                   },
-                   [&](const claim::Watch& w) {
-                     if (slot_actor slot = st.slots.get(w.slot)) self->monitor(slot);
-                   },
-                   [&](const claim::Unwatch& w) {
-                     // One demonitor drops every monitor of the slot.
-                     if (slot_actor slot = st.slots.get(w.slot))
-                       self->demonitor(caf::actor_cast<caf::actor_addr>(slot));
-                     st.slots.forget(w.slot);
-                   },
-                   [&](const claim::Note& n) {
-                     if (n.warning)
-                       setup.context.warning(n.text);
-                     else
-                       setup.context.info(n.text);
-                   },
-               },
-               action);
-  }
-  if (out.queue_changed) changed(self, setup);
+  if (out.queue_changed) changed(self);
   if (out.claims_changed) st.dirty = true;
   if (out.reschedule) st.reschedule = true;
+  if (out.actions.empty()) return;
+  after_commit(self, [self, actions = std::move(out.actions)] {
+    for (const claim::Action& action : actions) act(self, action, *self->state.setup);
+  });
 }
 
 // Claims over a connection of our own to the slot's node: a message
@@ -145,11 +151,10 @@ void carry_out(ScheddSelf self, claim::Outcome out, const ScheddSetup& setup) {
 void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup) {
   auto offer = [self](MatchInfo& m) {
     auto& st = self->state;
-    const ScheddSetup& setup = *st.setup;
     claim::Offer o{
         std::move(m.claim_id), std::move(m.submitter), std::move(m.slot_name), std::move(m.slot_ad.ad),
         st.slots.ref(m.slot),  std::move(m.job_ids),   m.preempting,           std::move(m.preempt_dslots)};
-    carry_out(self, st.claims->offered(std::move(o)), setup);
+    carry_out(self, st.claims->offered(std::move(o)));
   };
   const caf::node_id node = m.slot ? m.slot.node() : caf::node_id{};
   classad::Value my_address = classad::evaluate_attr(m.slot_ad.ad, "MyAddress");

@@ -1,11 +1,7 @@
 // The schedd's queue as the pool sees it: submissions, queries, the
-// negotiator's resource requests, the Scheduler and Submitter ads, and the
-// user logs of the queue's events.
-#include <unistd.h>
-
+// negotiator's resource requests, and the Scheduler and Submitter ads.
 #include "actors/schedd_state.h"
 #include "actors/system_accounts.h"
-#include "actors/user_files.h"
 #include "model/classad/eval.h"
 #include "model/classad/selection.h"
 #include "model/collector/ad_store.h"
@@ -24,31 +20,7 @@ bool is_idle(const classad::ClassAd& job) {
   return schedd::job_status(job) == schedd::JobStatus::Idle;
 }
 
-// The user log events of the last changes, appended to each job's log
-// with its owner's rights (a log the owner may not write is not written).
-void write_events(ScheddSelf self, const ScheddSetup& setup) {
-  for (const schedd::LoggedEvent& e : self->state.queue->take_events()) {
-    if (e.log.empty()) continue;
-    const Account* owner = owner_account(self, e.owner);
-    if (!owner && ::geteuid() == 0) {
-      // Root may not write for a user it cannot become.
-      setup.context.warning("user log of " + e.owner + " not written: no such user here");
-      continue;
-    }
-    if (auto s = append_as(e.log, schedd::format_user_log_event(e.event), owner); !s)
-      setup.context.warning("user log of " + e.owner + ": " + s.error());
-  }
-}
-
 }  // namespace
-
-void changed(ScheddSelf self, const ScheddSetup& setup) {
-  write_events(self, setup);
-  for (const classad::ClassAd& job : self->state.queue->take_finished())
-    if (schedd::job_status(job) == schedd::JobStatus::Completed) ++self->state.completed;
-  self->state.dirty = true;
-  self->state.reschedule = true;
-}
 
 RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
   auto& st = self->state;
@@ -103,7 +75,7 @@ SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitReques
     reply.error = result.error();
     return reply;
   }
-  changed(self, setup);
+  changed(self);
   reply.ok = true;
   reply.cluster = result->cluster;
   reply.count = static_cast<std::int64_t>(result->count);

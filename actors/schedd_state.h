@@ -15,9 +15,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "actors/commit_queue.h"
 #include "actors/schedd.h"
 #include "model/claim/schedd_claims.h"
 #include "model/schedd/job_queue.h"
+#include "persistence/queue_store.h"
 
 namespace cara::actors {
 
@@ -45,6 +47,14 @@ struct ScheddState {
   std::shared_ptr<const config::Config> config;  // the queue policy's macros: kept alive with it
   std::optional<schedd::JobQueue> queue;
   std::optional<claim::ScheddClaims> claims;  // over `queue`
+  // Where the queue is stored (DESIGN.md "State and durability"); none in
+  // an embedded pool that keeps it in memory.
+  std::optional<persistence::QueueStore> store;
+  // Group commit: the changes and what waits for them to be stored
+  // (replies, the claim model's actions); a commit is scheduled at most
+  // once at a time.
+  std::optional<CommitQueue> commits;
+  bool commit_scheduled = false;
   SlotHandles slots;
   std::string schedd_name;
   std::string uid_domain;
@@ -70,15 +80,32 @@ using ScheddSelf = schedd_actor::stateful_pointer<ScheddState>;
 // own to the slot's node where it can make one.
 void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup);
 // Carries out what the claim model decided.
-void carry_out(ScheddSelf self, claim::Outcome out, const ScheddSetup& setup);
+void carry_out(ScheddSelf self, claim::Outcome out);
 // The owner's account at the access point, or null when there is none.
 const Account* owner_account(ScheddSelf self, const std::string& owner);
 
+// ---- schedd_commit.cpp -----------------------------------------------------
+
+// Sets up the schedd's CommitQueue (at spawn).
+void start_commits(ScheddSelf self);
+
+// The queue changed: it is stored at the next commit (at once without a
+// store); then its user log events are written, and the schedd advertises
+// and asks for a cycle at its next tick.
+void changed(ScheddSelf self);
+// Runs `then` once every change made so far is stored: at once when none
+// waits, else after the commit, in the order asked.
+void after_commit(ScheddSelf self, std::function<void()> then);
+// Stores what changed with one synced write, then runs what waited for it.
+// A write that fails stops the schedd (false): nothing that waited is
+// answered, and the handler answers nothing either.
+bool commit(ScheddSelf self);
+// The Timer code of the commit the schedd sends itself: the submits
+// already in its mailbox are handled before it and share its write.
+inline constexpr std::int32_t kCommitTimer = 1;
+
 // ---- schedd_queue.cpp ------------------------------------------------------
 
-// The queue changed: its user log events are written, and the schedd
-// advertises and asks for a cycle at its next tick.
-void changed(ScheddSelf self, const ScheddSetup& setup);
 SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitRequest& r);
 QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now);
 RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q);

@@ -5,7 +5,10 @@
 //   collector_updates_per_s_tls     the same from another actor system over TLS
 //   pool_matches_per_s_inproc       10 k idle jobs, 10 k slots: submitted -> all running
 //   e2e_true_jobs_per_s             N real /bin/true jobs on 256 slots: submitted -> all done
-//   submit_latency_ms_median        separate `cara submit` processes, 10 k jobs queued
+//   e2e_true_jobs_per_s_durable     the same, the schedd storing its queue
+//   submits_per_s_16_clients        one-job submissions from 16 clients at once, stored or in memory
+//   submit_latency_ms_median        separate `cara submit` processes, 100 k jobs queued, stored;
+//                                   with the batch rate, the restart time and memory/disk per job
 // Rates are medians of --runs runs. Usage:
 //   actor_bench [--runs N] [--cara PATH] [--only KEY]
 #include <fcntl.h>
@@ -14,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/openssl/all.hpp>
@@ -207,14 +211,37 @@ double pool_matches(int runs) {
   return bench::median(rates);
 }
 
-double e2e_true_jobs(int runs, int jobs) {
+double e2e_true_jobs(int runs, int jobs, bool durable) {
   std::vector<double> rates;
   for (int i = 0; i < runs; ++i) {
-    RunningPool p(2, 128, process_runner(), "");
+    RunningPool p(2, 128, process_runner(), "", "", durable);
     if (!p.submit("executable = /bin/true\nqueue " + std::to_string(jobs) + "\n")) return -1;
     const double s = RunningPool::until([&] { return p.jobs("") == 0; });
     if (s < 0) return -1;
     rates.push_back(jobs / s);
+  }
+  return bench::median(rates);
+}
+
+// Acknowledged one-job submissions per second from `clients` clients at
+// once (each waits for its answer before the next), into a schedd that
+// stores its queue or keeps it in memory: what group commit buys.
+double concurrent_submits(int runs, int clients, int each, bool durable) {
+  std::vector<double> rates;
+  for (int i = 0; i < runs; ++i) {
+    RunningPool p(0, 1, std::make_shared<HoldRunner>(), "", "", durable);
+    std::atomic<int> acknowledged{0};
+    const auto start = bench::Clock::now();
+    std::vector<std::thread> threads;
+    for (int c = 0; c < clients; ++c)
+      threads.emplace_back([&] {
+        for (int n = 0; n < each; ++n)
+          if (p.submit("executable = /bin/true\nqueue\n")) ++acknowledged;
+      });
+    for (std::thread& t : threads) t.join();
+    const double s = std::chrono::duration<double>(bench::Clock::now() - start).count();
+    if (acknowledged != clients * each) return -1;
+    rates.push_back(acknowledged / s);
   }
   return bench::median(rates);
 }
@@ -244,10 +271,33 @@ int wait_exit(pid_t pid) {
 
 struct SubmitFigures {
   double median_ms = -1;
-  int queued = -1;  // jobs in the queue afterwards, as `cara q` counts them
+  int queued = -1;                   // jobs in the queue after the restart, as `cara q` counts them
+  double batch_jobs_per_s = -1;      // `queue 10000` submissions, stored durably
+  double restart_s = -1;             // kill -9, start again: until `cara q` answers
+  double memory_bytes_per_job = -1;  // the node's resident memory growth per queued job
+  double disk_bytes_per_job = -1;    // the store's size per queued job
 };
 
-SubmitFigures submit_latency_ms(const std::string& cara, int submits) {
+std::int64_t resident_bytes_of(pid_t pid) {
+  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+  std::int64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+std::int64_t bytes_under(const fs::path& dir) {
+  std::int64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::recursive_directory_iterator(dir, ec))
+    if (e.is_regular_file(ec)) total += static_cast<std::int64_t>(e.file_size(ec));
+  return total;
+}
+
+// A `cara master` node with a collector, a negotiator and a schedd that
+// stores its queue: `queued` jobs submitted in clusters of 10 000, then
+// `submits` one-job submissions timed, then the node killed with kill -9
+// and started again.
+SubmitFigures submit_figures(const std::string& cara, int submits, int queued) {
   TempDir dir("bench");
   make_pki(dir.path);
   const fs::path conf = dir.path / "node.conf";
@@ -258,7 +308,7 @@ SubmitFigures submit_latency_ms(const std::string& cara, int submits) {
                       << "\nAUTH_SSL_SERVER_KEYFILE = " << (dir.path / "node.key").string()
                       << "\nAUTH_SSL_SERVER_CAFILE = " << (dir.path / "ca/ca.pem").string() << "\n";
   const fs::path log = dir.path / "bench.log";
-  const pid_t master = spawn({cara, "master", "--config", conf.string()}, log);
+  pid_t master = spawn({cara, "master", "--config", conf.string()}, log);
   if (master < 0) return {};
   const std::string env = "CARA_CONFIG=" + conf.string();
   // Users submit, never root (the schedd refuses root): as root, the bench
@@ -276,19 +326,35 @@ SubmitFigures submit_latency_ms(const std::string& cara, int submits) {
   auto run = [&](const fs::path& sub) {
     return wait_exit(spawn(tool({"/usr/bin/env", env, cara, "submit", sub.string()}), log));
   };
+  auto answers = [&] {
+    return wait_exit(spawn(tool({"/usr/bin/env", env, cara, "q", "-constraint", "false"}), log)) == 0;
+  };
   SubmitFigures result;
   std::ofstream(dir.path / "many.sub") << "executable = /bin/true\nqueue 10000\n";
   std::ofstream(dir.path / "one.sub") << "executable = /bin/true\nqueue\n";
-  // The node is ready when its schedd takes a submission.
-  const double ready = RunningPool::until([&] { return run(dir.path / "many.sub") == 0; });
-  if (ready >= 0) {
-    std::vector<double> ms;
-    for (int i = 0; i < submits; ++i) {
-      const auto start = bench::Clock::now();
-      if (run(dir.path / "one.sub") != 0) break;
-      ms.push_back(std::chrono::duration<double, std::milli>(bench::Clock::now() - start).count());
+  // The node is ready when its schedd answers.
+  if (RunningPool::until(answers) >= 0) {
+    const std::int64_t rss_before = resident_bytes_of(master);
+    const auto start = bench::Clock::now();
+    bool ok = true;
+    for (int n = 0; ok && n < queued / 10000; ++n) ok = run(dir.path / "many.sub") == 0;
+    if (ok) {
+      result.batch_jobs_per_s = queued / std::chrono::duration<double>(bench::Clock::now() - start).count();
+      result.memory_bytes_per_job = static_cast<double>(resident_bytes_of(master) - rss_before) / queued;
+      std::vector<double> ms;
+      for (int i = 0; i < submits; ++i) {
+        const auto t0 = bench::Clock::now();
+        if (run(dir.path / "one.sub") != 0) break;
+        ms.push_back(std::chrono::duration<double, std::milli>(bench::Clock::now() - t0).count());
+      }
+      if (static_cast<int>(ms.size()) == submits) result.median_ms = bench::median(ms);
+      result.disk_bytes_per_job =
+          static_cast<double>(bytes_under(dir.path / "node/spool/job_queue.db")) / (queued + submits);
     }
-    if (static_cast<int>(ms.size()) == submits) result.median_ms = bench::median(ms);
+    ::kill(master, SIGKILL);
+    wait_exit(master);
+    master = spawn({cara, "master", "--config", conf.string()}, log);
+    result.restart_s = RunningPool::until(answers);
     const fs::path listing = dir.path / "q.out";
     if (wait_exit(spawn(tool({"/usr/bin/env", env, cara, "q", "-af", "ClusterId"}), listing)) == 0) {
       std::ifstream in(listing);
@@ -337,15 +403,24 @@ int main(int argc, char** argv) {
   if (wanted("collector_updates_per_s_tls")) out["collector_updates_per_s_tls"] = collector_tls(runs);
   if (wanted("pool_matches_per_s_inproc")) out["pool_matches_per_s_inproc"] = pool_matches(runs);
   if (wanted("e2e_true_jobs_per_s")) {
-    out["e2e_true_jobs_per_s"] = e2e_true_jobs(runs, 2000);
+    out["e2e_true_jobs_per_s"] = e2e_true_jobs(runs, 2000, false);
     out["e2e_jobs"] = 2000;
   }
+  if (wanted("e2e_true_jobs_per_s_durable"))
+    out["e2e_true_jobs_per_s_durable"] = e2e_true_jobs(runs, 2000, true);
+  if (wanted("submits_per_s_16_clients")) {
+    out["submits_per_s_16_clients_durable"] = concurrent_submits(runs, 16, 250, true);
+    out["submits_per_s_16_clients_memory"] = concurrent_submits(runs, 16, 250, false);
+  }
   if (wanted("submit_latency_ms_median")) {
-    const SubmitFigures f = submit_latency_ms(cara, 30);
+    const SubmitFigures f = submit_figures(cara, 30, 100000);
     out["submit_latency_ms_median"] = f.median_ms;
+    out["submit_durable"] = true;  // acknowledged once on disk (synced)
     out["submit_queued_jobs"] = f.queued;
-    // The schedd's queue is in memory until the persistence issue.
-    out["submit_durable"] = false;
+    out["submit_batch_jobs_per_s_durable"] = f.batch_jobs_per_s;
+    out["schedd_restart_s_100k_jobs"] = f.restart_s;
+    out["memory_bytes_per_queued_job"] = f.memory_bytes_per_job;
+    out["disk_bytes_per_queued_job"] = f.disk_bytes_per_job;
   }
   std::cout << out.dump() << "\n";
   return 0;

@@ -95,8 +95,9 @@ struct RunningPool {
   actors::EmbeddedPool pool;
   scratch::TempDir iwd{"bench"};
 
+  // `durable`: the schedd stores its queue (in `iwd`), as a node's does.
   RunningPool(int startds, int slots, std::shared_ptr<actors::JobRunner> runner, const std::string& ep_extra,
-              const std::string& cm_extra = "") {
+              const std::string& cm_extra = "", bool durable = false) {
     actors::configure_actor_system(cfg);
     sys = std::make_unique<caf::actor_system>(cfg);
     actors::PoolSpec spec;
@@ -106,8 +107,12 @@ struct RunningPool {
                     "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n" +
                         cm_extra,
                     "NEGOTIATOR"));
-    spec.nodes.push_back(make_config(
-        "DAEMON_LIST = MASTER, SCHEDD\nFULL_HOSTNAME = ap.bench\nUID_DOMAIN = bench\n", "SCHEDD"));
+    spec.nodes.push_back(
+        make_config("DAEMON_LIST = MASTER, SCHEDD\nFULL_HOSTNAME = ap.bench\nUID_DOMAIN = bench\n"
+                    "JOB_QUEUE_LOG = " +
+                        (iwd.path / "job_queue.db").string() + "\n",
+                    "SCHEDD"));
+    spec.durable = durable;
     for (int i = 0; i < startds; ++i)
       spec.nodes.push_back(make_config(execution_point(i, slots) + ep_extra, "STARTD"));
     spec.runner = std::move(runner);

@@ -4,6 +4,12 @@
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
 #include <rocksdb/write_batch.h>
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+
+#include <filesystem>
+#include <optional>
+#include <system_error>
 
 namespace cara::persistence {
 namespace {
@@ -15,6 +21,33 @@ std::string schema_text(std::uint32_t v) {
   return std::to_string(v);
 }
 
+// RocksDB writes a few files when it opens a store (a manifest, its
+// options, a log); where it cannot, the error path of Debian's build (with
+// assertions on) may abort the process instead of returning an error. A
+// store is not opened where files cannot grow to this size.
+constexpr std::uint64_t kRoomToOpen = 1 << 20;
+
+std::string bytes(std::uint64_t n) {
+  return std::to_string(n) + " bytes";
+}
+
+// Why the store at `path` has no room to open, if so.
+std::optional<std::string> no_room(const std::string& path) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      limit.rlim_cur < kRoomToOpen)
+    return "the file size limit (RLIMIT_FSIZE, ulimit -f) is " + bytes(limit.rlim_cur) +
+           "; a store needs at least " + bytes(kRoomToOpen);
+  struct statvfs fs {};
+  const std::string where =
+      std::filesystem::exists(path) ? path : std::filesystem::path(path).parent_path().string();
+  if (::statvfs(where.empty() ? "." : where.c_str(), &fs) == 0 &&
+      static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize < kRoomToOpen)
+    return "the filesystem is full: " + bytes(static_cast<std::uint64_t>(fs.f_bavail) * fs.f_frsize) +
+           " free; a store needs at least " + bytes(kRoomToOpen);
+  return std::nullopt;
+}
+
 }  // namespace
 
 Store::Store(std::unique_ptr<rocksdb::DB> db, std::string name, std::string path)
@@ -24,9 +57,19 @@ Store& Store::operator=(Store&&) noexcept = default;
 Store::~Store() = default;
 
 Result<Store> Store::open(const std::string& path, std::string name, std::uint32_t schema) {
+  // RocksDB makes the store's own directory, not the ones above it.
+  std::error_code ec;
+  if (auto parent = std::filesystem::path(path).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent, ec);
+  if (ec) return Error{"store " + name + " (" + path + "): cannot create its directory: " + ec.message()};
+  if (auto why = no_room(path)) return Error{"store " + name + " (" + path + "): cannot open: " + *why};
   rocksdb::Options options;
   options.create_if_missing = true;
   options.paranoid_checks = true;
+  // RocksDB's own log of a store is for its developers: a few are enough
+  // (it keeps a thousand by default).
+  options.keep_log_file_num = 3;
+  options.max_log_file_size = 1 << 20;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s = rocksdb::DB::Open(options, path, &raw);
   if (!s.ok()) return Error{"store " + name + " (" + path + "): cannot open: " + s.ToString()};

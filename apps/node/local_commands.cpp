@@ -15,6 +15,8 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
                             const nlohmann::json& request, const net::LocalPeer& peer) {
   const std::string command = request.value("command", "");
   const net::Identity who{peer.user + "@" + domain, host};
+  if (!schedd && (command == "submit" || command == "q"))
+    return {{"ok", false}, {"error", "the schedd is not running (its master restarts it); try again"}};
   caf::scoped_actor self{sys};
   if (command == "submit") {
     if (auto no = guard.refuse(net::Permission::Write, who, "schedd (local)"))

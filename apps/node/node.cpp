@@ -272,6 +272,7 @@ void NodeRun::set_up_master() {
   services_->clock = clock_;
   services_->files = std::make_shared<os::SystemHost>();
   services_->address = address_;
+  services_->durable = true;
   services_->context = [contexts = contexts_](const std::string& daemon) { return contexts->at(daemon); };
 }
 
@@ -389,25 +390,30 @@ void NodeRun::watch_central_managers() {
                                             seconds_ms(plan_.collector_check_interval));
 }
 
+// The node's schedd as its master knows it now: asked for each local
+// command, since the master respawns a schedd that stopped (a store it
+// could not write, a crash) as another actor.
+actors::schedd_actor current_schedd(caf::actor_system& sys, const actors::master_actor& master) {
+  actors::schedd_actor schedd;
+  caf::scoped_actor self{sys};
+  self->request(master, 10s, actors::MasterStatusQuery{})
+      .receive(
+          [&](actors::MasterStatus& s) {
+            schedd = actors::daemon_in<actors::schedd_actor>(s.names, s.daemons);
+          },
+          [&](caf::error&) {});
+  return schedd;
+}
+
 void NodeRun::serve_local_commands() {
   if (!plan_.runs("SCHEDD")) return;
-  actors::schedd_actor schedd;
-  {
-    caf::scoped_actor self{sys_};
-    self->request(*master_actor_, 10s, actors::MasterStatusQuery{})
-        .receive(
-            [&](actors::MasterStatus& s) {
-              schedd = actors::daemon_in<actors::schedd_actor>(s.names, s.daemons);
-            },
-            [&](caf::error&) {});
-  }
   const config::Config& config = *node_.config;
   const std::string domain = config.string("UID_DOMAIN").ok() ? *config.string("UID_DOMAIN") : "";
-  auto started = local_.start(plan_.schedd_socket,
-                              [&sys = sys_, schedd, guard = node_.guard, domain, host = plan_.advertise](
-                                  const nlohmann::json& r, const net::LocalPeer& p) {
-                                return handle_local(sys, schedd, *guard, domain, host, r, p);
-                              });
+  auto started = local_.start(
+      plan_.schedd_socket, [&sys = sys_, master = *master_actor_, guard = node_.guard, domain,
+                            host = plan_.advertise](const nlohmann::json& r, const net::LocalPeer& p) {
+        return handle_local(sys, current_schedd(sys, master), *guard, domain, host, r, p);
+      });
   if (!started)
     node_.master_log->warning("no local submit path: " + started.error());
   else
@@ -439,6 +445,10 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
              std::ostream& err) {
   auto node = prepare(std::move(config), err);
   if (!node) return 2;
+  // A file that reaches the file size limit (RLIMIT_FSIZE) is a write
+  // error the store reports and the daemon stops on, with what failed;
+  // SIGXFSZ would kill the whole node without a word.
+  ::signal(SIGXFSZ, SIG_IGN);
   TlsRefusalLog refusals(node->master_log);
   caf::actor_system_config cfg;
   if (auto tls = configure_tls_system(cfg, TlsFiles{node->plan.certificate, node->plan.key, node->plan.ca});

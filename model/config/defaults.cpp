@@ -42,6 +42,8 @@ constexpr KnobDefault kDefaults[] = {
     {"JOB_DEFAULT_REQUESTDISK", "DiskUsage"},
     {"JOB_DEFAULT_REQUESTMEMORY",
      "ifThenElse(MemoryUsage =!= UNDEFINED, MemoryUsage, (ImageSize + 1023) / 1024)"},
+    // The schedd's queue and history store (a RocksDB directory).
+    {"JOB_QUEUE_LOG", "$(SPOOL)/job_queue.db"},
     {"JOB_TRANSFORM_NAMES", ""},
     {"KILL", "False"},
     {"KILLING_TIMEOUT", "30"},
@@ -57,6 +59,8 @@ constexpr KnobDefault kDefaults[] = {
     {"MASTER_UPDATE_INTERVAL", "300"},
     {"MATCH_TIMEOUT", "120"},
     {"MAXJOBRETIREMENTTIME", "0"},
+    {"MAX_HISTORY_JOBS", "100000"},
+    {"MAX_HISTORY_LOG", "20971520"},
     {"MEMORY", "$(DETECTED_MEMORY)"},
     {"MODIFY_REQUEST_EXPR_REQUESTCPUS", "quantize(RequestCpus, {1})"},
     {"MODIFY_REQUEST_EXPR_REQUESTDISK", "quantize(RequestDisk, {1024})"},

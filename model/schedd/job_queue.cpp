@@ -1,5 +1,6 @@
 #include "model/schedd/job_queue.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -39,6 +40,7 @@ Result<SubmitResult> JobQueue::submit(std::vector<classad::ClassAd> jobs, std::i
   for (classad::ClassAd& job : jobs) {
     log(job, submit_event(job, address_, now, admitted->warning.value_or("")));
     const JobId id = job_id(job);
+    touched_.push_back(id);
     jobs_.insert_or_assign(id, std::move(job));
   }
   return SubmitResult{cluster, jobs.size(), admitted->warning};
@@ -56,6 +58,7 @@ Status JobQueue::change(JobId id, F&& transition) {
   auto event = transition(it->second);
   if (!event) return Error{event.error()};
   log(it->second, std::move(*event));
+  touched_.push_back(id);
   note_if_finished(id, it->second);
   return Ok{};
 }
@@ -105,6 +108,7 @@ std::size_t JobQueue::evaluate_periodic(std::int64_t now) {
     }
     if (event) {
       log(job, std::move(*event));
+      touched_.push_back(id);
       note_if_finished(id, job);
       ++changed;
     }
@@ -123,6 +127,38 @@ std::vector<classad::ClassAd> JobQueue::take_finished() {
     jobs_.erase(it);
   }
   return out;
+}
+
+std::vector<JobId> JobQueue::take_touched() {
+  std::vector<JobId> out = std::exchange(touched_, {});
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Status JobQueue::restore(std::vector<classad::ClassAd> jobs, std::int64_t next_cluster, std::int64_t now) {
+  if (!jobs_.empty()) return Error{"a queue is restored only when it is empty"};
+  std::map<JobId, classad::ClassAd> restored;
+  for (classad::ClassAd& job : jobs) {
+    const JobId id = job_id(job);
+    if (id.cluster < 1 || id.proc < 0) return Error{"a stored job has no valid ClusterId and ProcId"};
+    if (id.cluster >= next_cluster)
+      return Error{"stored job " + id.str() + " has a cluster id not below the next one (" +
+                   std::to_string(next_cluster) + "): ids would be handed out twice"};
+    if (!job_status(job)) return Error{"stored job " + id.str() + " has no valid JobStatus"};
+    if (!restored.emplace(id, std::move(job)).second) return Error{"job " + id.str() + " is stored twice"};
+  }
+  jobs_ = std::move(restored);
+  next_cluster_ = next_cluster;
+  for (auto& [id, job] : jobs_) {
+    const auto s = job_status(job);
+    if (s != JobStatus::Running && s != JobStatus::Suspended) continue;
+    auto event = evict_job(job, now);
+    if (!event) return Error{"stored job " + id.str() + ": " + event.error()};
+    log(job, std::move(*event));
+    touched_.push_back(id);
+  }
+  return Ok{};
 }
 
 std::vector<LoggedEvent> JobQueue::take_events() {

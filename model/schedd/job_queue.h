@@ -1,8 +1,9 @@
 // The schedd's job queue as a pure model: the jobs by id, the clusters
 // they were submitted in, the user log events their state changes write,
-// and the periodic policy. The schedd actor keeps it in memory (nothing
-// is on disk yet: a schedd that stops loses its queue) and `cara submit
-// -dry-run` drives it alone; neither holds a rule of its own.
+// and the periodic policy. The schedd actor keeps it in memory and stores
+// what each change touched (take_touched) before it acknowledges the
+// change (DESIGN.md "State and durability"); `cara submit -dry-run` drives
+// it alone; neither holds a rule of its own.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +80,17 @@ class JobQueue {
   // The events written since the last call, in order.
   std::vector<LoggedEvent> take_events();
 
+  // The jobs queued, changed or gone from the queue since the last call,
+  // in id order: what the schedd must store before it acknowledges.
+  std::vector<JobId> take_touched();
+
+  // The queue read back from its store: `jobs` as they were stored and
+  // `next_cluster` the first cluster id never handed out (ids are never
+  // reused). No claim outlives a schedd restart, so a job stored as
+  // running or suspended has lost its run: it is evicted (004) and runs
+  // again. Only into an empty queue; the evicted jobs count as touched.
+  Status restore(std::vector<classad::ClassAd> jobs, std::int64_t next_cluster, std::int64_t now);
+
   // A submitter's idle jobs in offer order (job_order.h).
   std::vector<const classad::ClassAd*> idle_jobs(const std::string& submitter) const;
   // The submitters with idle or running jobs.
@@ -111,6 +123,7 @@ class JobQueue {
   std::map<JobId, classad::ClassAd> jobs_;
   std::vector<LoggedEvent> events_;
   std::vector<JobId> finished_;  // completed or removed since the last take_finished
+  std::vector<JobId> touched_;   // since the last take_touched; may repeat ids
 };
 
 }  // namespace cara::schedd

@@ -33,6 +33,16 @@ Result<ScheddSettings> ScheddSettings::from_config(const config::Config& config)
     if (!v) return Error{v.error()};
     *into = *v;
   }
+  auto store = config.string("JOB_QUEUE_LOG");
+  if (!store) return Error{store.error()};
+  s.queue_store = std::move(*store);
+  for (auto [knob, into] : {std::pair{"MAX_HISTORY_LOG", &s.history_max_bytes},
+                            std::pair{"MAX_HISTORY_JOBS", &s.history_max_jobs}}) {
+    auto v = config.integer(knob);
+    if (!v) return Error{v.error()};
+    if (*v < 0) return Error{std::string(knob) + " must not be negative (0 keeps no history)"};
+    *into = *v;
+  }
   return s;
 }
 

@@ -1,8 +1,8 @@
 // The schedd daemon's own knobs, beside its queue policy (queue_policy.h):
 // its name and UID_DOMAIN, how often it advertises and evaluates periodic
-// expressions, and whether it fills the rest of a claimed partitionable
-// slot itself. The schedd actor and `cara submit -dry-run` read them here
-// alone, so both name the schedd and its users alike.
+// expressions, whether it fills the rest of a claimed partitionable slot
+// itself, and where its queue and history are stored. The schedd actor and `cara submit -dry-run` read them
+// here alone, so both name the schedd and its users alike.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,13 @@ struct ScheddSettings {
   bool claim_leftovers = true;          // CLAIM_PARTITIONABLE_LEFTOVERS
   std::int64_t update_interval = 300;   // SCHEDD_INTERVAL, seconds
   std::int64_t periodic_interval = 60;  // PERIODIC_EXPR_INTERVAL, seconds
+  // Where the queue and the history are stored (JOB_QUEUE_LOG: a RocksDB
+  // directory, not HTCondor's text log), and how much history is kept:
+  // MAX_HISTORY_LOG bytes and MAX_HISTORY_JOBS jobs, the oldest dropped
+  // first (0 keeps none).
+  std::string queue_store;
+  std::int64_t history_max_bytes = 20 * 1024 * 1024;
+  std::int64_t history_max_jobs = 100000;
 
   // A value of the wrong type or out of range is an error naming the knob.
   static Result<ScheddSettings> from_config(const config::Config& config);

@@ -103,16 +103,22 @@ struct Pool {
     return conf;
   }
 
-  Node& start(const fs::path& conf) {
+  // Starts `cara master` with `conf`, run through `wrapper` when given
+  // (`prlimit --fsize=...`, ending in "--").
+  Node& start(const fs::path& conf, std::vector<std::string> wrapper = {}) {
     Node n{-1, conf, fs::path(conf).replace_extension(".err")};
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, n.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const std::string c = conf.string();
-    char* argv[] = {const_cast<char*>(CARA_BINARY), const_cast<char*>("master"),
-                    const_cast<char*>("--config"), const_cast<char*>(c.c_str()), nullptr};
-    REQUIRE(posix_spawn(&n.pid, CARA_BINARY, &fa, nullptr, argv, environ) == 0);
+    std::vector<std::string> args = std::move(wrapper);
+    for (std::string a :
+         {std::string(CARA_BINARY), std::string("master"), std::string("--config"), conf.string()})
+      args.push_back(std::move(a));
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    REQUIRE(posix_spawn(&n.pid, argv[0], &fa, nullptr, argv.data(), environ) == 0);
     posix_spawn_file_actions_destroy(&fa);
     nodes.push_back(n);
     return nodes.back();

@@ -15,7 +15,6 @@ using namespace cara::schedd_test;
 
 namespace {
 
-constexpr std::int64_t kT0 = 1535000000;
 constexpr SlotRef kSlot = 1, kOther = 2, kDynamic = 3;
 
 classad::ClassAd ad(const std::string& text) {

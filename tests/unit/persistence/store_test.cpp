@@ -2,6 +2,8 @@
 // prefix, the schema version, and what survives reopening.
 #include "persistence/store.h"
 
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
@@ -91,4 +93,35 @@ TEST_CASE("a scan stops at the first error its visitor gives", "[persistence][st
   REQUIRE_FALSE(stopped);
   CHECK(stopped.error() == "bad record at a/2");
   CHECK(seen == 2);
+}
+
+TEST_CASE("a store another handle holds open is refused, not shared", "[persistence][store]") {
+  TempDir dir("store");
+  const std::string path = (dir.path / "queue").string();
+  auto first = Store::open(path, "job queue", 1);
+  REQUIRE(first);
+  // Two schedds configured with one JOB_QUEUE_LOG would each lose the
+  // other's writes.
+  auto second = Store::open(path, "job queue", 1);
+  REQUIRE_FALSE(second);
+  CHECK_THAT(second.error(),
+             Catch::StartsWith("store job queue (" + path + "): cannot open: ") && Catch::Contains("lock"));
+}
+
+TEST_CASE("a store is not opened where its files cannot grow, and says why", "[persistence][store]") {
+  TempDir dir("store");
+  const std::string path = (dir.path / "queue").string();
+  rlimit before{};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &before) == 0);
+  rlimit small = before;
+  small.rlim_cur = 64 * 1024;  // the soft limit only: raised again below
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+  auto s = Store::open(path, "job queue", 1);
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &before) == 0);
+  REQUIRE_FALSE(s);
+  CHECK(s.error() ==
+        "store job queue (" + path +
+            "): cannot open: the file size limit (RLIMIT_FSIZE, ulimit -f) is 65536 bytes; a store "
+            "needs at least 1048576 bytes");
+  CHECK(Store::open(path, "job queue", 1));
 }

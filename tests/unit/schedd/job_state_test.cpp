@@ -13,7 +13,6 @@ using namespace cara::schedd_test;
 namespace {
 
 // 2018-08-23 04:53:20 UTC, the fixtures' QDate.
-constexpr std::int64_t kT0 = 1535000000;
 
 classad::ClassAd idle_job() {
   Submit s;

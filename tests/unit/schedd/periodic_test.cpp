@@ -12,7 +12,6 @@ using namespace cara::schedd_test;
 
 namespace {
 
-constexpr std::int64_t kT0 = 1535000000;
 constexpr std::int64_t kHour = 3600;
 
 struct Periodic : Submit {

@@ -16,24 +16,6 @@ using namespace cara::schedd_test;
 
 namespace {
 
-constexpr std::int64_t kT0 = 1535000000;
-
-struct Queue : Submit {
-  std::optional<JobQueue> queue;
-  explicit Queue(const std::string& config_text = "") : Submit(config_text) {
-    auto p = QueuePolicy::from_config(*config, "ap.example.org");
-    if (!p) FAIL(p.error());
-    queue.emplace(std::move(*p), "<10.0.0.1:9618>");
-  }
-  Result<SubmitResult> submit(const std::string& text, std::int64_t now = kT0) {
-    ctx.cluster_id = queue->next_cluster_id();
-    ctx.now = now;
-    auto jobs = this->jobs(text);
-    if (!jobs) return Error{jobs.error()};
-    return queue->submit(std::move(*jobs), now);
-  }
-};
-
 std::vector<std::string> ids(const std::vector<const classad::ClassAd*>& jobs) {
   std::vector<std::string> out;
   for (const classad::ClassAd* j : jobs) out.push_back(job_id(*j).str());

@@ -15,8 +15,6 @@ using namespace cara::schedd_test;
 
 namespace {
 
-constexpr std::int64_t kT0 = 1535000000;
-
 std::int64_t integer(const classad::ClassAd& ad, const char* name) {
   classad::Value v = classad::evaluate_attr(ad, name);
   REQUIRE(v.is_int());

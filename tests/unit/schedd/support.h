@@ -1,5 +1,6 @@
 // Helpers shared by the schedd model tests: submit text to job ads with
-// a configuration, as condor_submit would make them.
+// a configuration, as condor_submit would make them, and a queue to
+// submit them to.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 #include "model/schedd/job_builder.h"
+#include "model/schedd/job_queue.h"
 #include "model/schedd/submit_description.h"
 
 namespace cara::schedd_test {
@@ -78,5 +80,24 @@ inline std::string value(const classad::ClassAd& ad, const std::string& name) {
 }
 
 inline const std::string kExe = "executable = /bin/true\n";
+
+inline constexpr std::int64_t kT0 = 1535000000;
+
+// A job queue of schedd ap.example.org, submitted to as Submit builds jobs.
+struct Queue : Submit {
+  std::optional<JobQueue> queue;
+  explicit Queue(const std::string& config_text = "") : Submit(config_text) {
+    auto p = QueuePolicy::from_config(*config, "ap.example.org");
+    if (!p) FAIL(p.error());
+    queue.emplace(std::move(*p), "<10.0.0.1:9618>");
+  }
+  Result<SubmitResult> submit(const std::string& text, std::int64_t now = kT0) {
+    ctx.cluster_id = queue->next_cluster_id();
+    ctx.now = now;
+    auto jobs = this->jobs(text);
+    if (!jobs) return Error{jobs.error()};
+    return queue->submit(std::move(*jobs), now);
+  }
+};
 
 }  // namespace cara::schedd_test

@@ -1,0 +1,83 @@
+// The schedd's durability (DESIGN.md "State and durability"): every change
+// of the queue is stored with a synced write before anything that follows
+// from it leaves the schedd (a reply to the submitter, a claim action, a
+// user log event, the queue in an answer or an ad). Changes made while a
+// commit is scheduled share it (CommitQueue: group commit).
+#include <unistd.h>
+
+#include <caf/actor_system.hpp>
+
+#include "actors/schedd_state.h"
+#include "actors/user_files.h"
+
+namespace cara::actors {
+namespace {
+
+// The user log events of the last changes, appended to each job's log
+// with its owner's rights (a log the owner may not write is not written).
+void write_events(ScheddSelf self, const ScheddSetup& setup) {
+  for (const schedd::LoggedEvent& e : self->state.queue->take_events()) {
+    if (e.log.empty()) continue;
+    const Account* owner = owner_account(self, e.owner);
+    if (!owner && ::geteuid() == 0) {
+      // Root may not write for a user it cannot become.
+      setup.context.warning("user log of " + e.owner + " not written: no such user here");
+      continue;
+    }
+    if (auto s = append_as(e.log, schedd::format_user_log_event(e.event), owner); !s)
+      setup.context.warning("user log of " + e.owner + ": " + s.error());
+  }
+}
+
+// Stores the changes made since the last save, then writes their events;
+// false when the store failed (the schedd is stopping).
+bool save(ScheddSelf self) {
+  auto& st = self->state;
+  const ScheddSetup& setup = *st.setup;
+  std::vector<schedd::JobId> touched = st.queue->take_touched();
+  std::vector<classad::ClassAd> finished = st.queue->take_finished();
+  if (st.store && (!touched.empty() || !finished.empty())) {
+    if (Status s = st.store->commit(*st.queue, touched, finished); !s) {
+      // Nothing of this change may be acknowledged or acted on: the
+      // schedd stops, and its master restarts it from what is stored.
+      setup.context.warning("stopping: the queue cannot be stored: " + s.error());
+      self->quit(caf::make_error(caf::sec::runtime_error, "the job queue cannot be stored: " + s.error()));
+      return false;
+    }
+  }
+  write_events(self, setup);
+  for (const classad::ClassAd& job : finished)
+    if (schedd::job_status(job) == schedd::JobStatus::Completed) ++st.completed;
+  st.dirty = true;
+  st.reschedule = true;
+  return true;
+}
+
+}  // namespace
+
+void start_commits(ScheddSelf self) {
+  self->state.commits.emplace([self] { return save(self); });
+}
+
+void changed(ScheddSelf self) {
+  auto& st = self->state;
+  st.commits->changed();
+  if (!st.store) {
+    commit(self);
+    return;
+  }
+  if (!st.commit_scheduled) {
+    st.commit_scheduled = true;
+    self->send(self, Timer{kCommitTimer});
+  }
+}
+
+void after_commit(ScheddSelf self, std::function<void()> then) {
+  self->state.commits->after(std::move(then));
+}
+
+bool commit(ScheddSelf self) {
+  return self->state.commits->commit();
+}
+
+}  // namespace cara::actors

@@ -1,0 +1,141 @@
+#include "persistence/queue_store.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "model/classad/parser.h"
+#include "model/classad/unparse.h"
+#include "model/schedd/job_queue.h"
+#include "persistence/queue_records.h"
+#include "persistence/record.h"
+
+namespace cara::persistence {
+namespace {
+
+constexpr std::string_view kJobPrefix = "job/";
+constexpr std::string_view kHistoryPrefix = "hist/";
+constexpr std::string_view kNextCluster = "meta/next_cluster";
+constexpr const char* kName = "job queue";
+
+std::string job_key(const schedd::JobId& id) {
+  return std::string(kJobPrefix) + id.str();
+}
+
+// Zero-padded, so that key order is age order.
+std::string history_key(std::uint64_t seq) {
+  char digits[21];
+  std::snprintf(digits, sizeof digits, "%020" PRIu64, seq);
+  return std::string(kHistoryPrefix) + digits;
+}
+
+Result<classad::ClassAd> decode_ad(std::string_view stored, const RecordPlace& place) {
+  auto record = decode<JobRecord>(stored, place);
+  if (!record) return Error{record.error()};
+  auto ad = classad::parse_new_classad(record->ad);
+  if (!ad) return Error{place.describe() + ": the job ad does not parse: " + ad.error()};
+  return ad;
+}
+
+std::string encode_ad(const classad::ClassAd& ad) {
+  return encode(JobRecord{classad::unparse(ad)});
+}
+
+}  // namespace
+
+Result<QueueStore> QueueStore::open(const std::string& path, HistoryLimits limits) {
+  auto store = Store::open(path, kName, kSchema);
+  if (!store) return Error{store.error()};
+  QueueStore q(std::move(*store), limits);
+  if (Status s = q.read_history_index(); !s) return Error{s.error()};
+  return q;
+}
+
+Status QueueStore::read_history_index() {
+  return store_.scan(kHistoryPrefix, [&](std::string_view key, std::string_view value) -> Status {
+    const std::string digits(key.substr(kHistoryPrefix.size()));
+    char* end = nullptr;
+    const std::uint64_t seq = std::strtoull(digits.c_str(), &end, 10);
+    if (digits.size() != 20 || *end != '\0')
+      return Error{"store " + store_.name() + " (" + store_.path() + "), key '" + std::string(key) +
+                   "': not a history key"};
+    history_.push_back({seq, static_cast<std::int64_t>(key.size() + value.size())});
+    history_bytes_ += history_.back().bytes;
+    next_seq_ = seq + 1;
+    return Ok{};
+  });
+}
+
+Result<StoredQueue> QueueStore::load() const {
+  StoredQueue out;
+  Status jobs = store_.scan(kJobPrefix, [&](std::string_view key, std::string_view value) -> Status {
+    auto ad = decode_ad(value, RecordPlace{store_.name(), std::string(key)});
+    if (!ad) return Error{ad.error()};
+    if (job_key(schedd::job_id(*ad)) != key)
+      return Error{RecordPlace{store_.name(), std::string(key)}.describe() + ": the ad is of job " +
+                   schedd::job_id(*ad).str()};
+    out.jobs.push_back(std::move(*ad));
+    return Ok{};
+  });
+  if (!jobs) return Error{jobs.error()};
+  auto next = store_.get(kNextCluster);
+  if (!next) return Error{next.error()};
+  if (*next) {
+    auto record = decode<NextClusterRecord>(**next, RecordPlace{store_.name(), std::string(kNextCluster)});
+    if (!record) return Error{record.error()};
+    out.next_cluster = record->next_cluster;
+  } else if (!out.jobs.empty()) {
+    return Error{"store " + store_.name() + " (" + store_.path() + "): jobs without the key '" +
+                 std::string(kNextCluster) + "'"};
+  }
+  return out;
+}
+
+Status QueueStore::commit(const schedd::JobQueue& queue, const std::vector<schedd::JobId>& touched,
+                          const std::vector<classad::ClassAd>& finished) {
+  Batch batch;
+  for (const schedd::JobId& id : touched) {
+    if (const classad::ClassAd* job = queue.find(id))
+      batch.put(job_key(id), encode_ad(*job));
+    else
+      batch.erase(job_key(id));
+  }
+  // The history as it will be once the batch is on disk (the index moves
+  // only then): the finished jobs appended, the oldest dropped while it is
+  // over a limit.
+  std::vector<HistoryEntry> added;
+  std::int64_t bytes = history_bytes_;
+  std::uint64_t seq = next_seq_;
+  for (const classad::ClassAd& job : finished) {
+    std::string key = history_key(seq);
+    std::string value = encode_ad(job);
+    added.push_back({seq++, static_cast<std::int64_t>(key.size() + value.size())});
+    bytes += added.back().bytes;
+    batch.put(std::move(key), std::move(value));
+  }
+  const std::size_t total = history_.size() + added.size();
+  std::size_t dropped = 0;
+  auto entry = [&](std::size_t i) { return i < history_.size() ? history_[i] : added[i - history_.size()]; };
+  while (dropped < total &&
+         (bytes > limits_.max_bytes || static_cast<std::int64_t>(total - dropped) > limits_.max_jobs)) {
+    batch.erase(history_key(entry(dropped).seq));
+    bytes -= entry(dropped).bytes;
+    ++dropped;
+  }
+  batch.put(std::string(kNextCluster), encode(NextClusterRecord{queue.next_cluster_id()}));
+  if (Status s = store_.write(batch, true); !s) return s;
+  history_.insert(history_.end(), added.begin(), added.end());
+  history_.erase(history_.begin(), history_.begin() + static_cast<std::ptrdiff_t>(dropped));
+  history_bytes_ = bytes;
+  next_seq_ = seq;
+  return Ok{};
+}
+
+Status QueueStore::history(const std::function<Status(const classad::ClassAd&)>& visit) const {
+  return store_.scan(kHistoryPrefix, [&](std::string_view key, std::string_view value) -> Status {
+    auto ad = decode_ad(value, RecordPlace{store_.name(), std::string(key)});
+    if (!ad) return Error{ad.error()};
+    return visit(*ad);
+  });
+}
+
+}  // namespace cara::persistence

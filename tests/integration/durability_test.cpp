@@ -1,0 +1,230 @@
+// Nothing acknowledged is lost (issue 21): an access point killed with
+// kill -9 at random moments while 16 clients submit, restarted from its
+// store each time, has every job it acknowledged exactly once, and cluster
+// ids are never handed out twice. Real `cara master` processes on
+// 127.0.0.1, ended by PID; every wait bounded.
+#include <signal.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "integration/pool_support.h"
+#include "persistence/queue_store.h"
+#include "persistence/store.h"
+
+namespace fs = std::filesystem;
+using namespace cara::test;
+
+namespace {
+
+// What the submitting clients were told: cluster id → jobs, and any id
+// told twice.
+struct Acknowledged {
+  std::mutex mutex;
+  std::condition_variable more;
+  std::map<long, long> clusters;
+  std::vector<long> twice;
+  long total = 0;
+
+  void add(long cluster, long jobs) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!clusters.emplace(cluster, jobs).second) twice.push_back(cluster);
+      ++total;
+    }
+    more.notify_all();
+  }
+  std::map<long, long> snapshot() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return clusters;
+  }
+  // Waits until `n` more acknowledgements than `since` arrived.
+  bool wait_for(long since, long n, std::chrono::seconds limit) {
+    std::unique_lock<std::mutex> lock(mutex);
+    return more.wait_for(lock, limit, [&] { return total >= since + n; });
+  }
+  long count() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return total;
+  }
+};
+
+// The queue as `cara q` prints it: cluster → its proc ids, each once.
+std::optional<std::map<long, std::vector<long>>> queue_of(Pool& pool, const fs::path& ap) {
+  auto q = pool.tool(ap, {"q", "-af", "ClusterId,ProcId"});
+  if (q.exit_code != 0) return std::nullopt;
+  std::map<long, std::vector<long>> out;
+  std::istringstream lines(q.out);
+  long cluster = 0, proc = 0;
+  while (lines >> cluster >> proc) out[cluster].push_back(proc);
+  return out;
+}
+
+// Every acknowledged cluster is in the queue with exactly its jobs.
+void check_all_there(const std::map<long, long>& acknowledged,
+                     const std::map<long, std::vector<long>>& queue) {
+  for (const auto& [cluster, jobs] : acknowledged) {
+    INFO("cluster " << cluster);
+    auto it = queue.find(cluster);
+    REQUIRE(it != queue.end());
+    std::vector<long> expected;
+    for (long p = 0; p < jobs; ++p) expected.push_back(p);
+    std::vector<long> procs = it->second;
+    std::sort(procs.begin(), procs.end());
+    CHECK(procs == expected);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("an access point killed with kill -9 while 16 clients submit keeps every acknowledged job once",
+          "[integration][durability]") {
+  Pool pool;
+  const auto cm = pool.config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
+  const auto ap = pool.config(
+      "ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
+  pool.start(cm);
+  pool.start(ap);
+  auto ap_answers = [&] { return queue_of(pool, ap).has_value(); };
+  REQUIRE(await(ap_answers, 60));
+
+  Acknowledged acked;
+  std::atomic<bool> stop{false};
+  const std::regex told(R"((\d+) job\(s\) submitted to cluster (\d+)\.)");
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 16; ++c) {
+    const fs::path sub = pool.dir / ("client" + std::to_string(c) + ".sub");
+    std::ofstream(sub) << "executable = /bin/true\nqueue " << 1 + c % 4 << "\n";
+    clients.emplace_back([&, sub] {
+      while (!stop) {
+        auto r = pool.tool(ap, {"submit", sub.string()});
+        std::smatch m;
+        // Only a submission the schedd acknowledged counts; one refused
+        // or cut off by the kill may or may not be in the queue.
+        if (r.exit_code == 0 && std::regex_search(r.out, m, told))
+          acked.add(std::stol(m[2]), std::stol(m[1]));
+      }
+    });
+  }
+
+  std::mt19937 random(std::random_device{}());
+  for (int kill = 0; kill < 10; ++kill) {
+    // A random moment: after some more acknowledgements.
+    REQUIRE(acked.wait_for(acked.count(), std::uniform_int_distribution<long>(1, 24)(random),
+                           std::chrono::seconds(120)));
+    Pool::stop(pool.nodes.back(), SIGKILL);
+    pool.start(ap);
+    REQUIRE(await(ap_answers, 60));
+    const auto before = acked.snapshot();
+    auto queue = queue_of(pool, ap);
+    REQUIRE(queue);
+    check_all_there(before, *queue);
+  }
+  stop = true;
+  for (std::thread& t : clients) t.join();
+  CHECK(acked.twice.empty());
+  CHECK(acked.count() >= 10);
+
+  // A clean stop and start gives the same queue.
+  auto last = queue_of(pool, ap);
+  REQUIRE(last);
+  check_all_there(acked.snapshot(), *last);
+  Pool::stop(pool.nodes.back());
+  pool.start(ap);
+  REQUIRE(await(ap_answers, 60));
+  CHECK(queue_of(pool, ap) == last);
+}
+
+TEST_CASE("a full disk or a damaged store: the access point refuses, saying why, and loses nothing",
+          "[integration][durability]") {
+  Pool pool;
+  const auto cm = pool.config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
+  const auto ap = pool.config(
+      "ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
+  pool.start(cm);
+  pool.start(ap);
+  auto ap_answers = [&] { return queue_of(pool, ap).has_value(); };
+  REQUIRE(await(ap_answers, 60));
+  const fs::path sub = pool.dir / "job.sub";
+  std::ofstream(sub) << "executable = /bin/true\nqueue 2\n";
+  for (int i = 0; i < 3; ++i) REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
+  const auto stored = queue_of(pool, ap);
+  REQUIRE(stored);
+  REQUIRE(stored->size() == 3);
+  Pool::stop(pool.nodes.back());
+  std::string saved_2_1;  // a record as it was stored, to put back
+  {
+    auto raw = cara::persistence::Store::open((pool.dir / "ap/spool/job_queue.db").string(), "job queue",
+                                              cara::persistence::QueueStore::kSchema);
+    REQUIRE(raw);
+    auto v = raw->get("job/2.1");
+    REQUIRE(v);
+    REQUIRE(*v);
+    saved_2_1 = **v;
+  }
+
+  auto log_of = [&](const Node& n) { return read(n.err) + read(pool.dir / "ap/log/SchedLog"); };
+
+  SECTION("a file size limit too small to open the store: the node does not start") {
+    Node& limited = pool.start(ap, {"/usr/bin/prlimit", "--fsize=65536", "--"});
+    auto ended = Pool::exit_within(limited, 30);
+    REQUIRE(ended);
+    CHECK(ended->second != 0);
+    CHECK_THAT(read(limited.err),
+               Catch::Contains("store job queue (" + (pool.dir / "ap/spool/job_queue.db").string() +
+                               "): cannot open: the file size limit (RLIMIT_FSIZE"));
+  }
+  SECTION("files that stop growing while it serves: the schedd stops, nothing is acknowledged") {
+    pool.start(ap, {"/usr/bin/prlimit", "--fsize=2097152", "--"});
+    REQUIRE(await(ap_answers, 60));
+    // More than the files may take in one commit.
+    const fs::path big = pool.dir / "big.sub";
+    std::ofstream(big) << "executable = /bin/true\nqueue 4000\n";
+    auto r = pool.tool(ap, {"submit", big.string()});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK_THAT(r.out, !Catch::Contains("submitted"));
+    REQUIRE(await(
+        [&] {
+          return log_of(pool.nodes.back()).find("stopping: the queue cannot be stored") != std::string::npos;
+        },
+        30));
+    CHECK_THAT(log_of(pool.nodes.back()), Catch::Contains("File too large"));
+    Pool::stop(pool.nodes.back());
+  }
+  SECTION("a damaged record: the node does not start, naming the store and the key") {
+    {
+      auto raw = cara::persistence::Store::open((pool.dir / "ap/spool/job_queue.db").string(), "job queue",
+                                                cara::persistence::QueueStore::kSchema);
+      REQUIRE(raw);
+      cara::persistence::Batch b;
+      b.put("job/2.1", "not a record");
+      REQUIRE(raw->write(b));
+    }
+    Node& damaged = pool.start(ap);
+    auto ended = Pool::exit_within(damaged, 30);
+    REQUIRE(ended);
+    CHECK(ended->second != 0);
+    CHECK_THAT(read(damaged.err), Catch::Contains("store job queue, key 'job/2.1': "));
+    // Put back as it was: every acknowledged job is there again.
+    auto raw = cara::persistence::Store::open((pool.dir / "ap/spool/job_queue.db").string(), "job queue",
+                                              cara::persistence::QueueStore::kSchema);
+    REQUIRE(raw);
+    cara::persistence::Batch b;
+    b.put("job/2.1", saved_2_1);
+    REQUIRE(raw->write(b));
+  }
+  // Started as usual again, the access point has every job it acknowledged.
+  pool.start(ap);
+  REQUIRE(await(ap_answers, 60));
+  CHECK(queue_of(pool, ap) == stored);
+}

@@ -47,6 +47,7 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
   if (name == "NEGOTIATOR") {
     auto setup = common<NegotiatorSetup>(name, node, std::move(config), std::move(collectors));
     setup.seed = node.seed;
+    setup.durable = node.durable;
     return untyped(spawn_negotiator(sys, std::move(setup)));
   }
   if (name == "SCHEDD") {

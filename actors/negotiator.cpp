@@ -23,6 +23,7 @@
 #include "model/schedd/autocluster.h"
 #include "model/schedd/job_status.h"
 #include "net/claim_secret.h"
+#include "persistence/accountant_store.h"
 
 namespace cara::actors {
 namespace {
@@ -42,6 +43,7 @@ struct Gathered {
 struct NegotiatorState {
   negotiation::NegotiatorPolicy policy;
   std::optional<accounting::Accountant> accountant;
+  std::optional<persistence::AccountantStore> store;  // none: the accountant lives in memory only
   std::optional<accounting::GroupTree> groups;
   negotiation::CycleTimes times;
   std::int64_t cycles = 0;
@@ -98,6 +100,20 @@ void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
   self->delayed_send(self, std::chrono::seconds(delay), Timer{kCycleTimer});
 }
 
+// Stores the accountant as it is now; false when that failed: the
+// negotiator stops (its master restarts it from what was stored), and
+// nothing that followed from the change goes out.
+bool save(Self self, const NegotiatorSetup& setup) {
+  auto& st = self->state;
+  if (!st.store) return true;
+  if (Status s = st.store->commit(st.accountant->state()); !s) {
+    setup.context.warning("stopping: the accountant cannot be stored: " + s.error());
+    self->quit(caf::make_error(caf::sec::runtime_error, "the accountant cannot be stored: " + s.error()));
+    return false;
+  }
+  return true;
+}
+
 void publish(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
@@ -132,6 +148,9 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
       st.policy, *st.accountant, st.groups, std::move(input), [&] { return fresh_claim_id(self, setup); },
       now);
   for (const std::string& w : cycle.warnings) setup.context.warning(w);
+  // The priorities and charges the matches follow from are stored before
+  // any match goes out.
+  if (!save(self, setup)) return;
   for (auto& [schedd, offers] : cycle.offers) {
     auto to = g->schedds.find(schedd);
     if (to == g->schedds.end() || !to->second) continue;
@@ -284,6 +303,8 @@ CommandReply run_command(Self self, const NegotiatorSetup& setup, const Userprio
   if (c.duration > 0) edit.duration = c.duration;
   if (Status s = accounting::apply(*self->state.accountant, edit, setup.clock.now(self)); !s)
     return CommandReply{false, s.error()};
+  if (!save(self, setup))
+    return CommandReply{false, "the accountant cannot be stored: the change is not kept"};
   publish(self, setup);
   return CommandReply{true, {}};
 }
@@ -320,6 +341,7 @@ CommandReply reconfigure(Self self, const NegotiatorSetup& setup, const config::
   auto& st = self->state;
   st.policy = std::move(*policy);
   st.accountant->reconfigure(std::move(*acc), setup.clock.now(self));
+  if (!save(self, setup)) return CommandReply{false, "the accountant cannot be stored"};
   take_groups(self, *groups);
   publish(self, setup);
   if (!st.running) plan_next(self, setup);
@@ -327,16 +349,23 @@ CommandReply reconfigure(Self self, const NegotiatorSetup& setup, const config::
   return CommandReply{true, {}};
 }
 
-negotiator_actor::behavior_type negotiator_behavior(Self self,
-                                                    std::shared_ptr<negotiation::NegotiatorPolicy> policy,
-                                                    std::shared_ptr<accounting::AccountantConfig> acc,
-                                                    std::shared_ptr<accounting::GroupTree> groups,
+// What the negotiator starts from: its policy and groups, and its
+// accountant (read back from its store, when it has one) with the store.
+struct Start {
+  negotiation::NegotiatorPolicy policy;
+  std::optional<accounting::Accountant> accountant;
+  accounting::GroupTree groups;
+  std::optional<persistence::AccountantStore> store;
+};
+
+negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<Start> start,
                                                     NegotiatorSetup setup) {
   auto& st = self->state;
-  st.policy = *policy;
-  st.accountant.emplace(*acc, setup.clock.now(self));
+  st.policy = std::move(start->policy);
+  st.accountant.emplace(std::move(*start->accountant));
+  st.store = std::move(start->store);
   st.collectors = setup.collectors;
-  take_groups(self, *groups);
+  take_groups(self, start->groups);
   st.random.seed(setup.seed);
   st.started = setup.clock.now(self);
   publish(self, setup);
@@ -417,15 +446,34 @@ negotiator_actor::behavior_type negotiator_behavior(Self self,
 }  // namespace
 
 Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup) {
+  auto start = std::make_shared<Start>();
   auto policy = negotiation::NegotiatorPolicy::from_config(*setup.config);
   if (!policy) return Error{policy.error()};
+  start->policy = std::move(*policy);
   auto acc = accounting::AccountantConfig::from_config(*setup.config);
   if (!acc) return Error{acc.error()};
   auto groups = accounting::GroupTree::from_config(*setup.config);
   if (!groups) return Error{groups.error()};
-  return sys.spawn(negotiator_behavior, std::make_shared<negotiation::NegotiatorPolicy>(std::move(*policy)),
-                   std::make_shared<accounting::AccountantConfig>(std::move(*acc)),
-                   std::make_shared<accounting::GroupTree>(std::move(*groups)), std::move(setup));
+  start->groups = std::move(*groups);
+  const std::int64_t now = setup.clock.now(&sys);
+  if (setup.durable) {
+    // A store that cannot be read stops the negotiator here, with what is
+    // wrong: never a silent reset of everyone's priority.
+    auto path = setup.config->string("ACCOUNTANT_STORE");
+    if (!path) return Error{path.error()};
+    auto store = persistence::AccountantStore::open(*path);
+    if (!store) return Error{store.error()};
+    auto stored = store->load();
+    if (!stored) return Error{stored.error()};
+    if (*stored) {
+      auto restored = accounting::Accountant::restore(std::move(*acc), std::move(**stored));
+      if (!restored) return Error{"store accountant (" + *path + "): " + restored.error()};
+      start->accountant.emplace(std::move(*restored));
+    }
+    start->store = std::move(*store);
+  }
+  if (!start->accountant) start->accountant.emplace(std::move(*acc), now);
+  return sys.spawn(negotiator_behavior, std::move(start), std::move(setup));
 }
 
 }  // namespace cara::actors

@@ -9,7 +9,10 @@
 // cycle, charges the matches to the accountant, and sends each match to its
 // slot and its schedd with a fresh claim id. Between cycles it answers
 // userprio queries and commands and publishes its ad with the cycle's
-// statistics.
+// statistics. A durable negotiator (a node's) stores its accountant
+// (ACCOUNTANT_STORE) after each cycle, before the cycle's matches go out,
+// and with each userprio change, before it answers; it starts from what
+// was stored.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -31,6 +34,7 @@ struct NegotiatorSetup {
   std::chrono::milliseconds request_timeout{std::chrono::seconds(5)};
   std::uint64_t seed = 0;  // claim ids: 0 draws from the system's entropy
   DaemonContext context;
+  bool durable = false;  // the accountant is stored and read back at start
 };
 
 Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup);

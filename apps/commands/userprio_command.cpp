@@ -75,8 +75,10 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
               classad::Value n = classad::evaluate_attr(a.ad, "Name"),
                              pr = classad::evaluate_attr(a.ad, "Priority"),
                              f = classad::evaluate_attr(a.ad, "PriorityFactor");
-              out << std::setw(40) << (n.is_string() ? std::string(n.as_string()) : "?") << std::setw(16)
-                  << classad::unparse(pr) << classad::unparse(f) << "\n";
+              // A space after each column, however long the value: the
+              // table is read by scripts too.
+              out << std::setw(39) << (n.is_string() ? std::string(n.as_string()) : "?") << ' '
+                  << std::setw(15) << classad::unparse(pr) << ' ' << classad::unparse(f) << "\n";
             }
             if (r.groups.empty()) return;
             // Each group's own report (condor_userprio -quotas).

@@ -18,6 +18,34 @@ bool in_force(const std::optional<Limit>& l, std::int64_t now) {
 Accountant::Accountant(AccountantConfig config, std::int64_t now)
     : config_(std::move(config)), last_update_(now) {}
 
+Result<Accountant> Accountant::restore(AccountantConfig config, AccountantState state) {
+  Accountant a(std::move(config), state.last_update);
+  for (CustomerRecord& r : state.records) {
+    if (r.name.empty()) return Error{"a stored accountant record has no name"};
+    const std::string key = to_lower(r.name);
+    if (!a.records_.emplace(key, std::move(r)).second)
+      return Error{"accountant record " + key + " is stored twice"};
+  }
+  for (ClaimRecord& c : state.claims) {
+    if (!a.records_.count(to_lower(c.submitter)))
+      return Error{"the claim on " + c.slot + " is charged to " + c.submitter + ", who has no record"};
+    const std::string slot = c.slot;
+    if (!a.claims_.emplace(slot, std::move(c)).second)
+      return Error{"the claim on " + slot + " is stored twice"};
+  }
+  return a;
+}
+
+AccountantState Accountant::state() const {
+  AccountantState s;
+  s.last_update = last_update_;
+  s.records.reserve(records_.size());
+  for (const auto& [key, r] : records_) s.records.push_back(r);
+  s.claims.reserve(claims_.size());
+  for (const auto& [slot, c] : claims_) s.claims.push_back(c);
+  return s;
+}
+
 bool Accountant::is_group(std::string_view name) const {
   return config_.is_group(name);
 }

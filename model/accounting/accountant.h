@@ -62,9 +62,26 @@ struct ClaimRecord {
   std::vector<std::string> concurrency_limits;  // lower-cased "name" or "name:units"
 };
 
+// What the accountant keeps across restarts (DESIGN.md "State and
+// durability"): every record, every claim being charged, and when the
+// priorities were last updated. Committed once per cycle and with every
+// condor_userprio change (persistence/accountant_store.h).
+struct AccountantState {
+  std::int64_t last_update = 0;
+  std::vector<CustomerRecord> records;
+  std::vector<ClaimRecord> claims;
+};
+
 class Accountant {
  public:
   Accountant(AccountantConfig config, std::int64_t now);
+
+  // The accountant as it was committed, under `config` (a restart may
+  // bring another configuration: the records keep their values, as
+  // reconfigure() keeps them). Two records of one name, two claims of one
+  // slot or a claim of no record are errors.
+  static Result<Accountant> restore(AccountantConfig config, AccountantState state);
+  AccountantState state() const;
 
   const AccountantConfig& config() const { return config_; }
   // A reconfiguration (condor_reconfig): usage decays under the old

@@ -8,6 +8,9 @@ namespace {
 // otherwise.
 constexpr KnobDefault kDefaults[] = {
     {"ABSENT_EXPIRE_ADS_AFTER", "2592000"},  // 30 days
+    // The negotiator's accountant store (a RocksDB directory; HTCondor keeps
+    // its accountant log in SPOOL too).
+    {"ACCOUNTANT_STORE", "$(SPOOL)/accountant.db"},
     {"ALLOW_PSLOT_PREEMPTION", "False"},
     {"CLAIM_PARTITIONABLE_LEFTOVERS", "True"},
     {"CLAIM_WORKLIFE", "1200"},

@@ -228,3 +228,97 @@ TEST_CASE("a full disk or a damaged store: the access point refuses, saying why,
   REQUIRE(await(ap_answers, 60));
   CHECK(queue_of(pool, ap) == stored);
 }
+
+namespace {
+
+// `cara userprio`'s table: name → (priority, factor).
+std::map<std::string, std::pair<double, double>> priorities(const std::string& conf) {
+  auto r = run_process({CARA_BINARY, "userprio", "--config", conf});
+  std::map<std::string, std::pair<double, double>> out;
+  if (r.exit_code != 0) return out;
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    double priority = 0, factor = 0;
+    if (fields >> name >> priority >> factor) out[name] = {priority, factor};
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a central manager killed with kill -9 comes back with the priorities it had committed",
+          "[integration][durability]") {
+  Pool pool;
+  const fs::path ap = pool.start_all("", "PRIORITY_HALFLIFE = 86400\n");
+  const std::string admin = pool.client("admin", ap);
+  const fs::path sub = pool.dir / "work.sub";
+  std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'sleep 1'\"\nqueue 4\n";
+  REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
+  // The jobs ran and were charged; no claim is left to change the usage.
+  REQUIRE(await([&] { return queue_of(pool, ap) && queue_of(pool, ap)->empty(); }, 120));
+  // The submitter (nobody@pool when this test runs as root) used the slots.
+  // The next cycle charges the usage.
+  std::string user;
+  REQUIRE(await(
+      [&] {
+        for (const auto& [name, p] : priorities(admin))
+          if (p.first > 0.5) user = name;
+        return !user.empty();
+      },
+      60));
+  REQUIRE(run_process({CARA_BINARY, "userprio", "--config", admin, "-setfactor", user, "250"}).exit_code ==
+          0);
+  REQUIRE(
+      run_process({CARA_BINARY, "userprio", "--config", admin, "-setfactor", "carol@pool", "7"}).exit_code ==
+      0);
+  const auto before = priorities(admin);
+  REQUIRE(before.at(user).second == 250);
+  REQUIRE(before.at("carol@pool").second == 7);
+
+  const fs::path cm = pool.nodes.front().conf;
+  Pool::stop(pool.nodes.front(), SIGKILL);
+  pool.start(cm);
+  std::map<std::string, std::pair<double, double>> after;
+  REQUIRE(await(
+      [&] {
+        after = priorities(admin);
+        return !after.empty();
+      },
+      60));
+  REQUIRE(after.size() == before.size());
+  for (const auto& [name, was] : before) {
+    INFO(name);
+    REQUIRE(after.count(name));
+    CHECK(after.at(name).second == was.second);
+    // The same real priority, decayed at most for the seconds the restart
+    // took (half-life one day).
+    CHECK(after.at(name).first <= was.first);
+    CHECK(after.at(name).first >= was.first * 0.999);
+  }
+
+  // The whole pool stopped and started again: the same queue (jobs that
+  // match no slot wait in it) and the same priorities.
+  const fs::path idle = pool.dir / "idle.sub";
+  std::ofstream(idle) << "executable = /bin/true\nrequirements = false\nqueue 3\n";
+  REQUIRE(pool.tool(ap, {"submit", idle.string()}).exit_code == 0);
+  const auto queued = queue_of(pool, ap);
+  REQUIRE(queued);
+  REQUIRE(queued->size() == 1);
+  std::vector<fs::path> confs;
+  for (Node& n : pool.nodes)
+    if (n.pid > 0) confs.push_back(n.conf);
+  for (Node& n : pool.nodes) Pool::stop(n);
+  for (const fs::path& c : confs) pool.start(c);
+  REQUIRE(await([&] { return queue_of(pool, ap).has_value() && !priorities(admin).empty(); }, 60));
+  CHECK(queue_of(pool, ap) == queued);
+  const auto again = priorities(admin);
+  for (const auto& [name, was] : before) {
+    INFO(name);
+    REQUIRE(again.count(name));
+    CHECK(again.at(name).second == was.second);
+    CHECK(again.at(name).first >= was.first * 0.999);
+  }
+}

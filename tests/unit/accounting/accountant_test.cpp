@@ -7,10 +7,10 @@
 #include <memory>
 
 #include "model/accounting/priority_edit.h"
-#include "model/config/config.h"
-#include "model/config/config_host.h"
+#include "unit/accounting/support.h"
 
 using namespace cara;
+using cara::accounting_test::config_of;
 using namespace cara::accounting;
 
 namespace {
@@ -18,15 +18,6 @@ namespace {
 constexpr std::int64_t kT0 = 1700000000;
 constexpr std::int64_t kHour = 3600;
 constexpr std::int64_t kDay = 24 * kHour;
-
-AccountantConfig config_of(const std::string& text) {
-  auto c = config::config_from_text("UID_DOMAIN = physik.rwth-aachen.de\n" + text, {"NEGOTIATOR", ""},
-                                    std::make_shared<config::MemoryHost>());
-  if (!c) FAIL(c.error());
-  auto a = AccountantConfig::from_config(*c);
-  if (!a) FAIL(a.error());
-  return *a;
-}
 
 // `n` claims of weight 1 for `user`, slots named user#i.
 void claim(Accountant& a, const std::string& user, int n, std::int64_t now) {

@@ -3,6 +3,7 @@
 // answer goes back to it. Nothing here decides what happens to a claim.
 #include <caf/actor_system.hpp>
 #include <caf/io/middleman_actor.hpp>
+#include <functional>
 #include <variant>
 
 #include "actors/schedd_state.h"
@@ -26,70 +27,93 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-void request_claim(ScheddSelf self, const claim::RequestClaim& r) {
+// A message to a slot, to go out once the changes it follows from are
+// stored (after_commit). What it needs is resolved when the claim model
+// decides (the slot's handle, the job's ad): the slot handles and monitors
+// follow the model's decisions in their order, while the messages wait.
+using Send = std::function<void()>;
+
+Send request_claim(ScheddSelf self, const claim::RequestClaim& r) {
   auto& st = self->state;
   const slot_actor slot = st.slots.get(r.slot);
   const classad::ClassAd* job = st.queue->find(r.job);
-  if (!slot || !job) return carry_out(self, st.claims->refused(r.claim_id));
-  self->request(slot, caf::infinite,
-                ClaimSlot{r.claim_id, WireAd{*job}, r.preempting, handle_of(self), r.preempt_dslots,
-                          st.claim_leftovers})
-      .then(
-          [self, id = r.claim_id](ClaimReply& reply) {
-            auto& st = self->state;
-            if (!reply.ok) return carry_out(self, st.claims->refused(id));
-            claim::Grant grant{st.slots.ref(reply.slot), reply.slot_name, std::move(reply.slot_ad.ad),
-                               std::move(reply.leftover_claim_id), std::move(reply.leftover_ad.ad)};
-            carry_out(self, st.claims->granted(id, std::move(grant)));
-          },
-          [self, id = r.claim_id](caf::error&) { carry_out(self, self->state.claims->refused(id)); });
+  if (!slot || !job) {
+    carry_out(self, st.claims->refused(r.claim_id));
+    return {};
+  }
+  ClaimSlot claim{r.claim_id,      WireAd{*job},     r.preempting,
+                  handle_of(self), r.preempt_dslots, st.claim_leftovers};
+  return [self, slot, claim = std::move(claim)]() mutable {
+    const std::string id = claim.claim_id;
+    self->request(slot, caf::infinite, std::move(claim))
+        .then(
+            [self, id](ClaimReply& reply) {
+              auto& st = self->state;
+              if (!reply.ok) return carry_out(self, st.claims->refused(id));
+              claim::Grant grant{st.slots.ref(reply.slot), reply.slot_name, std::move(reply.slot_ad.ad),
+                                 std::move(reply.leftover_claim_id), std::move(reply.leftover_ad.ad)};
+              carry_out(self, st.claims->granted(id, std::move(grant)));
+            },
+            [self, id](caf::error&) { carry_out(self, self->state.claims->refused(id)); });
+  };
 }
 
-void activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setup) {
+Send activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setup) {
   auto& st = self->state;
   const slot_actor slot = st.slots.get(a.slot);
   const classad::ClassAd* job = st.queue->find(a.job);
-  if (!slot || !job)
-    return carry_out(self, st.claims->activated(a.claim_id, a.job, false, setup.clock.now(self)));
+  if (!slot || !job) {
+    carry_out(self, st.claims->activated(a.claim_id, a.job, false, setup.clock.now(self)));
+    return {};
+  }
   // The owner's ids here, for an execution point with SOFT_UID_DOMAIN.
   ActivateClaim activation{a.claim_id, WireAd{*job}, -1, -1};
   if (const Account* owner = owner_account(self, schedd::string_attr(*job, "Owner"))) {
     activation.owner_uid = owner->uid;
     activation.owner_gid = owner->gid;
   }
-  auto answer = [self, id = a.claim_id, j = a.job](bool ok) {
-    const ScheddSetup& setup = *self->state.setup;
-    carry_out(self, self->state.claims->activated(id, j, ok, setup.clock.now(self)));
+  return [self, slot, activation = std::move(activation), j = a.job]() mutable {
+    auto answer = [self, id = activation.claim_id, j](bool ok) {
+      const ScheddSetup& setup = *self->state.setup;
+      carry_out(self, self->state.claims->activated(id, j, ok, setup.clock.now(self)));
+    };
+    self->request(slot, kSlotTimeout, std::move(activation))
+        .then([answer](ActivateReply& r) { answer(r.ok); }, [answer](caf::error&) { answer(false); });
   };
-  self->request(slot, kSlotTimeout, std::move(activation))
-      .then([answer](ActivateReply& r) { answer(r.ok); }, [answer](caf::error&) { answer(false); });
 }
 
-void act(ScheddSelf self, const claim::Action& action, const ScheddSetup& setup) {
+// Carries out one action: monitors, slot handles and log lines now, in the
+// model's order; a message is returned, to be sent after the commit.
+Send act(ScheddSelf self, const claim::Action& action, const ScheddSetup& setup) {
   auto& st = self->state;
-  std::visit(Overloaded{
-                 [&](const claim::RequestClaim& r) { request_claim(self, r); },
-                 [&](const claim::Activate& a) { activate(self, a, setup); },
-                 [&](const claim::Release& r) {
-                   if (slot_actor slot = st.slots.get(r.slot)) self->send(slot, ReleaseSlot{r.claim_id});
-                 },
-                 [&](const claim::Watch& w) {
-                   if (slot_actor slot = st.slots.get(w.slot)) self->monitor(slot);
-                 },
-                 [&](const claim::Unwatch& w) {
-                   // One demonitor drops every monitor of the slot.
-                   if (slot_actor slot = st.slots.get(w.slot))
-                     self->demonitor(caf::actor_cast<caf::actor_addr>(slot));
-                   st.slots.forget(w.slot);
-                 },
-                 [&](const claim::Note& n) {
-                   if (n.warning)
-                     setup.context.warning(n.text);
-                   else
-                     setup.context.info(n.text);
-                 },
-             },
-             action);
+  return std::visit(Overloaded{
+                        [&](const claim::RequestClaim& r) { return request_claim(self, r); },
+                        [&](const claim::Activate& a) { return activate(self, a, setup); },
+                        [&](const claim::Release& r) -> Send {
+                          slot_actor slot = st.slots.get(r.slot);
+                          if (!slot) return {};
+                          return [self, slot, id = r.claim_id] { self->send(slot, ReleaseSlot{id}); };
+                        },
+                        [&](const claim::Watch& w) -> Send {
+                          if (slot_actor slot = st.slots.get(w.slot)) self->monitor(slot);
+                          return {};
+                        },
+                        [&](const claim::Unwatch& w) -> Send {
+                          // One demonitor drops every monitor of the slot.
+                          if (slot_actor slot = st.slots.get(w.slot))
+                            self->demonitor(caf::actor_cast<caf::actor_addr>(slot));
+                          st.slots.forget(w.slot);
+                          return {};
+                        },
+                        [&](const claim::Note& n) -> Send {
+                          if (n.warning)
+                            setup.context.warning(n.text);
+                          else
+                            setup.context.info(n.text);
+                          return {};
+                        },
+                    },
+                    action);
 }
 
 }  // namespace
@@ -131,18 +155,49 @@ const Account* owner_account(ScheddSelf self, const std::string& owner) {
   return &st.owners.emplace(owner, std::move(*found)).first->second;
 }
 
-// The outcome's queue changes are stored before its actions go out (a job
+// The outcome's queue changes are stored before its messages go out (a job
 // is not started, released or requeued on the word of a change a crash
-// could undo), and its actions follow every earlier outcome's.
+// could undo), and its messages follow every earlier outcome's.
 void carry_out(ScheddSelf self, claim::Outcome out) {
   auto& st = self->state;
   if (out.queue_changed) changed(self);
   if (out.claims_changed) st.dirty = true;
   if (out.reschedule) st.reschedule = true;
-  if (out.actions.empty()) return;
-  after_commit(self, [self, actions = std::move(out.actions)] {
-    for (const claim::Action& action : actions) act(self, action, *self->state.setup);
+  std::vector<Send> sends;
+  for (const claim::Action& action : out.actions)
+    if (Send send = act(self, action, *st.setup)) sends.push_back(std::move(send));
+  if (sends.empty()) return;
+  after_commit(self, [sends = std::move(sends)] {
+    for (const Send& send : sends) send();
   });
+}
+
+// A failed connection is tried again before the claim goes through the
+// central manager: under load a first attempt can fail while the node is
+// busy (or while CAF connects the two nodes on its own), and a claim routed
+// through the central manager loses the slot's and the schedd's view of
+// each other's death (CAF reports a node's loss only to nodes connected to
+// it), so its answer may never come.
+constexpr int kConnectAttempts = 3;
+
+template <class Offer>
+void connect_then_offer(ScheddSelf self, MatchInfo m, caf::node_id node, net::HostPort where, Offer offer,
+                        int attempts) {
+  auto mm = caf::actor_cast<caf::io::middleman_actor>(self->state.setup->middleman);
+  self->request(mm, kSlotTimeout, caf::connect_atom::value, where.host, where.port)
+      .then(
+          [self, m, offer, node](const caf::node_id&, caf::strong_actor_ptr&,
+                                 std::set<std::string>&) mutable {
+            self->state.direct.insert(node);
+            offer(m);
+          },
+          [self, m, offer, node, where, attempts](caf::error& e) mutable {
+            if (attempts > 1) return connect_then_offer(self, std::move(m), node, where, offer, attempts - 1);
+            self->state.setup->context.warning("cannot connect to " + where.host + ":" +
+                                               std::to_string(where.port) + " (" + caf::to_string(e) +
+                                               "); claiming through the central manager");
+            offer(m);
+          });
 }
 
 // Claims over a connection of our own to the slot's node: a message
@@ -164,20 +219,7 @@ void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup) {
   if (!setup.middleman || !m.slot || node == self->system().node() || self->state.direct.count(node) ||
       !address)
     return offer(m);
-  auto mm = caf::actor_cast<caf::io::middleman_actor>(setup.middleman);
-  self->request(mm, kSlotTimeout, caf::connect_atom::value, address->host, address->port)
-      .then(
-          [self, m, offer, node](const caf::node_id&, caf::strong_actor_ptr&,
-                                 std::set<std::string>&) mutable {
-            self->state.direct.insert(node);
-            offer(m);
-          },
-          [self, m, offer, where = *address](caf::error& e) mutable {
-            self->state.setup->context.warning("cannot connect to " + where.host + ":" +
-                                               std::to_string(where.port) + " (" + caf::to_string(e) +
-                                               "); claiming through the central manager");
-            offer(m);
-          });
+  connect_then_offer(self, std::move(m), node, *address, offer, kConnectAttempts);
 }
 
 }  // namespace cara::actors

@@ -37,6 +37,7 @@ struct JobSuspension;
 struct SubmitRequest;
 struct SubmitReply;
 struct QueueQuery;
+struct HistoryQuery;
 struct QueueReply;
 struct UserprioQuery;
 struct UserprioReply;
@@ -72,9 +73,10 @@ using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<
 
 using schedd_actor = caf::typed_actor<
     caf::replies_to<SubmitRequest>::with<SubmitReply>, caf::replies_to<RequestsQuery>::with<RequestsReply>,
-    caf::replies_to<QueueQuery>::with<QueueReply>, caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimEnded>,
-    caf::reacts_to<JobFinished>, caf::reacts_to<JobSuspension>, caf::reacts_to<Timer>,
-    caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>>;
+    caf::replies_to<QueueQuery>::with<QueueReply>, caf::replies_to<HistoryQuery>::with<QueueReply>,
+    caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimEnded>, caf::reacts_to<JobFinished>,
+    caf::reacts_to<JobSuspension>, caf::reacts_to<Timer>, caf::reacts_to<Collectors>,
+    caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 using slot_actor =
     caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,

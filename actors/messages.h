@@ -349,6 +349,18 @@ typename I::result_type inspect(I& f, QueueQuery& x) {
   return f(caf::meta::type_name("QueueQuery"), x.constraint, x.projection);
 }
 
+// condor_history: the schedd's history of finished jobs (completed or
+// removed), newest first; at most `limit` jobs (0: every one kept).
+struct HistoryQuery {
+  std::string constraint;
+  std::vector<std::string> projection;
+  std::int64_t limit = 0;
+};
+template <class I>
+typename I::result_type inspect(I& f, HistoryQuery& x) {
+  return f(caf::meta::type_name("HistoryQuery"), x.constraint, x.projection, x.limit);
+}
+
 struct QueueReply {
   bool ok = true;
   std::string error;

@@ -1,5 +1,7 @@
 // The schedd's queue as the pool sees it: submissions, queries, the
 // negotiator's resource requests, and the Scheduler and Submitter ads.
+#include <deque>
+
 #include "actors/schedd_state.h"
 #include "actors/system_accounts.h"
 #include "model/classad/eval.h"
@@ -80,6 +82,26 @@ SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitReques
   reply.cluster = result->cluster;
   reply.count = static_cast<std::int64_t>(result->count);
   reply.warning = result->warning.value_or("");
+  return reply;
+}
+
+QueueReply history(ScheddSelf self, const HistoryQuery& q, std::int64_t now) {
+  QueueReply reply;
+  auto selection = classad::Selection::parse(q.constraint, q.projection);
+  if (!selection) return QueueReply{false, selection.error(), {}};
+  if (q.limit < 0) return QueueReply{false, "a history limit must not be negative", {}};
+  auto& st = self->state;
+  if (!st.store) return QueueReply{false, "this schedd keeps no history: its queue is not stored", {}};
+  // Oldest first on disk: the newest `limit` matches are kept on the way.
+  std::deque<classad::ClassAd> found;
+  Status read = st.store->history([&](const classad::ClassAd& job) -> Status {
+    if (!selection->selects(job, now)) return Ok{};
+    found.push_back(selection->project(job));
+    if (q.limit > 0 && static_cast<std::int64_t>(found.size()) > q.limit) found.pop_front();
+    return Ok{};
+  });
+  if (!read) return QueueReply{false, read.error(), {}};
+  for (auto it = found.rbegin(); it != found.rend(); ++it) reply.jobs.push_back(WireAd{std::move(*it)});
   return reply;
 }
 

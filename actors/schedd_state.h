@@ -108,6 +108,8 @@ inline constexpr std::int32_t kCommitTimer = 1;
 
 SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitRequest& r);
 QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now);
+// The finished jobs in the schedd's store, newest first.
+QueueReply history(ScheddSelf self, const HistoryQuery& q, std::int64_t now);
 RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q);
 void advertise(ScheddSelf self);
 bool has_idle(ScheddSelf self);

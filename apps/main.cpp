@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
   auto* master = raw("master", "Run a node: the daemons of DAEMON_LIST, over TLS");
   auto* keygen = raw("keygen", "Create the pool CA and certificates signed by it");
   auto* q = raw("q", "List the jobs of this node's schedd (like condor_q)");
+  auto* history = raw("history", "List the jobs this node's schedd finished (like condor_history)");
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
   auto* drain = raw("drain", "Drain an execution point, or cancel its drain (like condor_drain)");
   auto* reconfig = raw("reconfig", "Have a node read its configuration again (like condor_reconfig)");
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
   if (master->parsed()) return cara::apps::run_master(master->remaining(), std::cout, std::cerr);
   if (keygen->parsed()) return cara::apps::run_keygen(keygen->remaining(), std::cout, std::cerr);
   if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
+  if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr);
   if (userprio->parsed()) return cara::apps::run_userprio(userprio->remaining(), std::cout, std::cerr);
   if (drain->parsed()) return cara::apps::run_drain(drain->remaining(), std::cout, std::cerr);
   if (reconfig->parsed()) return cara::apps::run_reconfig(reconfig->remaining(), std::cout, std::cerr);

@@ -10,12 +10,30 @@ namespace cara::apps {
 
 using namespace std::chrono_literals;
 
+namespace {
+
+// The jobs a queue or history query's answer (`handle`) lists, as text.
+template <class Handle>
+nlohmann::json jobs_reply(caf::actor_system& sys, Handle&& handle) {
+  nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
+  handle.receive(
+      [&](actors::QueueReply& r) {
+        std::vector<std::string> jobs;
+        for (const actors::WireAd& j : r.jobs) jobs.push_back(classad::unparse(j.ad));
+        reply = {{"ok", r.ok}, {"error", r.error}, {"jobs", jobs}};
+      },
+      [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
+  return reply;
+}
+
+}  // namespace
+
 nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
                             const net::Guard& guard, const std::string& domain, const std::string& host,
                             const nlohmann::json& request, const net::LocalPeer& peer) {
   const std::string command = request.value("command", "");
   const net::Identity who{peer.user + "@" + domain, host};
-  if (!schedd && (command == "submit" || command == "q"))
+  if (!schedd && (command == "submit" || command == "q" || command == "history"))
     return {{"ok", false}, {"error", "the schedd is not running (its master restarts it); try again"}};
   caf::scoped_actor self{sys};
   if (command == "submit") {
@@ -52,18 +70,18 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
     actors::QueueQuery q;
     q.constraint = request.value("constraint", "");
     q.projection = request.value("projection", std::vector<std::string>{});
-    nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
-    self->request(schedd, 30s, std::move(q))
-        .receive(
-            [&](actors::QueueReply& r) {
-              std::vector<std::string> jobs;
-              for (const actors::WireAd& j : r.jobs) jobs.push_back(classad::unparse(j.ad));
-              reply = {{"ok", r.ok}, {"error", r.error}, {"jobs", jobs}};
-            },
-            [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
-    return reply;
+    return jobs_reply(sys, self->request(schedd, 30s, std::move(q)));
   }
-  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit or q"}};
+  if (command == "history") {
+    if (auto no = guard.refuse(net::Permission::Read, who, "schedd (local)"))
+      return {{"ok", false}, {"error", *no}};
+    actors::HistoryQuery h;
+    h.constraint = request.value("constraint", "");
+    h.projection = request.value("projection", std::vector<std::string>{});
+    h.limit = request.value("limit", std::int64_t{0});
+    return jobs_reply(sys, self->request(schedd, 30s, std::move(h)));
+  }
+  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit, q or history"}};
 }
 
 }  // namespace cara::apps

@@ -69,3 +69,48 @@ TEST_CASE_METHOD(DurablePool, "a schedd started on the store of another has its 
   CHECK(logged("queue read from " + store + ": 3 jobs, next cluster 4"));
   for (const classad::ClassAd& j : queue()) CHECK(schedd::job_id(j).str() != "1.0");
 }
+
+TEST_CASE_METHOD(PoolFixture, "a schedd that stores nothing says it keeps no history",
+                 "[actors][durability]") {
+  start({});
+  auto h = self->request(pool.schedd, caf::infinite, HistoryQuery{"", {}, 0});
+  settle();
+  h.receive(
+      [&](QueueReply& r) {
+        CHECK_FALSE(r.ok);
+        CHECK(r.error == "this schedd keeps no history: its queue is not stored");
+      },
+      [&](caf::error& e) { FAIL(caf::to_string(e)); });
+}
+
+TEST_CASE_METHOD(DurablePool,
+                 "a durable schedd runs every job, claims and leftovers acted on after each commit",
+                 "[actors][durability]") {
+  // Matches, grants and job starts interleave with the commits that store
+  // each start: every action must reach the slot it was meant for.
+  std::vector<std::shared_ptr<const config::Config>> nodes;
+  nodes.push_back(make_config(kCentralManager, "NEGOTIATOR"));
+  nodes.push_back(make_config(std::string(kAccessPoint) + "JOB_QUEUE_LOG = " + store + "\n", "SCHEDD"));
+  nodes.push_back(make_config(execution_point("ep1.test", 2), "STARTD"));
+  nodes.push_back(make_config(execution_point("ep2.test", 2), "STARTD"));
+  PoolSpec s = spec(std::move(nodes));
+  s.durable = true;
+  auto p = spawn_pool(sys, s);
+  REQUIRE(p);
+  pool = *p;
+  settle();
+  REQUIRE(submit("executable = /bin/true\nqueue 6\n").ok);
+  std::size_t finished = 0;
+  for (int round = 0; round < 20 && finished < 6; ++round) {
+    advance(1);
+    for (std::size_t i = 0; i < runner->runs.size(); ++i)
+      if (!runner->runs[i].ended) {
+        runner->finish(i, 0);
+        ++finished;
+      }
+    settle();
+  }
+  CHECK(finished == 6);
+  CHECK(runner->runs.size() == 6);
+  CHECK(queue().empty());
+}

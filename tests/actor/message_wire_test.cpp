@@ -104,6 +104,7 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}});
   w.crosses(SubmitReply{true, "", 4, 10, "careful"});
   w.crosses(QueueQuery{"JobStatus == 1", {"Owner"}});
+  CHECK(w.crosses(HistoryQuery{"JobStatus == 4", {"Owner"}, 20}).limit == 20);
   w.crosses(QueueReply{true, "", {job}});
   w.crosses(UserprioQuery{});
   w.crosses(UserprioReply{{job}, {job}});

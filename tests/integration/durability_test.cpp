@@ -257,8 +257,12 @@ TEST_CASE("a central manager killed with kill -9 comes back with the priorities 
   const fs::path sub = pool.dir / "work.sub";
   std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'sleep 1'\"\nqueue 4\n";
   REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
-  // The jobs ran and were charged; no claim is left to change the usage.
+  // The jobs ran and were charged; no claim is left to change the usage
+  // once a cycle has seen their slots free again.
   REQUIRE(await([&] { return queue_of(pool, ap) && queue_of(pool, ap)->empty(); }, 120));
+  const auto cycles = [&] { return count(read(pool.dir / "cm/log/NegotiatorLog"), "INFO NEGOTIATOR cycle"); };
+  const int seen = cycles();
+  REQUIRE(await([&] { return cycles() > seen; }, 60));
   // The submitter (nobody@pool when this test runs as root) used the slots.
   // The next cycle charges the usage.
   std::string user;
@@ -321,4 +325,59 @@ TEST_CASE("a central manager killed with kill -9 comes back with the priorities 
     CHECK(again.at(name).second == was.second);
     CHECK(again.at(name).first >= was.first * 0.999);
   }
+}
+
+TEST_CASE("cara history lists the finished jobs newest first, within MAX_HISTORY_JOBS, across a kill -9",
+          "[integration][durability][history]") {
+  Pool pool;
+  const auto cm = pool.config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
+  const auto ep =
+      pool.config("ep1", "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
+                             "\nSTART = true\nNUM_CPUS = 2\n");
+  const auto ap =
+      pool.config("ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) +
+                            "\nMAX_HISTORY_JOBS = 4\n");
+  pool.start(cm);
+  pool.start(ep);
+  pool.start(ap);
+  REQUIRE(await([&] { return queue_of(pool, ap).has_value(); }, 60));
+  const fs::path sub = pool.dir / "done.sub";
+  std::ofstream(sub) << "executable = /bin/true\nqueue 6\n";
+  REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);
+  REQUIRE(await([&] { return queue_of(pool, ap) && queue_of(pool, ap)->empty(); }, 120));
+
+  auto listed = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"history", "-af", "ClusterId,ProcId,JobStatus,CompletionDate"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = pool.tool(ap, args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    std::vector<std::pair<long, long>> out;  // (proc, completion date)
+    std::istringstream lines(r.out);
+    long cluster = 0, proc = 0, status = 0, done = 0;
+    while (lines >> cluster >> proc >> status >> done) {
+      CHECK(cluster == 1);
+      CHECK(status == 4);
+      out.emplace_back(proc, done);
+    }
+    return out;
+  };
+  // Six jobs finished, four are kept, the newest first.
+  const auto kept = listed({});
+  REQUIRE(kept.size() == 4);
+  for (std::size_t i = 1; i < kept.size(); ++i) CHECK(kept[i - 1].second >= kept[i].second);
+  CHECK(listed({"-limit", "2"}) == std::vector<std::pair<long, long>>(kept.begin(), kept.begin() + 2));
+  const long one = kept[1].first;
+  CHECK(listed({"-constraint", "ProcId == " + std::to_string(one)}).size() == 1);
+  auto table = pool.tool(ap, {"history"});
+  CHECK_THAT(table.out, Catch::Contains("COMPLETED") && Catch::Contains("4 jobs"));
+  auto bad = pool.tool(ap, {"history", "-limit", "0"});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("-limit expects a positive number of jobs, not '0'"));
+
+  // The history is in the store: a killed access point still has it.
+  Pool::stop(pool.nodes.back(), SIGKILL);
+  pool.start(ap);
+  REQUIRE(await([&] { return queue_of(pool, ap).has_value(); }, 60));
+  CHECK(listed({}) == kept);
 }

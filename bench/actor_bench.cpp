@@ -7,6 +7,8 @@
 //   e2e_true_jobs_per_s             N real /bin/true jobs on 256 slots: submitted -> all done
 //   e2e_true_jobs_per_s_durable     the same, the schedd storing its queue
 //   submits_per_s_16_clients        one-job submissions from 16 clients at once, stored or in memory
+//   negotiator_restart_s_10k_submitters  a central manager started on a stored accountant of 10 k
+//                                   users: until its first cycle
 //   submit_latency_ms_median        separate `cara submit` processes, 100 k jobs queued, stored;
 //                                   with the batch rate, the restart time and memory/disk per job
 // Rates are medians of --runs runs. Usage:
@@ -28,6 +30,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include "actors/collector.h"
@@ -39,6 +42,7 @@
 #include "bench/timing.h"
 #include "model/classad/parser.h"
 #include "net/pki.h"
+#include "persistence/accountant_store.h"
 #include "tests/support/scratch.h"
 
 extern char** environ;
@@ -278,6 +282,7 @@ struct SubmitFigures {
   double restart_s = -1;             // kill -9, start again: until `cara q` answers
   double memory_bytes_per_job = -1;  // the node's resident memory growth per queued job
   double disk_bytes_per_job = -1;    // the store's size per queued job
+  double separate_s = -1;            // the separate one-job submissions, back to back
 };
 
 std::int64_t resident_bytes_of(pid_t pid) {
@@ -299,7 +304,7 @@ std::int64_t bytes_under(const fs::path& dir) {
 // stores its queue: `queued` jobs submitted in clusters of 10 000, then
 // `submits` one-job submissions timed, then the node killed with kill -9
 // and started again.
-SubmitFigures submit_figures(const std::string& cara, int submits, int queued) {
+SubmitFigures submit_figures(const std::string& cara, int submits, int queued, int separate) {
   TempDir dir("bench");
   make_pki(dir.path);
   const fs::path conf = dir.path / "node.conf";
@@ -358,8 +363,14 @@ SubmitFigures submit_figures(const std::string& cara, int submits, int queued) {
       result.batch_jobs_per_s = queued / batch_s;
       result.memory_bytes_per_job = static_cast<double>(resident_bytes_of(master) - rss_before) / queued;
       result.median_ms = latency();
-      result.disk_bytes_per_job =
-          static_cast<double>(bytes_under(dir.path / "node/spool/job_queue.db")) / (queued + 2 * submits);
+      // `separate` more one-job submissions, one process each, back to back.
+      const auto t0 = bench::Clock::now();
+      int done = 0;
+      while (done < separate && run(dir.path / "one.sub") == 0) ++done;
+      if (separate > 0 && done == separate)
+        result.separate_s = std::chrono::duration<double>(bench::Clock::now() - t0).count();
+      result.disk_bytes_per_job = static_cast<double>(bytes_under(dir.path / "node/spool/job_queue.db")) /
+                                  (queued + 2 * submits + done);
     }
     ::kill(master, SIGKILL);
     wait_exit(master);
@@ -376,6 +387,60 @@ SubmitFigures submit_figures(const std::string& cara, int submits, int queued) {
   ::kill(master, SIGTERM);
   wait_exit(master);
   return result;
+}
+
+// A central manager whose accountant store holds `submitters` users'
+// records (as a long-running pool's would), started: seconds until its
+// negotiator's first cycle, which runs with the restored priorities.
+double negotiator_restart_s(const std::string& cara, int submitters) {
+  TempDir dir("bench");
+  make_pki(dir.path);
+  const fs::path conf = dir.path / "cm.conf";
+  std::ofstream(conf) << "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\nCONDOR_HOST = 127.0.0.1:" << free_port()
+                      << "\nNETWORK_INTERFACE = 127.0.0.1\nFULL_HOSTNAME = cm.bench\nUID_DOMAIN = bench\n"
+                      << "LOCAL_DIR = " << (dir.path / "node").string()
+                      << "\nAUTH_SSL_SERVER_CERTFILE = " << (dir.path / "node.pem").string()
+                      << "\nAUTH_SSL_SERVER_KEYFILE = " << (dir.path / "node.key").string()
+                      << "\nAUTH_SSL_SERVER_CAFILE = " << (dir.path / "ca/ca.pem").string() << "\n";
+  {
+    auto store = persistence::AccountantStore::open((dir.path / "node/spool/accountant.db").string());
+    if (!store) return -1;
+    accounting::AccountantState state;
+    state.last_update =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    for (int i = 0; i < submitters; ++i) {
+      accounting::CustomerRecord r;
+      r.name = "user" + std::to_string(i) + "@bench";
+      r.priority = 0.5 + i;
+      r.factor = 1000;
+      r.accumulated_usage = 3600.0 * i;
+      state.records.push_back(std::move(r));
+    }
+    if (!store->commit(state)) return -1;
+  }
+  const fs::path log = dir.path / "bench.log";
+  const fs::path negotiator_log = dir.path / "node/log/NegotiatorLog";
+  const auto start = bench::Clock::now();
+  const pid_t master = spawn({cara, "master", "--config", conf.string()}, log);
+  if (master < 0) return -1;
+  auto first_cycle = [&] {
+    std::ifstream in(negotiator_log);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str().find("cycle 1:") != std::string::npos;
+  };
+  double s = -1;
+  while (std::chrono::duration<double>(bench::Clock::now() - start).count() < 120) {
+    if (first_cycle()) {
+      s = std::chrono::duration<double>(bench::Clock::now() - start).count();
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ::kill(master, SIGTERM);
+  wait_exit(master);
+  return s;
 }
 
 }  // namespace
@@ -423,8 +488,17 @@ int main(int argc, char** argv) {
     out["submits_per_s_16_clients_durable"] = concurrent_submits(runs, 16, 250, true);
     out["submits_per_s_16_clients_memory"] = concurrent_submits(runs, 16, 250, false);
   }
+  if (wanted("separate_submits_s_10k")) {
+    // 10 k `cara submit` processes one after another, 100 k jobs queued.
+    out["separate_submits_s_10k"] = submit_figures(cara, 1, 100000, 10000).separate_s;
+  }
+  if (wanted("negotiator_restart_s_10k_submitters")) {
+    std::vector<double> s;
+    for (int i = 0; i < runs; ++i) s.push_back(negotiator_restart_s(cara, 10000));
+    out["negotiator_restart_s_10k_submitters"] = bench::median(s);
+  }
   if (wanted("submit_latency_ms_median")) {
-    const SubmitFigures f = submit_figures(cara, 30, 100000);
+    const SubmitFigures f = submit_figures(cara, 30, 100000, 0);
     out["submit_latency_ms_median"] = f.median_ms_10k;
     out["submit_latency_ms_median_100k_queued"] = f.median_ms;
     out["submit_durable"] = true;  // acknowledged once on disk (synced)

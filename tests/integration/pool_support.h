@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -195,6 +196,18 @@ struct Pool {
     return run_process(argv, "", 60000);
   }
 };
+
+// The access point's queue as `cara q` prints it: cluster → its proc ids;
+// nullopt while its schedd does not answer.
+inline std::optional<std::map<long, std::vector<long>>> queue_of(Pool& pool, const fs::path& ap) {
+  auto q = pool.tool(ap, {"q", "-af", "ClusterId,ProcId"});
+  if (q.exit_code != 0) return std::nullopt;
+  std::map<long, std::vector<long>> out;
+  std::istringstream lines(q.out);
+  long cluster = 0, proc = 0;
+  while (lines >> cluster >> proc) out[cluster].push_back(proc);
+  return out;
+}
 
 // Whether `pid` runs (a zombie does not).
 inline bool alive(pid_t pid) {

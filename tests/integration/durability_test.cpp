@@ -21,13 +21,8 @@ using namespace cara::test;
 TEST_CASE("a full disk or a damaged store: the access point refuses, saying why, and loses nothing",
           "[integration][durability]") {
   Pool pool;
-  const auto cm = pool.config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
-  const auto ap = pool.config(
-      "ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
-  pool.start(cm);
-  pool.start(ap);
+  const fs::path ap = pool.start_access_point();
   auto ap_answers = [&] { return queue_of(pool, ap).has_value(); };
-  REQUIRE(await(ap_answers, 60));
   const fs::path sub = pool.dir / "job.sub";
   std::ofstream(sub) << "executable = /bin/true\nqueue 2\n";
   for (int i = 0; i < 3; ++i) REQUIRE(pool.tool(ap, {"submit", sub.string()}).exit_code == 0);

@@ -185,6 +185,19 @@ struct Pool {
     return ap;
   }
 
+  // A central manager and an access point (no execution point: jobs stay
+  // queued); returns the access point's configuration once its schedd
+  // answers `cara q`.
+  fs::path start_access_point(const std::string& ap_extra = "") {
+    start(config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n"));
+    const fs::path ap =
+        config("ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n" +
+                         ap_extra);
+    start(ap);
+    REQUIRE(await([&] { return tool(ap, {"q"}).exit_code == 0; }, 60));
+    return ap;
+  }
+
   // A `cara` command run against the access point's local socket, as a
   // user: nobody when this test runs as root.
   cara::test::ProcessResult tool(const fs::path& ap, std::vector<std::string> args,

@@ -77,13 +77,8 @@ void check_all_there(const std::map<long, long>& acknowledged,
 TEST_CASE("an access point killed with kill -9 while 16 clients submit keeps every acknowledged job once",
           "[integration][durability]") {
   Pool pool;
-  const auto cm = pool.config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\n");
-  const auto ap = pool.config(
-      "ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
-  pool.start(cm);
-  pool.start(ap);
+  const fs::path ap = pool.start_access_point();
   auto ap_answers = [&] { return queue_of(pool, ap).has_value(); };
-  REQUIRE(await(ap_answers, 60));
 
   Acknowledged acked;
   std::atomic<bool> stop{false};

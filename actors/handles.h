@@ -34,6 +34,8 @@ struct ReleaseSlot;
 struct ClaimEnded;
 struct JobFinished;
 struct JobSuspension;
+struct ReconnectJob;
+struct ReconnectReply;
 struct SubmitRequest;
 struct SubmitReply;
 struct QueueQuery;
@@ -74,14 +76,15 @@ using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<
 using schedd_actor = caf::typed_actor<
     caf::replies_to<SubmitRequest>::with<SubmitReply>, caf::replies_to<RequestsQuery>::with<RequestsReply>,
     caf::replies_to<QueueQuery>::with<QueueReply>, caf::replies_to<HistoryQuery>::with<QueueReply>,
-    caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimEnded>, caf::reacts_to<JobFinished>,
+    caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimEnded>, caf::replies_to<JobFinished>::with<CommandReply>,
     caf::reacts_to<JobSuspension>, caf::reacts_to<Timer>, caf::reacts_to<Collectors>,
     caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 using slot_actor =
     caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,
                      caf::replies_to<ActivateClaim>::with<ActivateReply>, caf::reacts_to<ReleaseSlot>,
-                     caf::reacts_to<SlotOrder>, caf::reacts_to<StarterExit>>;
+                     caf::replies_to<ReconnectJob>::with<ReconnectReply>, caf::reacts_to<SlotOrder>,
+                     caf::reacts_to<StarterExit>, caf::reacts_to<Timer>>;
 
 using startd_actor =
     caf::typed_actor<caf::replies_to<SlotCall>::with<ClaimReply>, caf::reacts_to<Timer>,

@@ -32,6 +32,8 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<ReleaseSlot>("cara::ReleaseSlot")
       .add_message_type<ClaimEnded>("cara::ClaimEnded")
       .add_message_type<JobFinished>("cara::JobFinished")
+      .add_message_type<ReconnectJob>("cara::ReconnectJob")
+      .add_message_type<ReconnectReply>("cara::ReconnectReply")
       .add_message_type<JobSuspension>("cara::JobSuspension")
       .add_message_type<SubmitRequest>("cara::SubmitRequest")
       .add_message_type<SubmitReply>("cara::SubmitReply")

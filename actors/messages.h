@@ -290,6 +290,9 @@ typename I::result_type inspect(I& f, ClaimEnded& x) {
   return f(caf::meta::type_name("ClaimEnded"), x.claim_id, x.reason);
 }
 
+// Asked as a request: the schedd answers once the job's end is stored,
+// and until then the slot keeps it (for the job's lease, when the schedd
+// is gone) to tell a schedd that reconnects.
 struct JobFinished {
   std::string claim_id;
   schedd::JobId job_id;
@@ -312,6 +315,28 @@ struct JobSuspension {
 template <class I>
 typename I::result_type inspect(I& f, JobSuspension& x) {
   return f(caf::meta::type_name("JobSuspension"), x.claim_id, x.job_id, x.suspended);
+}
+
+// A restarted schedd to the slot its stored job was activated on (job
+// leases, model/schedd/job_claim.h): does the slot still hold the claim,
+// and what of the job? The claim passes to `schedd` when it does.
+struct ReconnectJob {
+  std::string claim_id;
+  schedd::JobId job_id;
+  schedd_actor schedd;
+};
+template <class I>
+typename I::result_type inspect(I& f, ReconnectJob& x) {
+  return f(caf::meta::type_name("ReconnectJob"), x.claim_id, x.job_id, x.schedd);
+}
+// `state` is a claim::Reconnection (0 Gone .. 4 Idle).
+struct ReconnectReply {
+  std::int32_t state = 0;
+  std::string reason;
+};
+template <class I>
+typename I::result_type inspect(I& f, ReconnectReply& x) {
+  return f(caf::meta::type_name("ReconnectReply"), x.state, x.reason);
 }
 
 // ---- Submitting and the queue ----------------------------------------------

@@ -107,6 +107,9 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
   st.accounts = setup.accounts ? setup.accounts : std::make_shared<const SystemAccounts>();
   st.last_periodic = setup.clock.now(self);
   st.claims.emplace(*st.queue);
+  // Jobs stored with a claim: the slots are asked for them once the
+  // queue as read back is stored.
+  if (st.store) carry_out(self, st.claims->restored(setup.clock.now(self)));
   self->set_down_handler([self, setup](caf::down_msg& d) {
     // A slot we hold a claim on is gone (its node died): its job runs again.
     auto& st = self->state;
@@ -172,9 +175,14 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
           claim_match(self, std::move(m), setup);
         }
       },
-      [self, setup](JobFinished& f) {
-        const claim::JobEnd end{f.by_signal, f.code, std::move(f.error), f.evicted, f.hold_code};
+      [self, setup](JobFinished& f) -> caf::result<CommandReply> {
+        const claim::JobEnd end{f.by_signal, f.code, std::move(f.error), f.evicted, f.hold_code, f.job_id};
         carry_out(self, self->state.claims->job_ended(f.claim_id, end, setup.clock.now(self)));
+        // The slot keeps the job's end until it is stored (a crash before
+        // then hears of it again when the schedd reconnects).
+        auto rp = self->make_response_promise<CommandReply>();
+        after_commit(self, [rp]() mutable { rp.deliver(CommandReply{true, {}}); });
+        return rp;
       },
       [self, setup](ClaimEnded& e) {
         carry_out(self, self->state.claims->ended(e.claim_id, e.reason, setup.clock.now(self)));
@@ -202,6 +210,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
           commit(self);
           return;
         }
+        if (t.what == kReconnectTimer) return reconnect_again(self);
         on_tick(self, setup);
         self->delayed_send(self, setup.tick_every, Timer{});
       },

@@ -8,10 +8,18 @@
 
 #include "actors/schedd_state.h"
 #include "actors/system_accounts.h"
+#include "model/claim/claimed_slot.h"
 #include "model/classad/eval.h"
+#include "model/classad/unparse.h"
 #include "net/address.h"
 
 namespace cara::actors {
+
+// A direct connection to the slot's node (below), then `then`; also when
+// none can be made: the message then goes through the central manager.
+void connect_then(ScheddSelf self, const slot_actor& slot, const classad::ClassAd& slot_ad,
+                  std::function<void()> then);
+
 namespace {
 
 // A slot on another node may be gone: never wait for it forever. A claim
@@ -67,7 +75,8 @@ Send activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setu
     return {};
   }
   // The owner's ids here, for an execution point with SOFT_UID_DOMAIN.
-  ActivateClaim activation{a.claim_id, WireAd{*job}, -1, -1};
+  // The claim recorded in the job stays here (job_claim.h).
+  ActivateClaim activation{a.claim_id, WireAd{schedd::public_view(*job)}, -1, -1};
   if (const Account* owner = owner_account(self, schedd::string_attr(*job, "Owner"))) {
     activation.owner_uid = owner->uid;
     activation.owner_gid = owner->gid;
@@ -80,6 +89,56 @@ Send activate(ScheddSelf self, const claim::Activate& a, const ScheddSetup& setu
     self->request(slot, kSlotTimeout, std::move(activation))
         .then([answer](ActivateReply& r) { answer(r.ok); }, [answer](caf::error&) { answer(false); });
   };
+}
+
+constexpr auto kReconnectRetry = std::chrono::seconds(5);
+
+void reconnect(ScheddSelf self, const claim::Reconnect& r) {
+  auto failed = [self, id = r.claim_id](const std::string& why) {
+    const ScheddSetup& setup = *self->state.setup;
+    carry_out(self, self->state.claims->reconnect_failed(id, why, setup.clock.now(self)));
+  };
+  auto& st = self->state;
+  if (st.collectors.empty()) return failed("no collector to find the slot in");
+  std::string constraint = "Name == ";
+  classad::append_quoted(constraint, r.slot_name, classad::Quoting::New);
+  constraint += " || Machine == ";
+  classad::append_quoted(constraint, claim::machine_of(r.slot_name), classad::Quoting::New);
+  AdQueryRequest q{static_cast<std::int32_t>(collector::AdType::Machine), std::move(constraint), {}, false};
+  self->request(st.collectors.front(), kSlotTimeout, std::move(q))
+      .then(
+          [self, r, failed](AdQueryReply& found) {
+            if (!found.ok) return failed("the collector refused: " + found.error);
+            std::vector<classad::ClassAd> ads;
+            for (WireAd& w : found.ads) ads.push_back(std::move(w.ad));
+            const claim::ClaimedSlot where = claim::find_claimed_slot(r.slot_name, ads);
+            auto& st = self->state;
+            if (where.result == claim::SlotSearch::Unknown) return failed(where.why);
+            if (where.result == claim::SlotSearch::Gone || where.index >= found.endpoints.size() ||
+                !found.endpoints[where.index])
+              return carry_out(self, st.claims->reconnected(r.claim_id, 0, claim::Reconnection::Gone, {},
+                                                            st.setup->clock.now(self)));
+            const slot_actor slot = endpoint<collector::AdType::Machine>(found.endpoints[where.index]);
+            auto ad = std::make_shared<classad::ClassAd>(std::move(ads[where.index]));
+            connect_then(self, slot, *ad, [self, r, slot, ad, failed] {
+              self->request(slot, kSlotTimeout, ReconnectJob{r.claim_id, r.job, handle_of(self)})
+                  .then(
+                      [self, r, slot, ad, failed](ReconnectReply& reply) {
+                        using claim::Reconnection;
+                        if (reply.state < static_cast<std::int32_t>(Reconnection::Gone) ||
+                            reply.state > static_cast<std::int32_t>(Reconnection::Idle))
+                          return failed("the slot answered with an unknown state " +
+                                        std::to_string(reply.state));
+                        auto& st = self->state;
+                        const std::int64_t now = st.setup->clock.now(self);
+                        carry_out(self, st.claims->reconnected(r.claim_id, st.slots.ref(slot),
+                                                               static_cast<Reconnection>(reply.state),
+                                                               std::move(*ad), now));
+                      },
+                      [failed](caf::error& e) { failed("the slot did not answer: " + caf::to_string(e)); });
+            });
+          },
+          [failed](caf::error& e) { failed("the collector did not answer: " + caf::to_string(e)); });
 }
 
 // Carries out one action: monitors, slot handles and log lines now, in the
@@ -97,6 +156,15 @@ Send act(ScheddSelf self, const claim::Action& action, const ScheddSetup& setup)
                         [&](const claim::Watch& w) -> Send {
                           if (slot_actor slot = st.slots.get(w.slot)) self->monitor(slot);
                           return {};
+                        },
+                        [&](const claim::Reconnect& r) -> Send {
+                          if (!r.retry) return [self, r] { reconnect(self, r); };
+                          return [self, r] {
+                            auto& st = self->state;
+                            if (st.reconnects.empty())
+                              self->delayed_send(self, kReconnectRetry, Timer{kReconnectTimer});
+                            st.reconnects.push_back(r);
+                          };
                         },
                         [&](const claim::Unwatch& w) -> Send {
                           // One demonitor drops every monitor of the slot.
@@ -117,6 +185,10 @@ Send act(ScheddSelf self, const claim::Action& action, const ScheddSetup& setup)
 }
 
 }  // namespace
+
+void reconnect_again(ScheddSelf self) {
+  for (const claim::Reconnect& r : std::exchange(self->state.reconnects, {})) reconnect(self, r);
+}
 
 claim::SlotRef SlotHandles::ref(const slot_actor& slot) {
   if (!slot) return 0;
@@ -172,6 +244,8 @@ void carry_out(ScheddSelf self, claim::Outcome out) {
   });
 }
 
+namespace {
+
 // A failed connection is tried again before the claim goes through the
 // central manager: under load a first attempt can fail while the node is
 // busy (or while CAF connects the two nodes on its own), and a claim routed
@@ -180,46 +254,53 @@ void carry_out(ScheddSelf self, claim::Outcome out) {
 // it), so its answer may never come.
 constexpr int kConnectAttempts = 3;
 
-template <class Offer>
-void connect_then_offer(ScheddSelf self, MatchInfo m, caf::node_id node, net::HostPort where, Offer offer,
-                        int attempts) {
+void connect_attempt(ScheddSelf self, caf::node_id node, net::HostPort where, std::function<void()> then,
+                     int attempts) {
   auto mm = caf::actor_cast<caf::io::middleman_actor>(self->state.setup->middleman);
   self->request(mm, kSlotTimeout, caf::connect_atom::value, where.host, where.port)
       .then(
-          [self, m, offer, node](const caf::node_id&, caf::strong_actor_ptr&,
-                                 std::set<std::string>&) mutable {
+          [self, then, node](const caf::node_id&, caf::strong_actor_ptr&, std::set<std::string>&) {
             self->state.direct.insert(node);
-            offer(m);
+            then();
           },
-          [self, m, offer, node, where, attempts](caf::error& e) mutable {
-            if (attempts > 1) return connect_then_offer(self, std::move(m), node, where, offer, attempts - 1);
+          [self, then, node, where, attempts](caf::error& e) {
+            if (attempts > 1) return connect_attempt(self, node, where, then, attempts - 1);
             self->state.setup->context.warning("cannot connect to " + where.host + ":" +
                                                std::to_string(where.port) + " (" + caf::to_string(e) +
-                                               "); claiming through the central manager");
-            offer(m);
+                                               "); reaching its slot through the central manager");
+            then();
           });
 }
 
-// Claims over a connection of our own to the slot's node: a message
-// through the central manager would arrive too, but the slot's death
-// would not (CAF reports a node's loss only to nodes connected to it).
-void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup) {
-  auto offer = [self](MatchInfo& m) {
+}  // namespace
+
+// Over a connection of our own to the slot's node: a message through the
+// central manager would arrive too, but the slot's death would not (CAF
+// reports a node's loss only to nodes connected to it).
+void connect_then(ScheddSelf self, const slot_actor& slot, const classad::ClassAd& slot_ad,
+                  std::function<void()> then) {
+  const ScheddSetup& setup = *self->state.setup;
+  const caf::node_id node = slot ? slot.node() : caf::node_id{};
+  classad::Value my_address = classad::evaluate_attr(slot_ad, "MyAddress");
+  auto address = my_address.is_string()
+                     ? net::parse_host_port(std::string(my_address.as_string()), "MyAddress")
+                     : Result<net::HostPort>(Error{"no MyAddress"});
+  if (!setup.middleman || !slot || node == self->system().node() || self->state.direct.count(node) ||
+      !address)
+    return then();
+  connect_attempt(self, node, *address, std::move(then), kConnectAttempts);
+}
+
+void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup&) {
+  auto match = std::make_shared<MatchInfo>(std::move(m));
+  connect_then(self, match->slot, match->slot_ad.ad, [self, match] {
     auto& st = self->state;
+    MatchInfo& m = *match;
     claim::Offer o{
         std::move(m.claim_id), std::move(m.submitter), std::move(m.slot_name), std::move(m.slot_ad.ad),
         st.slots.ref(m.slot),  std::move(m.job_ids),   m.preempting,           std::move(m.preempt_dslots)};
     carry_out(self, st.claims->offered(std::move(o)));
-  };
-  const caf::node_id node = m.slot ? m.slot.node() : caf::node_id{};
-  classad::Value my_address = classad::evaluate_attr(m.slot_ad.ad, "MyAddress");
-  auto address = my_address.is_string()
-                     ? net::parse_host_port(std::string(my_address.as_string()), "MyAddress")
-                     : Result<net::HostPort>(Error{"no MyAddress"});
-  if (!setup.middleman || !m.slot || node == self->system().node() || self->state.direct.count(node) ||
-      !address)
-    return offer(m);
-  connect_then_offer(self, std::move(m), node, *address, offer, kConnectAttempts);
+  });
 }
 
 }  // namespace cara::actors

@@ -113,8 +113,15 @@ QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now) {
     reply.error = selection.error();
     return reply;
   }
-  for (const auto& [id, job] : self->state.queue->jobs())
+  for (const auto& [id, job] : self->state.queue->jobs()) {
+    // A claim's secret is neither shown nor read by a constraint.
+    if (schedd::has_private_attributes(job)) {
+      const classad::ClassAd shown = schedd::public_view(job);
+      if (selection->selects(shown, now)) reply.jobs.push_back(WireAd{selection->project(shown)});
+      continue;
+    }
     if (selection->selects(job, now)) reply.jobs.push_back(WireAd{selection->project(job)});
+  }
   return reply;
 }
 

@@ -64,8 +64,9 @@ struct ScheddState {
   bool dirty = true;                 // counts changed: advertise
   bool reschedule = true;            // ask for a cycle at the next tick
   negotiator_actor negotiator;
-  std::vector<collector_actor> collectors;  // setup's, until the node says otherwise
-  std::set<caf::node_id> direct;            // nodes this schedd has its own connection to
+  std::vector<collector_actor> collectors;   // setup's, until the node says otherwise
+  std::set<caf::node_id> direct;             // nodes this schedd has its own connection to
+  std::vector<claim::Reconnect> reconnects;  // to try again at the next kReconnectTimer
   std::int64_t last_periodic = 0, last_advertise = 0, update_interval = 300, periodic_interval = 60;
   std::shared_ptr<const AccountBook> accounts;  // this machine's users
   std::map<std::string, Account> owners;        // found so far, by Owner
@@ -81,6 +82,8 @@ using ScheddSelf = schedd_actor::stateful_pointer<ScheddState>;
 void claim_match(ScheddSelf self, MatchInfo m, const ScheddSetup& setup);
 // Carries out what the claim model decided.
 void carry_out(ScheddSelf self, claim::Outcome out);
+// The reconnections that failed, tried again (kReconnectTimer).
+void reconnect_again(ScheddSelf self);
 // The owner's account at the access point, or null when there is none.
 const Account* owner_account(ScheddSelf self, const std::string& owner);
 
@@ -103,6 +106,8 @@ bool commit(ScheddSelf self);
 // The Timer code of the commit the schedd sends itself: the submits
 // already in its mailbox are handled before it and share its write.
 inline constexpr std::int32_t kCommitTimer = 1;
+// The Timer code of the retry of failed reconnections.
+inline constexpr std::int32_t kReconnectTimer = 2;
 
 // ---- schedd_queue.cpp ------------------------------------------------------
 

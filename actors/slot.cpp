@@ -6,7 +6,9 @@
 #include "actors/starter.h"
 #include "model/claim/claim_gate.h"
 #include "model/claim/claim_id.h"
+#include "model/claim/schedd_claims.h"
 #include "model/classad/eval.h"
+#include "model/schedd/job_claim.h"
 #include "model/startd/slot_state.h"
 #include "net/guard.h"
 
@@ -33,7 +35,16 @@ struct SlotState {
   classad::ClassAd job;                    // the activated job
   schedd::JobId job_id;
   starter_actor starter;
-  bool vacating = false;  // a kill was ordered: the job is being evicted
+  bool vacating = false;   // a kill was ordered: the job is being evicted
+  bool suspended = false;  // the job is suspended
+  // The job's end until its schedd says it is stored: a schedd that dies
+  // first hears of it when it reconnects (ReconnectJob).
+  std::optional<JobFinished> unacked;
+  // The claim's schedd is gone and the job's lease runs: the claim and the
+  // job (or its end) wait for a schedd that reconnects. A lease timer
+  // counts only for the lease it was set for.
+  bool in_lease = false;
+  std::int32_t lease_serial = 0;
   static inline const char* name = "slot";
 };
 
@@ -65,6 +76,86 @@ void hold(Self self, Holder& h, std::string claim_id, schedd_actor schedd) {
 
 void tell(const Self& self, const Holder& h, auto message) {
   if (h.schedd) self->send(h.schedd, std::move(message));
+}
+
+// A reply to JobFinished does not take this long: the schedd answers once
+// the job's end is stored.
+constexpr auto kFinishAckTimeout = std::chrono::seconds(60);
+
+// The job's end goes to the claim's schedd and is kept until it says it
+// stored it; without a schedd it waits for one that reconnects, during
+// the lease only.
+void send_end(Self self, const schedd_actor& to, JobFinished f) {
+  self->request(to, kFinishAckTimeout, f)
+      .then(
+          [self, id = f.claim_id, job = f.job_id](const CommandReply&) {
+            auto& u = self->state.unacked;
+            if (u && u->claim_id == id && u->job_id == job) u.reset();
+          },
+          // The schedd died (its down message follows) or is stuck: the
+          // end is kept for a schedd that reconnects.
+          [](caf::error&) {});
+}
+
+void report_end(Self self, JobFinished f) {
+  auto& st = self->state;
+  if (!st.claim.schedd) {
+    if (st.in_lease) st.unacked = std::move(f);
+    return;
+  }
+  st.unacked = f;
+  send_end(self, st.claim.schedd, std::move(f));
+}
+
+// The claim's schedd is gone: a running job (or one whose end is not
+// stored yet) keeps its claim for the job's lease, waiting for the schedd
+// to come back; otherwise, or when the lease is 0, the claim is released
+// as if the schedd had asked (policy-configuration, H).
+void schedd_lost(Self self) {
+  auto& st = self->state;
+  st.claim.schedd = schedd_actor{};
+  const std::int64_t lease = st.starter || st.unacked ? schedd::job_lease_duration(st.job) : 0;
+  if (lease <= 0) {
+    st.unacked.reset();
+    call_startd(self, SlotCallKind::Release, st.claim.claim_id);
+    return;
+  }
+  st.in_lease = true;
+  self->state.env->context.info("slot " + st.slot + ": the schedd of job " + st.job_id.str() +
+                                " is gone; the claim waits " + std::to_string(lease) +
+                                " s (JobLeaseDuration) for it to reconnect");
+  self->delayed_send(self, std::chrono::seconds(lease), Timer{++st.lease_serial});
+}
+
+void lease_ran_out(Self self) {
+  auto& st = self->state;
+  st.in_lease = false;
+  st.unacked.reset();
+  if (st.claim.claim_id.empty()) return;
+  warn(self, "job " + st.job_id.str() + ": its schedd did not reconnect within the lease; the claim ends");
+  call_startd(self, SlotCallKind::Release, st.claim.claim_id);
+}
+
+// A schedd asks for the claim its store names (ReconnectJob).
+ReconnectReply reconnect(Self self, ReconnectJob& r) {
+  using claim::Reconnection;
+  auto& st = self->state;
+  auto answer = [](Reconnection state, std::string why = {}) {
+    return ReconnectReply{static_cast<std::int32_t>(state), std::move(why)};
+  };
+  const bool ended_here = st.unacked && st.unacked->claim_id == r.claim_id && st.unacked->job_id == r.job_id;
+  if (!ended_here && (st.claim.claim_id.empty() || r.claim_id != st.claim.claim_id))
+    return answer(Reconnection::Gone, "no claim with this id on " + st.slot);
+  if (r.claim_id == st.claim.claim_id) {
+    hold(self, st.claim, r.claim_id, r.schedd);
+    st.in_lease = false;
+    ++st.lease_serial;  // the lease timer set counts no more
+  }
+  self->state.env->context.info("slot " + st.slot + ": job " + r.job_id.str() + ": its schedd reconnected");
+  if (ended_here) return answer(Reconnection::Exited);
+  if (st.starter && st.job_id == r.job_id)
+    return answer(st.suspended ? Reconnection::Suspended : Reconnection::Running);
+  return answer(Reconnection::Idle);
 }
 
 claim::ClaimGate& gate(Self self) {
@@ -105,15 +196,22 @@ void signal_job(Self self, JobSignal signal) {
 void carry_out(Self self, const SlotOrder& o) {
   auto& st = self->state;
   switch (o.action) {
-    case ActionKind::AcceptClaim: hold(self, st.claim, o.claim_id, o.schedd); break;
+    case ActionKind::AcceptClaim:
+      // A new claim: what an earlier one left is no one's now.
+      st.unacked.reset();
+      st.in_lease = false;
+      hold(self, st.claim, o.claim_id, o.schedd);
+      break;
     case ActionKind::StartJob:
       st.vacating = false;
+      st.suspended = false;
       st.starter = spawn_starter(self->system(), st.job, o.account, self, st.env->runner);
       self->link_to(st.starter);  // a slot that ends takes its job with it
       break;
     case ActionKind::SuspendJob:
     case ActionKind::ContinueJob: {
       const bool suspend = o.action == ActionKind::SuspendJob;
+      st.suspended = suspend;
       signal_job(self, suspend ? JobSignal::Suspend : JobSignal::Continue);
       tell(self, st.claim, JobSuspension{st.claim.claim_id, st.job_id, suspend});
       break;
@@ -151,8 +249,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
     // claim is released as if it had asked (policy-configuration, H).
     auto& st = self->state;
     if (st.claim.claim_id.empty() || d.source != st.claim.schedd) return;
-    call_startd(self, SlotCallKind::Release, st.claim.claim_id);
-    st.claim.schedd = schedd_actor{};
+    schedd_lost(self);
   });
   return {
       [self](SlotMatched& m) {
@@ -185,6 +282,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         if (Status ok = claim::check_claim_id(a.claim_id); !ok) return ActivateReply{false, ok.error()};
         if (st.claim.claim_id.empty() || a.claim_id != st.claim.claim_id)
           return ActivateReply{false, "no claim with this id on " + st.slot};
+        st.unacked.reset();  // the schedd moved on: it stored the last job's end
         st.job = a.job.ad;
         st.job_id = schedd::job_id(a.job.ad);
         // The startd decides whom the job runs as, knowing who asks (read
@@ -231,10 +329,29 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         // The startd first, so that the schedd's next activation finds the
         // claim idle (messages from one sender arrive in order).
         call_startd(self, SlotCallKind::JobExited, st.claim.claim_id);
-        tell(self, st.claim,
-             JobFinished{st.claim.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating,
-                         e.hold_code});
+        report_end(self, JobFinished{st.claim.claim_id, st.job_id, e.by_signal, e.code, e.error, st.vacating,
+                                     e.hold_code});
         st.vacating = false;
+        st.suspended = false;
+      },
+      [self](ReconnectJob& r) -> caf::result<ReconnectReply> {
+        if (Status ok = claim::check_claim_id(r.claim_id); !ok) {
+          warn(self, "a reconnection refused: " + ok.error());
+          return ReconnectReply{static_cast<std::int32_t>(claim::Reconnection::Gone), ok.error()};
+        }
+        ReconnectReply reply = reconnect(self, r);
+        // The answer first, then the job's end it announces: the schedd
+        // takes the claim back before it hears how its job ended.
+        auto rp = self->make_response_promise<ReconnectReply>();
+        const bool exited = reply.state == static_cast<std::int32_t>(claim::Reconnection::Exited);
+        rp.deliver(std::move(reply));
+        if (exited && r.schedd) send_end(self, r.schedd, *self->state.unacked);
+        return rp;
+      },
+      [self](Timer t) {
+        if (!net::from_this_node(self)) return warn(self, "a timer from another node ignored");
+        auto& st = self->state;
+        if (st.in_lease && t.what == st.lease_serial && !st.claim.schedd) lease_ran_out(self);
       },
   };
 }

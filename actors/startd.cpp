@@ -341,12 +341,15 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
   st.model = std::move(model);
   st.collectors = setup.collectors;
   st.slot_env = std::make_shared<const SlotEnvironment>(SlotEnvironment{self, setup.runner, setup.context});
-  if (!setup.address.empty()) {
+  {
     // Where the slots' node takes connections (HTCondor's MyAddress), in
-    // the machine ad every slot ad shows.
-    classad::ClassAd where;
-    where.set("MyAddress", std::string_view(setup.address));
-    st.model->set_machine_attributes(where);
+    // the machine ad every slot ad shows, and when this startd started: a
+    // schedd reconnecting to a claim tells a slot ad a crashed startd
+    // left behind from this one's (model/claim/claimed_slot.h).
+    classad::ClassAd machine;
+    if (!setup.address.empty()) machine.set("MyAddress", std::string_view(setup.address));
+    machine.set("DaemonStartTime", setup.clock.now(self));
+    st.model->set_machine_attributes(machine);
   }
   // Every slot of the machine has the same Machine attribute.
   const auto names = st.model->slot_names();

@@ -141,9 +141,11 @@ void ScheddClaims::lose(const std::string& claim_id, const std::string& why, std
     out.actions.push_back(Note{
         true, "claim on " + it->second.slot_name + " lost (" + why + "); job " + job.str() + " runs again"});
     busy_.erase(job);
-    const classad::ClassAd* ad = queue_->find(job);
-    if (ad && !is_idle(job))
-      check(queue_->evict(job, now), out, [&] { return "job " + job.str() + " not put back to Idle"; });
+    if (queue_->find(job)) {
+      check(queue_->unbind_claim(job), out, [&] { return "job " + job.str() + ": its claim not forgotten"; });
+      if (!is_idle(job))
+        check(queue_->evict(job, now), out, [&] { return "job " + job.str() + " not put back to Idle"; });
+    }
   }
   const SlotRef slot = it->second.slot;
   held_.erase(it);
@@ -162,6 +164,10 @@ Outcome ScheddClaims::activated(const std::string& claim_id, JobId job, bool ok,
     return out;
   }
   busy_.erase(job);
+  if (queue_->find(job)) {
+    check(queue_->unbind_claim(job), out, [&] { return "job " + job.str() + ": its claim not forgotten"; });
+    out.queue_changed = true;
+  }
   if (c != held_.end()) {
     c->second.job.reset();
     release(claim_id, out);  // CLAIM_WORKLIFE over, or the slot will not run it
@@ -174,11 +180,14 @@ Outcome ScheddClaims::job_ended(const std::string& claim_id, const JobEnd& end, 
   Outcome out;
   auto it = held_.find(claim_id);
   if (it == held_.end() || !it->second.job) return out;
+  if (end.job && *end.job != *it->second.job) return out;
   HeldClaim& c = it->second;
   const JobId job = *c.job;
   c.job.reset();
   busy_.erase(job);
   auto who = [&] { return "job " + job.str() + " on " + c.slot_name; };
+  if (queue_->find(job))
+    check(queue_->unbind_claim(job), out, [&] { return who() + ": its claim not forgotten"; });
   // A quick job's exit can overtake the answer to its activation: it ran,
   // so it is started first (its events stay in order).
   if (is_idle(job) && end.error.empty())
@@ -213,11 +222,106 @@ Outcome ScheddClaims::suspended(const std::string& claim_id, bool suspended, std
   return out;
 }
 
+// The claim is recorded with the job before the activation goes out: a
+// schedd that crashes after sending it finds the job's claim in its store
+// and asks the slot (restored), so the job never runs twice at once.
 void ScheddClaims::activate(HeldClaim& c, JobId job, Outcome& out) {
   if (!queue_->find(job)) return;
   busy_.insert(job);
   c.job = job;
+  check(queue_->bind_claim(job, schedd::JobClaim{c.id, c.slot_name}), out,
+        [&] { return "job " + job.str() + ": its claim not recorded"; });
+  out.queue_changed = true;
   out.actions.push_back(Activate{c.id, c.slot, job});
+}
+
+void ScheddClaims::requeue(JobId job, const std::string& why, std::int64_t now, Outcome& out) {
+  busy_.erase(job);
+  out.reschedule = true;
+  if (!queue_->find(job)) return;
+  out.actions.push_back(Note{true, "job " + job.str() + " runs again: " + why});
+  check(queue_->unbind_claim(job), out, [&] { return "job " + job.str() + ": its claim not forgotten"; });
+  const auto status = schedd::job_status(*queue_->find(job));
+  if (status == schedd::JobStatus::Running || status == schedd::JobStatus::Suspended)
+    check(queue_->evict(job, now), out, [&] { return "job " + job.str() + " not put back to Idle"; });
+  out.queue_changed = true;
+}
+
+Outcome ScheddClaims::restored(std::int64_t now) {
+  Outcome out;
+  std::vector<JobId> bound;
+  for (const auto& [id, job] : queue_->jobs())
+    if (schedd::job_claim(job)) bound.push_back(id);
+  for (const JobId& id : bound) {
+    const classad::ClassAd& job = *queue_->find(id);
+    const schedd::JobClaim claim = *schedd::job_claim(job);
+    const std::int64_t lease = schedd::job_lease_duration(job);
+    if (lease <= 0) {
+      requeue(id, "it has no lease (JobLeaseDuration) to outlive the schedd", now, out);
+      continue;
+    }
+    busy_.insert(id);
+    reconnecting_[claim.claim_id] = Reconnecting{id, claim.slot, schedd::submitter_name(job), now + lease};
+    out.actions.push_back(Note{false, "job " + id.str() + ": reconnecting to its claim on " + claim.slot});
+    out.actions.push_back(Reconnect{claim.claim_id, claim.slot, id, false});
+  }
+  return out;
+}
+
+Outcome ScheddClaims::reconnected(const std::string& claim_id, SlotRef slot, Reconnection answer,
+                                  classad::ClassAd slot_ad, std::int64_t now) {
+  Outcome out;
+  auto it = reconnecting_.find(claim_id);
+  if (it == reconnecting_.end()) return out;
+  const Reconnecting r = std::move(it->second);
+  reconnecting_.erase(it);
+  if (answer == Reconnection::Gone || !queue_->find(r.job)) {
+    requeue(r.job, "its claim on " + r.slot_name + " is gone", now, out);
+    return out;
+  }
+  HeldClaim c;
+  c.id = claim_id;
+  c.slot = slot;
+  c.slot_name = r.slot_name;
+  c.slot_ad = std::move(slot_ad);
+  c.submitter = r.submitter;
+  held_.emplace(claim_id, std::move(c));
+  watch(slot, out);
+  if (answer == Reconnection::Idle) {
+    // The slot never started the job: the claim is ours to reuse.
+    requeue(r.job, "the claim on " + r.slot_name + " holds no job", now, out);
+    reuse_or_release(claim_id, out);
+    return out;
+  }
+  held_[claim_id].job = r.job;
+  auto status = [&] { return schedd::job_status(*queue_->find(r.job)); };
+  auto who = [&] { return "job " + r.job.str() + " on " + r.slot_name; };
+  // The activation reached the slot before the old schedd heard back.
+  if (status() == schedd::JobStatus::Idle && answer != Reconnection::Exited)
+    check(queue_->start(r.job, r.slot_name, now), out, [&] { return who() + " not marked running"; });
+  if (answer == Reconnection::Suspended && status() == schedd::JobStatus::Running)
+    check(queue_->suspend(r.job, now), out, [&] { return who() + " not marked suspended"; });
+  if (answer == Reconnection::Running && status() == schedd::JobStatus::Suspended)
+    check(queue_->unsuspend(r.job, now), out, [&] { return who() + " not marked running again"; });
+  out.actions.push_back(Note{false, who() + ": reconnected to its claim"});
+  out.queue_changed = true;
+  return out;
+}
+
+Outcome ScheddClaims::reconnect_failed(const std::string& claim_id, const std::string& reason,
+                                       std::int64_t now) {
+  Outcome out;
+  auto it = reconnecting_.find(claim_id);
+  if (it == reconnecting_.end()) return out;
+  if (now >= it->second.deadline) {
+    const Reconnecting r = std::move(it->second);
+    reconnecting_.erase(it);
+    requeue(r.job, "its lease ran out before " + r.slot_name + " could be reached (" + reason + ")", now,
+            out);
+    return out;
+  }
+  out.actions.push_back(Reconnect{claim_id, it->second.slot_name, it->second.job, true});
+  return out;
 }
 
 // Reuse the claim for another job, or give it back.

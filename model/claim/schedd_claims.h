@@ -62,6 +62,9 @@ struct JobEnd {
   std::string error;      // it could not be started: held
   bool evicted = false;   // the slot vacated it: it runs again, and the slot ends the claim
   std::int32_t hold_code = 0;
+  // The job the slot reports on; an end of another job than the claim's
+  // (told twice, the claim having moved on) is ignored. Unset: the claim's.
+  std::optional<JobId> job;
 };
 
 // ---- Actions ---------------------------------------------------------------
@@ -92,12 +95,31 @@ struct Watch {
 struct Unwatch {
   SlotRef slot = 0;
 };
+// Find the slot named `slot_name` and ask it whether it still holds the
+// claim and runs `job` (ReconnectJob): a restarted schedd's claims
+// (restored). A retry comes after a failed attempt: the actor waits a
+// little before it.
+struct Reconnect {
+  std::string claim_id;
+  std::string slot_name;
+  JobId job;
+  bool retry = false;
+};
 // A line for the schedd's log.
 struct Note {
   bool warning = false;
   std::string text;
 };
-using Action = std::variant<RequestClaim, Activate, Release, Watch, Unwatch, Note>;
+using Action = std::variant<RequestClaim, Activate, Release, Watch, Unwatch, Reconnect, Note>;
+
+// A slot's answer to Reconnect: what it holds of the claim.
+enum class Reconnection {
+  Gone,       // no such claim (the slot restarted, or its lease ran out)
+  Running,    // the claim runs the job
+  Suspended,  // ... suspended
+  Exited,     // the job exited while the schedd was away: its JobFinished follows
+  Idle,       // the claim is held but runs no job (the activation never started it)
+};
 
 struct Outcome {
   std::vector<Action> actions;
@@ -146,6 +168,21 @@ class ScheddClaims {
   // The slot suspended or continued the claim's job (SUSPEND, CONTINUE).
   Outcome suspended(const std::string& claim_id, bool suspended, std::int64_t now);
 
+  // A schedd restarted from its store: every job stored with a claim
+  // (schedd::job_claim) is being reconnected (Reconnect) and busy until
+  // the slot answers or the job's lease (JobLeaseDuration from now) runs
+  // out. A job whose lease is 0 lost its run with the old schedd.
+  Outcome restored(std::int64_t now);
+  // The slot's answer to Reconnect; `slot_ad` its ad as the collector has it.
+  Outcome reconnected(const std::string& claim_id, SlotRef slot, Reconnection answer,
+                      classad::ClassAd slot_ad, std::int64_t now);
+  // The slot could not be found or did not answer: tried again until the
+  // lease runs out, then the job runs again (by then the execution point
+  // has given up the job: its lease began before ours).
+  Outcome reconnect_failed(const std::string& claim_id, const std::string& reason, std::int64_t now);
+  // Claims of a restarted schedd not reconnected yet.
+  std::size_t reconnecting() const { return reconnecting_.size(); }
+
   // Whether `job` is being claimed for, activated or running.
   bool busy(JobId job) const { return busy_.count(job) > 0; }
   const std::map<std::string, HeldClaim>& held() const { return held_; }
@@ -157,6 +194,12 @@ class ScheddClaims {
     Offer offer;
     JobId job;
   };
+  struct Reconnecting {
+    JobId job;
+    std::string slot_name;
+    std::string submitter;
+    std::int64_t deadline = 0;  // when the job's lease runs out
+  };
 
   std::optional<JobId> next_job(const std::string& submitter, const std::vector<JobId>& job_ids,
                                 const classad::ClassAd& slot_ad) const;
@@ -164,6 +207,8 @@ class ScheddClaims {
   void release(const std::string& claim_id, Outcome& out);
   void reuse_or_release(const std::string& claim_id, Outcome& out);
   void lose(const std::string& claim_id, const std::string& why, std::int64_t now, Outcome& out);
+  // The job lost its claim: it runs again (evicted when it ran).
+  void requeue(JobId job, const std::string& why, std::int64_t now, Outcome& out);
   // One more (fewer) claim on or asked of `slot`: watched from the first,
   // unwatched after the last.
   void watch(SlotRef slot, Outcome& out);
@@ -177,8 +222,9 @@ class ScheddClaims {
   }
 
   schedd::JobQueue* queue_;
-  std::map<std::string, HeldClaim> held_;  // by claim id
-  std::map<std::string, Asking> asking_;   // by claim id
+  std::map<std::string, HeldClaim> held_;             // by claim id
+  std::map<std::string, Asking> asking_;              // by claim id
+  std::map<std::string, Reconnecting> reconnecting_;  // by claim id
   std::set<JobId> busy_;
   std::map<SlotRef, std::size_t> watched_;  // claims on or asked of each slot
 };

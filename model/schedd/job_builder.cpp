@@ -14,6 +14,7 @@
 #include "model/config/defaults.h"
 #include "model/config/expander.h"
 #include "model/config/macro_set.h"
+#include "model/schedd/job_claim.h"
 
 namespace cara::schedd {
 namespace {
@@ -349,6 +350,7 @@ class JobAdBuilder {
       limits_expr_line_ = c.line;
       return expression("ConcurrencyLimitsExpr", value, c);
     }
+    if (key == "job_lease_duration") return expression("JobLeaseDuration", value, c);
     if (key == "max_retirement_time") return expression("MaxJobRetirementTime", value, c);
     if (key == "job_max_vacate_time") return expression("JobMaxVacateTime", value, c);
     // The job's own periodic policy, read by evaluate_periodic().
@@ -398,6 +400,9 @@ class JobAdBuilder {
       if (!ad_.find(attr)) ad_.set(attr, fallback);
     }
     if (!ad_.find("JobPrio")) ad_.set("JobPrio", 0);
+    // condor_submit's default lease: the execution point keeps the job
+    // running this long when its schedd is gone (job_claim.h).
+    if (!ad_.find("JobLeaseDuration")) ad_.set("JobLeaseDuration", kDefaultJobLease);
     if (!ad_.find("Rank")) ad_.set("Rank", 0.0);
     if (!ad_.find("ImageSize")) ad_.set("ImageSize", image_size());
     if (!ad_.find("DiskUsage")) ad_.set("DiskUsage", image_size());

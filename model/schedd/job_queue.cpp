@@ -93,6 +93,21 @@ Status JobQueue::remove(JobId id, const std::string& reason, std::int64_t now) {
   return change(id, [&](classad::ClassAd& j) { return remove_job(j, reason, now); });
 }
 
+Status JobQueue::bind_claim(JobId id, const JobClaim& claim) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return Error{"no job " + id.str() + " in the queue"};
+  set_job_claim(it->second, claim);
+  touched_.push_back(id);
+  return Ok{};
+}
+
+Status JobQueue::unbind_claim(JobId id) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return Error{"no job " + id.str() + " in the queue"};
+  if (clear_job_claim(it->second)) touched_.push_back(id);
+  return Ok{};
+}
+
 std::size_t JobQueue::evaluate_periodic(std::int64_t now) {
   classad::EvalEnv env = policy_.eval_env(env_);
   env.now = now;
@@ -123,6 +138,7 @@ std::vector<classad::ClassAd> JobQueue::take_finished() {
   for (const JobId& id : std::exchange(finished_, {})) {
     auto it = jobs_.find(id);
     if (it == jobs_.end()) continue;
+    clear_job_claim(it->second);  // the history holds no claim's secret
     out.push_back(std::move(it->second));
     jobs_.erase(it);
   }
@@ -152,6 +168,13 @@ Status JobQueue::restore(std::vector<classad::ClassAd> jobs, std::int64_t next_c
   next_cluster_ = next_cluster;
   for (auto& [id, job] : jobs_) {
     const auto s = job_status(job);
+    const bool may_run = s == JobStatus::Idle || s == JobStatus::Running || s == JobStatus::Suspended;
+    if (job_claim(job)) {
+      if (may_run) continue;
+      clear_job_claim(job);  // held or finished: its claim is no one's concern
+      touched_.push_back(id);
+      continue;
+    }
     if (s != JobStatus::Running && s != JobStatus::Suspended) continue;
     auto event = evict_job(job, now);
     if (!event) return Error{"stored job " + id.str() + ": " + event.error()};

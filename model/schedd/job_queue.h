@@ -17,6 +17,7 @@
 #include "model/classad/eval_env.h"
 #include "model/common/result.h"
 #include "model/schedd/autocluster.h"
+#include "model/schedd/job_claim.h"
 #include "model/schedd/job_order.h"
 #include "model/schedd/job_status.h"
 #include "model/schedd/job_transitions.h"
@@ -69,6 +70,12 @@ class JobQueue {
   Status release(JobId id, const std::string& reason, std::int64_t now);
   Status remove(JobId id, const std::string& reason, std::int64_t now);
 
+  // The claim the job is activated on (job_claim.h), recorded before the
+  // activation goes out and kept while the job runs; cleared when the
+  // claim no longer runs it. Neither writes a user log event.
+  Status bind_claim(JobId id, const JobClaim& claim);
+  Status unbind_claim(JobId id);
+
   // Evaluates the periodic policy for every job at `now` and applies what
   // it says; returns how many jobs changed.
   std::size_t evaluate_periodic(std::int64_t now);
@@ -86,9 +93,11 @@ class JobQueue {
 
   // The queue read back from its store: `jobs` as they were stored and
   // `next_cluster` the first cluster id never handed out (ids are never
-  // reused). No claim outlives a schedd restart, so a job stored as
-  // running or suspended has lost its run: it is evicted (004) and runs
-  // again. Only into an empty queue; the evicted jobs count as touched.
+  // reused). A job stored with a claim (bind_claim) keeps it: the schedd
+  // reconnects to it (claim::ScheddClaims::restored). A job stored as
+  // running or suspended without one has lost its run: it is evicted (004)
+  // and runs again. Only into an empty queue; what changed counts as
+  // touched.
   Status restore(std::vector<classad::ClassAd> jobs, std::int64_t next_cluster, std::int64_t now);
 
   // A submitter's idle jobs in offer order (job_order.h).

@@ -66,6 +66,24 @@ struct Harness : Submit {
     activating();
     claims->activated("c", {1, 0}, true, kT0 + 1);
   }
+  // The schedd restarted from what its store holds: the same jobs, a new
+  // claim model.
+  void restart(std::int64_t now) {
+    std::vector<classad::ClassAd> jobs;
+    for (const auto& [id, job] : queue->jobs()) jobs.push_back(job);
+    const std::int64_t next = queue->next_cluster_id();
+    claims.reset();
+    auto p = schedd::QueuePolicy::from_config(*config, "ap.example.org");
+    REQUIRE(p);
+    queue.emplace(std::move(*p), "<10.0.0.1:9618>");
+    REQUIRE(queue->restore(std::move(jobs), next, now));
+    claims.emplace(*queue);
+  }
+  std::string claim_of(schedd::JobId id) const {
+    const classad::ClassAd* job = queue->find(id);
+    auto c = job ? schedd::job_claim(*job) : std::nullopt;
+    return c ? c->claim_id + " on " + c->slot : "none";
+  }
   std::string status(schedd::JobId id) const {
     const classad::ClassAd* job = queue->find(id);
     return job ? attr(*job, "JobStatus") : "gone";
@@ -86,6 +104,9 @@ std::vector<std::string> lines(const Outcome& out) {
       v.push_back("watch " + std::to_string(x->slot));
     else if (auto* x = std::get_if<Unwatch>(&a))
       v.push_back("unwatch " + std::to_string(x->slot));
+    else if (auto* x = std::get_if<Reconnect>(&a))
+      v.push_back("reconnect " + x->claim_id + " " + x->slot_name + " for " + x->job.str() +
+                  (x->retry ? " (retry)" : ""));
     else if (auto* x = std::get_if<Note>(&a))
       v.push_back((x->warning ? "warning: " : "info: ") + x->text);
   }
@@ -161,7 +182,8 @@ TEST_CASE("the slot's answer to a claim", "[claim][schedd]") {
        [](Harness& h) { return h.claims->granted("c", h.grant()); },
        {"activate c slot 1 with 1.0"},
        "1",
-       true},
+       true,
+       true},  // the claim is recorded with the job before the activation goes out
       {"granted, the job no longer idle: the next one",
        [](Harness& h) {
          h.claims->offered(h.offer("c"));
@@ -169,7 +191,9 @@ TEST_CASE("the slot's answer to a claim", "[claim][schedd]") {
        },
        [](Harness& h) { return h.claims->granted("c", h.grant()); },
        {"activate c slot 1 with 1.1"},
-       "5"},
+       "5",
+       false,
+       true},
       {"refused (or unreachable): the job is free again and a cycle is asked for",
        [](Harness& h) { h.claims->offered(h.offer("c")); },
        [](Harness& h) { return h.claims->refused("c"); },
@@ -188,12 +212,14 @@ TEST_CASE("the slot's answer to a claim", "[claim][schedd]") {
        },
        {"watch 3", "activate c slot 3 with 1.0", "claim rest slot 1 for 1.1"},
        "1",
+       true,
        true},
       {"granted late on the dynamic slot carved for it (pslot preemption): that slot is watched instead",
        [](Harness& h) { h.claims->offered(h.offer("c")); },
        [](Harness& h) { return h.claims->granted("c", h.grant(kDynamic)); },
        {"watch 3", "activate c slot 3 with 1.0", "unwatch 1"},
        "1",
+       true,
        true},
       {"the slot's news of a claim not granted yet is not kept: the claim stays asked",
        [](Harness& h) { h.claims->offered(h.offer("c")); },
@@ -223,12 +249,12 @@ TEST_CASE("activation and the job's end", "[claim][schedd]") {
        {"release c slot 1", "unwatch 1"},
        "1",
        false,
-       false,
+       true,  // the claim is no longer recorded with the job
        true},
       {"the answer comes after the job's exit: nothing more",
        [](Harness& h) {
          h.activating();
-         h.claims->job_ended("c", JobEnd{false, 0, "", true, 0}, kT0 + 2);
+         h.claims->job_ended("c", JobEnd{false, 0, "", true, 0, {}}, kT0 + 2);
        },
        [](Harness& h) {
          return h.claims->activated("c", {1, 0}, true, kT0 + 1);
@@ -238,7 +264,7 @@ TEST_CASE("activation and the job's end", "[claim][schedd]") {
       {"exited: completed, and the claim runs the next job",
        [](Harness& h) { h.running(); },
        [](Harness& h) {
-         return h.claims->job_ended("c", JobEnd{false, 3, "", false, 0}, kT0 + 5);
+         return h.claims->job_ended("c", JobEnd{false, 3, "", false, 0, {}}, kT0 + 5);
        },
        {"info: job 1.0 on slot1@ep: exited with code 3", "activate c slot 1 with 1.1"},
        "4",
@@ -247,7 +273,7 @@ TEST_CASE("activation and the job's end", "[claim][schedd]") {
       {"an exit that overtook the activation's answer: started, then completed",
        [](Harness& h) { h.activating(); },
        [](Harness& h) {
-         return h.claims->job_ended("c", JobEnd{true, 9, "", false, 0}, kT0 + 5);
+         return h.claims->job_ended("c", JobEnd{true, 9, "", false, 0, {}}, kT0 + 5);
        },
        {"info: job 1.0 on slot1@ep: killed by signal 9", "activate c slot 1 with 1.1"},
        "4",
@@ -256,7 +282,7 @@ TEST_CASE("activation and the job's end", "[claim][schedd]") {
       {"could not start: held with the starter's code",
        [](Harness& h) { h.running(); },
        [](Harness& h) {
-         return h.claims->job_ended("c", JobEnd{false, 0, "no such file", false, 23}, kT0 + 5);
+         return h.claims->job_ended("c", JobEnd{false, 0, "no such file", false, 23, {}}, kT0 + 5);
        },
        {"info: job 1.0 on slot1@ep: held: no such file", "activate c slot 1 with 1.1"},
        "5",
@@ -265,7 +291,7 @@ TEST_CASE("activation and the job's end", "[claim][schedd]") {
       {"evicted: back to Idle, and the slot ends the claim",
        [](Harness& h) { h.running(); },
        [](Harness& h) {
-         return h.claims->job_ended("c", JobEnd{false, 0, "", true, 0}, kT0 + 5);
+         return h.claims->job_ended("c", JobEnd{false, 0, "", true, 0, {}}, kT0 + 5);
        },
        {"info: job 1.0 on slot1@ep: evicted"},
        "1",
@@ -327,7 +353,7 @@ TEST_CASE("a queue change that fails is said, with what it means", "[claim][sche
          h.queue->take_finished();
        },
        [](Harness& h) {
-         return h.claims->job_ended("c", JobEnd{false, 0, "", false, 0}, kT0 + 5);
+         return h.claims->job_ended("c", JobEnd{false, 0, "", false, 0, {}}, kT0 + 5);
        },
        {"warning: job 1.0 on slot1@ep: its exit not recorded: no job 1.0 in the queue",
         "info: job 1.0 on slot1@ep: exited with code 0", "activate c slot 1 with 1.1"},
@@ -361,4 +387,166 @@ TEST_CASE("a claim is reused until no job is left, then released", "[claim][sche
         std::vector<std::string>{"info: job 1.2 on slot1@ep: exited with code 0", "release c slot 1",
                                  "unwatch 1"});
   CHECK(h.claims->held().empty());
+}
+
+TEST_CASE("a claim is recorded with its job from its activation to its end", "[claim][schedd][lease]") {
+  Harness h;
+  h.activating();
+  CHECK(h.claim_of({1, 0}) == "c on slot1@ep");
+  h.claims->activated("c", {1, 0}, true, kT0 + 1);
+  CHECK(h.claim_of({1, 0}) == "c on slot1@ep");
+  h.claims->job_ended("c", JobEnd{}, kT0 + 5);
+  CHECK(h.claim_of({1, 0}) == "none");
+  CHECK(h.claim_of({1, 1}) == "c on slot1@ep");  // the claim runs the next job
+  h.claims->ended("c", "PREEMPT", kT0 + 6);
+  CHECK(h.claim_of({1, 1}) == "none");
+  // What leaves the queue for the history holds no claim.
+  Harness r;
+  r.running();
+  REQUIRE(r.queue->remove({1, 0}, "by the user", kT0 + 2));
+  auto finished = r.queue->take_finished();
+  REQUIRE(finished.size() == 1);
+  CHECK_FALSE(schedd::job_claim(finished[0]));
+  CHECK_FALSE(schedd::has_private_attributes(schedd::public_view(*r.queue->find({1, 1}))));
+}
+
+TEST_CASE("a restarted schedd reconnects to the claims stored with its jobs", "[claim][schedd][lease]") {
+  constexpr std::int64_t kRestart = kT0 + 100;
+  // 1.0 running on claim "c" when the schedd stopped.
+  auto restarted = [](Harness& h) {
+    h.running();
+    h.restart(kRestart);
+    const Outcome out = h.claims->restored(kRestart);
+    CHECK(lines(out) == std::vector<std::string>{"info: job 1.0: reconnecting to its claim on slot1@ep",
+                                                 "reconnect c slot1@ep for 1.0"});
+  };
+  run({
+      {"restored: the job stays running and busy until the slot answers",
+       [](Harness& h) {
+         h.running();
+         h.restart(kRestart);
+       },
+       [](Harness& h) { return h.claims->restored(kRestart); },
+       {"info: job 1.0: reconnecting to its claim on slot1@ep", "reconnect c slot1@ep for 1.0"},
+       "2",
+       true},
+      {"the slot still runs it: the claim is held again and its slot watched",
+       restarted,
+       [](Harness& h) {
+         return h.claims->reconnected("c", kOther, Reconnection::Running, kSlotAd, kRestart + 1);
+       },
+       {"watch 2", "info: job 1.0 on slot1@ep: reconnected to its claim"},
+       "2",
+       true,
+       true},
+      {"the slot suspended it meanwhile",
+       restarted,
+       [](Harness& h) {
+         return h.claims->reconnected("c", kOther, Reconnection::Suspended, kSlotAd, kRestart + 1);
+       },
+       {"watch 2", "info: job 1.0 on slot1@ep: reconnected to its claim"},
+       "7",
+       true,
+       true},
+      {"the slot has no such claim: the job runs again",
+       restarted,
+       [](Harness& h) {
+         return h.claims->reconnected("c", kOther, Reconnection::Gone, kSlotAd, kRestart + 1);
+       },
+       {"warning: job 1.0 runs again: its claim on slot1@ep is gone"},
+       "1",
+       false,
+       true,
+       true},
+      {"the claim holds no job: the job runs again, and the claim runs the next idle job",
+       restarted,
+       [](Harness& h) {
+         return h.claims->reconnected("c", kOther, Reconnection::Idle, kSlotAd, kRestart + 1);
+       },
+       {"watch 2", "warning: job 1.0 runs again: the claim on slot1@ep holds no job",
+        "activate c slot 2 with 1.0"},
+       "1",
+       true,
+       true,
+       true},
+      {"not reached yet: tried again while the lease lasts",
+       restarted,
+       [](Harness& h) { return h.claims->reconnect_failed("c", "no ad", kRestart + 2399); },
+       {"reconnect c slot1@ep for 1.0 (retry)"},
+       "2",
+       true},
+      {"not reached within the lease: the job runs again",
+       restarted,
+       [](Harness& h) { return h.claims->reconnect_failed("c", "no ad", kRestart + 2400); },
+       {"warning: job 1.0 runs again: its lease ran out before slot1@ep could be reached (no ad)"},
+       "1",
+       false,
+       true,
+       true},
+  });
+}
+
+TEST_CASE("a job that ended while its schedd was away is recorded once", "[claim][schedd][lease]") {
+  Harness h;
+  h.running();
+  h.restart(kT0 + 100);
+  h.claims->restored(kT0 + 100);
+  CHECK(lines(h.claims->reconnected("c", kOther, Reconnection::Exited, kSlotAd, kT0 + 101)) ==
+        std::vector<std::string>{"watch 2", "info: job 1.0 on slot1@ep: reconnected to its claim"});
+  CHECK(h.status({1, 0}) == "2");
+  CHECK(lines(h.claims->job_ended("c", JobEnd{false, 0, "", false, 0, {}}, kT0 + 102)) ==
+        std::vector<std::string>{"info: job 1.0 on slot1@ep: exited with code 0",
+                                 "activate c slot 2 with 1.1"});
+  CHECK(h.status({1, 0}) == "4");
+  // The slot telling it again (its answer was lost) changes nothing, though
+  // the claim now runs 1.1.
+  CHECK(lines(h.claims->job_ended("c", JobEnd{false, 0, "", false, 0, JobId{1, 0}}, kT0 + 103)).empty());
+  CHECK(h.status({1, 1}) == "1");
+  CHECK(h.status({1, 0}) == "4");
+}
+
+TEST_CASE("a job whose activation went out just before the schedd stopped", "[claim][schedd][lease]") {
+  SECTION("the slot started it: it is marked running") {
+    Harness h;
+    h.activating();
+    h.restart(kT0 + 100);
+    CHECK(h.status({1, 0}) == "1");
+    CHECK(lines(h.claims->restored(kT0 + 100)).size() == 2);
+    CHECK(h.claims->busy({1, 0}));
+    h.claims->reconnected("c", kOther, Reconnection::Running, kSlotAd, kT0 + 101);
+    CHECK(h.status({1, 0}) == "2");
+  }
+  SECTION("it ended before the schedd heard: started, then completed") {
+    Harness h;
+    h.activating();
+    h.restart(kT0 + 100);
+    h.claims->restored(kT0 + 100);
+    h.claims->reconnected("c", kOther, Reconnection::Exited, kSlotAd, kT0 + 101);
+    CHECK(h.status({1, 0}) == "1");
+    h.claims->job_ended("c", JobEnd{false, 0, "", false, 0, {}}, kT0 + 102);
+    CHECK(h.status({1, 0}) == "4");
+    CHECK(h.queue->find({1, 0})->find("JobCurrentStartDate"));
+  }
+}
+
+TEST_CASE("a job without a lease loses its run with its schedd", "[claim][schedd][lease]") {
+  Harness h;
+  h.running();
+  h.queue->find({1, 0});
+  // JobLeaseDuration = 0: the execution point vacated it when the schedd died.
+  std::vector<classad::ClassAd> jobs;
+  for (const auto& [id, job] : h.queue->jobs()) jobs.push_back(job);
+  jobs[0].set("JobLeaseDuration", 0);
+  h.claims.reset();
+  auto p = schedd::QueuePolicy::from_config(*h.config, "ap.example.org");
+  REQUIRE(p);
+  h.queue.emplace(std::move(*p), "<10.0.0.1:9618>");
+  REQUIRE(h.queue->restore(std::move(jobs), 2, kT0 + 100));
+  h.claims.emplace(*h.queue);
+  CHECK(lines(h.claims->restored(kT0 + 100)) ==
+        std::vector<std::string>{
+            "warning: job 1.0 runs again: it has no lease (JobLeaseDuration) to outlive the schedd"});
+  CHECK(h.status({1, 0}) == "1");
+  CHECK(h.claim_of({1, 0}) == "none");
+  CHECK_FALSE(h.claims->busy({1, 0}));
 }

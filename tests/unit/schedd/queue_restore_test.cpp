@@ -125,3 +125,33 @@ TEST_CASE("a queue is not restored from jobs that would hand ids out twice", "[s
     CHECK(s.error() == "stored job 1.0 has no valid JobStatus");
   }
 }
+
+TEST_CASE("a restored queue keeps the claims of the jobs that may still run, and only theirs",
+          "[schedd][queue][durability][lease]") {
+  Queue before;
+  REQUIRE(before.submit(kExe + "queue 3\n"));
+  REQUIRE(before.queue->start({1, 0}, "slot1@ep", kT0 + 10));
+  REQUIRE(before.queue->bind_claim({1, 0}, JobClaim{"c0", "slot1@ep"}));
+  REQUIRE(before.queue->bind_claim({1, 1}, JobClaim{"c1", "slot2@ep"}));  // activation under way
+  REQUIRE(before.queue->bind_claim({1, 2}, JobClaim{"c2", "slot3@ep"}));
+  REQUIRE(before.queue->hold({1, 2}, "by hand", hold_code::kUserRequest, 0, kT0 + 11));
+
+  Queue after;
+  REQUIRE(after.queue->restore(all_jobs(*before.queue), 2, kT0 + 100));
+  CHECK(job_status(*after.queue->find({1, 0})) == JobStatus::Running);  // reconnected, not evicted
+  CHECK(job_claim(*after.queue->find({1, 0}))->claim_id == "c0");
+  CHECK(job_claim(*after.queue->find({1, 1}))->slot == "slot2@ep");
+  CHECK_FALSE(job_claim(*after.queue->find({1, 2})));  // held: no one's claim
+  CHECK(strs(after.queue->take_touched()) == std::vector<std::string>{"1.2"});
+  CHECK(after.queue->take_events().empty());
+}
+
+TEST_CASE("submit gives each job HTCondor's default lease of 40 minutes", "[schedd][submit][lease]") {
+  Queue q;
+  REQUIRE(q.submit(kExe + "queue\n"));
+  CHECK(job_lease_duration(*q.queue->find({1, 0})) == 2400);
+  REQUIRE(q.submit(kExe + "job_lease_duration = 20\nqueue\n"));
+  CHECK(job_lease_duration(*q.queue->find({2, 0})) == 20);
+  REQUIRE(q.submit(kExe + "job_lease_duration = 0\nqueue\n"));
+  CHECK(job_lease_duration(*q.queue->find({3, 0})) == 0);
+}

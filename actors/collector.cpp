@@ -10,6 +10,8 @@
 
 #include "model/classad/selection.h"
 #include "model/collector/collector_ad.h"
+#include "persistence/collector_store.h"
+#include "persistence/pool_history_store.h"
 
 namespace cara::actors {
 namespace {
@@ -26,10 +28,37 @@ struct CollectorState {
   collector::CollectorPolicy policy;        // the store's, for its own ad
   collector::CollectorCounters counters;
   std::int64_t next_own_ad = 0;  // when its own ad is refreshed next
+  // The absent ads' store and the pool history's; none when not kept.
+  std::optional<persistence::CollectorStore> ad_log;
+  std::optional<persistence::PoolHistoryStore> history;
+  collector::PoolHistoryPolicy history_policy;
+  std::int64_t next_sample = 0;  // when the pool is sampled next
   static inline const char* name = "collector";
 };
 
 using Self = collector_actor::stateful_pointer<CollectorState>;
+
+// The absent ads that changed go to disk (rare: a machine leaves or comes
+// back). A write that fails is said; the collector serves on, its live
+// ads unaffected.
+void save_absent(Self self, const CollectorSetup& setup) {
+  auto& st = self->state;
+  auto changes = st.store->take_absent_changes();
+  if (changes.empty() || !st.ad_log) return;
+  if (Status s = st.ad_log->commit(*st.store, changes); !s)
+    setup.context.warning("absent ads not stored: " + s.error());
+}
+
+// KEEP_POOL_HISTORY: a sample every POOL_HISTORY_SAMPLING_INTERVAL.
+void sample_if_due(Self self, const CollectorSetup& setup) {
+  auto& st = self->state;
+  if (!st.history) return;
+  const std::int64_t now = setup.clock.now(self);
+  if (now < st.next_sample) return;
+  st.next_sample = now + st.history_policy.sampling_interval;
+  if (Status s = st.history->append(now, collector::sample_pool(*st.store, st.history_policy, now)); !s)
+    setup.context.warning("pool history sample not stored: " + s.error());
+}
 
 bool valid_type(std::int32_t t) {
   return t >= 0 && t < collector::kAdTypes;
@@ -79,6 +108,7 @@ void advertiser_gone(Self self, const CollectorSetup& setup, const caf::down_msg
     forget_missing(st, t, inv.keys);
     for (const collector_actor& view : st.view_hosts) self->send(view, inv);
   }
+  save_absent(self, setup);
   if (gone > 0)
     setup.context.info(std::to_string(gone) + " ads of a daemon that is gone (" + caf::to_string(d.reason) +
                        (stopped ? ") withdrawn: " : ") left the pool: ") + names + (gone > 3 ? ", ..." : ""));
@@ -127,8 +157,41 @@ AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequ
   return reply;
 }
 
-collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setup) {
+AdQueryReply history_query(Self self, const PoolHistoryQuery& q) {
+  auto& st = self->state;
+  if (!st.history)
+    return AdQueryReply{false, "this collector keeps no pool history (KEEP_POOL_HISTORY is false)", {}, {}};
+  auto selection = classad::Selection::parse(q.constraint, q.projection);
+  if (!selection) return AdQueryReply{false, selection.error(), {}, {}};
+  AdQueryReply reply;
+  Status read = st.history->range(q.from, q.to, [&](const classad::ClassAd& row) -> Status {
+    if (selection->selects(row, 0)) reply.ads.push_back(WireAd{selection->project(row)});
+    return Ok{};
+  });
+  if (!read) return AdQueryReply{false, read.error(), {}, {}};
+  return reply;
+}
+
+// What the collector starts from: its stores, opened and read.
+struct Start {
+  std::optional<persistence::CollectorStore> ad_log;
+  std::optional<persistence::PoolHistoryStore> history;
+  std::vector<collector::AbsentAd> absent;
+};
+
+collector_actor::behavior_type collector_behavior(Self self, std::shared_ptr<Start> start,
+                                                  CollectorSetup setup) {
   self->state.store.emplace(setup.policy);
+  const std::int64_t started = setup.clock.now(self);
+  const std::size_t restored = start->absent.size();
+  for (collector::AbsentAd& ad : start->absent) self->state.store->restore_absent(std::move(ad), started);
+  self->state.ad_log = std::move(start->ad_log);
+  self->state.history = std::move(start->history);
+  self->state.history_policy = setup.history;
+  self->state.next_sample = started;
+  if (self->state.ad_log)
+    setup.context.info("absent ads read from " + setup.persistent_ad_log + ": " + std::to_string(restored));
+  save_absent(self, setup);  // those that ran out while the collector was down
   self->state.policy = setup.policy;
   self->state.view_hosts = setup.view_hosts;
   advertise_self(self, setup);
@@ -159,6 +222,7 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
           note_advertiser(self, u.type, key, sender);
         }
         for (const collector_actor& view : self->state.view_hosts) self->send(view, u);
+        save_absent(self, setup);  // a returning machine's absent ad goes
       },
       [self, setup](AdInvalidate& inv) {
         if (setup.context.refused(self, net::Permission::Daemon, "collector")) return;
@@ -168,11 +232,17 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
           self->state.store->invalidate(static_cast<collector::AdType>(inv.type), k, now);
         forget_missing(self->state, inv.type, inv.keys);
         for (const collector_actor& view : self->state.view_hosts) self->send(view, inv);
+        save_absent(self, setup);
       },
       [self, setup](const AdQueryRequest& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "collector"))
           return AdQueryReply{false, *no, {}, {}};
         return run_query(self, setup, q);
+      },
+      [self, setup](const PoolHistoryQuery& q) {
+        if (auto no = setup.context.refused(self, net::Permission::Read, "collector"))
+          return AdQueryReply{false, *no, {}, {}};
+        return history_query(self, q);
       },
       [self, setup](ViewHosts& v) {
         // Only the collector's own node says where its updates go.
@@ -204,7 +274,18 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         if (!config) return CommandReply{false, config.error()};
         auto policy = collector::CollectorPolicy::from_config(**config);
         if (!policy) return CommandReply{false, policy.error()};
+        auto history = collector::PoolHistoryPolicy::from_config(**config);
+        if (!history) return CommandReply{false, history.error()};
         auto& st = self->state;
+        // The sampling and the bound follow; starting or stopping the
+        // history, or moving it, takes a restart (as HTCondor's view
+        // server's files do).
+        if (history->keep != st.history_policy.keep || history->dir != st.history_policy.dir)
+          setup.context.warning("KEEP_POOL_HISTORY and POOL_HISTORY_DIR change at the next restart");
+        if (st.history) st.history->set_max_bytes(history->max_storage);
+        history->keep = st.history_policy.keep;
+        history->dir = st.history_policy.dir;
+        st.history_policy = std::move(*history);
         if (policy->name != st.policy.name) {  // its ad goes by its new name
           st.store->invalidate(collector::AdType::Collector, st.policy.name, setup.clock.now(self));
           st.endpoints[static_cast<int>(collector::AdType::Collector)].erase(st.policy.name);
@@ -223,6 +304,8 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
         const auto gone = self->state.store->expire(setup.clock.now(self));
         if (!gone.empty()) setup.context.info("expired " + std::to_string(gone.size()) + " ads");
         for (int t = 0; t < collector::kAdTypes; ++t) forget_missing(self->state, t, gone);
+        save_absent(self, setup);
+        sample_if_due(self, setup);
         self->delayed_send(self, setup.expire_every, Timer{});
       },
   };
@@ -230,8 +313,22 @@ collector_actor::behavior_type collector_behavior(Self self, CollectorSetup setu
 
 }  // namespace
 
-collector_actor spawn_collector(caf::actor_system& sys, CollectorSetup setup) {
-  return sys.spawn(collector_behavior, std::move(setup));
+Result<collector_actor> spawn_collector(caf::actor_system& sys, CollectorSetup setup) {
+  auto start = std::make_shared<Start>();
+  if (!setup.persistent_ad_log.empty()) {
+    auto store = persistence::CollectorStore::open(setup.persistent_ad_log);
+    if (!store) return Error{store.error()};
+    auto absent = store->load();
+    if (!absent) return Error{absent.error()};
+    start->absent = std::move(*absent);
+    start->ad_log = std::move(*store);
+  }
+  if (setup.history.keep) {
+    auto store = persistence::PoolHistoryStore::open(setup.history.dir, setup.history.max_storage);
+    if (!store) return Error{store.error()};
+    start->history = std::move(*store);
+  }
+  return sys.spawn(collector_behavior, std::move(start), std::move(setup));
 }
 
 }  // namespace cara::actors

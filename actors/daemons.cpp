@@ -38,11 +38,20 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
   if (name == "COLLECTOR") {
     auto policy = collector::CollectorPolicy::from_config(*config);
     if (!policy) return Error{policy.error()};
+    auto history = collector::PoolHistoryPolicy::from_config(*config);
+    if (!history) return Error{history.error()};
     CollectorSetup setup;
     setup.policy = std::move(*policy);
+    setup.history = std::move(*history);
     setup.clock = node.clock;
     setup.context = node.context(name);
-    return caf::actor_cast<caf::actor>(spawn_collector(sys, std::move(setup)));
+    if (node.durable) {
+      auto log = config->string("COLLECTOR_PERSISTENT_AD_LOG");
+      if (log) setup.persistent_ad_log = *log;
+    }
+    auto collector = spawn_collector(sys, std::move(setup));
+    if (!collector) return Error{collector.error()};
+    return caf::actor_cast<caf::actor>(*collector);
   }
   if (name == "NEGOTIATOR") {
     auto setup = common<NegotiatorSetup>(name, node, std::move(config), std::move(collectors));

@@ -21,6 +21,7 @@ struct AdUpdate;
 struct AdInvalidate;
 struct AdQueryRequest;
 struct AdQueryReply;
+struct PoolHistoryQuery;
 struct RequestsQuery;
 struct RequestsReply;
 struct SlotMatched;
@@ -61,7 +62,8 @@ struct NodeStop;
 
 using collector_actor =
     caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
-                     caf::replies_to<AdQueryRequest>::with<AdQueryReply>, caf::reacts_to<Timer>,
+                     caf::replies_to<AdQueryRequest>::with<AdQueryReply>,
+                     caf::replies_to<PoolHistoryQuery>::with<AdQueryReply>, caf::reacts_to<Timer>,
                      caf::reacts_to<ViewHosts>, caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 using negotiator_actor =

@@ -32,6 +32,7 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<ReleaseSlot>("cara::ReleaseSlot")
       .add_message_type<ClaimEnded>("cara::ClaimEnded")
       .add_message_type<JobFinished>("cara::JobFinished")
+      .add_message_type<PoolHistoryQuery>("cara::PoolHistoryQuery")
       .add_message_type<ReconnectJob>("cara::ReconnectJob")
       .add_message_type<ReconnectReply>("cara::ReconnectReply")
       .add_message_type<JobSuspension>("cara::JobSuspension")

@@ -89,6 +89,20 @@ typename I::result_type inspect(I& f, AdQueryReply& x) {
   return f(caf::meta::type_name("AdQueryReply"), x.ok, x.error, x.ads, x.endpoints);
 }
 
+// condor_stats: the collector's pool history (KEEP_POOL_HISTORY), the
+// rows sampled from `from` to `to` (seconds since the epoch, inclusive)
+// that `constraint` selects, oldest first. Answered with ads and no
+// endpoints.
+struct PoolHistoryQuery {
+  std::int64_t from = 0, to = 0;
+  std::string constraint;
+  std::vector<std::string> projection;
+};
+template <class I>
+typename I::result_type inspect(I& f, PoolHistoryQuery& x) {
+  return f(caf::meta::type_name("PoolHistoryQuery"), x.from, x.to, x.constraint, x.projection);
+}
+
 // The actor that speaks for an ad has the interface its ad type names:
 // a Machine ad's is a slot, a Submitter ad's and a Scheduler ad's the
 // schedd (it answers for its submitters' requests itself), a Negotiator ad's the negotiator, a Collector ad's

@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
   auto* q = raw("q", "List the jobs of this node's schedd (like condor_q)");
   auto* history = raw("history", "List the jobs this node's schedd finished (like condor_history)");
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
+  auto* stats = raw("stats", "The pool's history from the collector (like condor_stats)");
   auto* drain = raw("drain", "Drain an execution point, or cancel its drain (like condor_drain)");
   auto* reconfig = raw("reconfig", "Have a node read its configuration again (like condor_reconfig)");
   auto* off = raw("off", "Stop a node, gracefully or fast (like condor_off -master)");
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
   if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
   if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr);
   if (userprio->parsed()) return cara::apps::run_userprio(userprio->remaining(), std::cout, std::cerr);
+  if (stats->parsed()) return cara::apps::run_stats(stats->remaining(), std::cout, std::cerr);
   if (drain->parsed()) return cara::apps::run_drain(drain->remaining(), std::cout, std::cerr);
   if (reconfig->parsed()) return cara::apps::run_reconfig(reconfig->remaining(), std::cout, std::cerr);
   if (off->parsed()) return cara::apps::run_off(off->remaining(), std::cout, std::cerr);

@@ -81,7 +81,7 @@ SlotBytes bytes_per_slot_actor() {
   caf::scoped_actor self{sys};
   actors::CollectorSetup cs;
   cs.policy = *collector::CollectorPolicy::from_config(*make_config("", "COLLECTOR"));
-  auto collector = actors::spawn_collector(sys, std::move(cs));
+  auto collector = *actors::spawn_collector(sys, std::move(cs));
   std::vector<std::shared_ptr<const config::Config>> configs;
   for (int i = 0; i < kStartds; ++i) configs.push_back(make_config(execution_point(i, kSlots), "STARTD"));
   auto runner = std::make_shared<HoldRunner>();
@@ -156,7 +156,7 @@ double ingest(caf::scoped_actor& self, const actors::collector_actor& c, int rou
 actors::collector_actor spawn_bench_collector(caf::actor_system& sys) {
   actors::CollectorSetup cs;
   cs.policy = *collector::CollectorPolicy::from_config(*make_config("", "COLLECTOR"));
-  return actors::spawn_collector(sys, std::move(cs));
+  return *actors::spawn_collector(sys, std::move(cs));
 }
 
 double collector_inproc(int runs) {

@@ -109,6 +109,24 @@ Result<std::optional<std::string>> Store::get(std::string_view key) const {
   return std::optional<std::string>{std::move(value)};
 }
 
+Status Store::scan_range(
+    std::string_view from, std::string_view to,
+    const std::function<Status(std::string_view key, std::string_view value)>& visit) const {
+  rocksdb::ReadOptions options;
+  options.verify_checksums = true;
+  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(options));  // closed before the store
+  for (it->Seek(rocksdb::Slice(from.data(), from.size())); it->Valid(); it->Next()) {
+    const rocksdb::Slice k = it->key();
+    const std::string_view key(k.data(), k.size());
+    if (key >= to) break;
+    if (!key.empty() && key[0] == '\0') continue;  // the store's own keys
+    const rocksdb::Slice v = it->value();
+    if (Status s = visit(key, std::string_view(v.data(), v.size())); !s) return s;
+  }
+  if (!it->status().ok()) return Error{where() + ": scan failed: " + it->status().ToString()};
+  return Ok{};
+}
+
 Status Store::scan(std::string_view prefix,
                    const std::function<Status(std::string_view key, std::string_view value)>& visit) const {
   rocksdb::ReadOptions options;

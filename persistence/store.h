@@ -59,6 +59,10 @@ class Store {
   Status scan(std::string_view prefix,
               const std::function<Status(std::string_view key, std::string_view value)>& visit) const;
 
+  // Every (key, value) with `from` <= key < `to`, in key order.
+  Status scan_range(std::string_view from, std::string_view to,
+                    const std::function<Status(std::string_view key, std::string_view value)>& visit) const;
+
   const std::string& name() const { return name_; }
   const std::string& path() const { return path_; }
 

@@ -27,21 +27,6 @@ const char* status_letter(std::int64_t s) {
   }
 }
 
-// "A,B C" → {A, B, C}.
-std::vector<std::string> attribute_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  for (char c : text + ",") {
-    if (c == ',' || c == ' ') {
-      if (!item.empty()) out.push_back(item);
-      item.clear();
-    } else {
-      item += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 int run_job_listing(const JobListing& how, const std::vector<std::string>& args, std::ostream& out,
@@ -98,11 +83,7 @@ int run_job_listing(const JobListing& how, const std::vector<std::string>& args,
     ++n;
     auto get = [&](const char* a) { return classad::evaluate_attr(*ad, a); };
     if (!af.empty()) {
-      for (std::size_t i = 0; i < af.size(); ++i) {
-        classad::Value v = get(af[i].c_str());
-        out << (i ? " " : "") << (v.is_string() ? std::string(v.as_string()) : classad::unparse(v));
-      }
-      out << "\n";
+      out << autoformat(*ad, af) << "\n";
       continue;
     }
     classad::Value c = get("ClusterId"), pr = get("ProcId"), o = get("Owner"), s = get("JobStatus"),

@@ -19,6 +19,11 @@ int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream&
 // local schedd's finished jobs, newest first.
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara stats [--config FILE] [-lastday|-lastweek|-lastmonth|-lasthours N|
+// -from S [-to S]] [-resourcequery M|-userquery U|-groupquery G|-resourcelist|
+// -userlist|-grouplist] [-constraint EXPR] [-af A,B]: the collector's pool
+// history (condor_stats; KEEP_POOL_HISTORY).
+int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE: finds
 // the machine's address in the collector and asks its startd (ADMINISTRATOR).
 int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -53,6 +53,30 @@ std::optional<std::string> option(const Parsed& p, const std::string& name) {
   return it->second;
 }
 
+std::vector<std::string> attribute_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',' || c == ' ') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  return out;
+}
+
+std::string autoformat(const classad::ClassAd& ad, const std::vector<std::string>& attrs) {
+  std::string line;
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    classad::Value v = classad::evaluate_attr(ad, attrs[i]);
+    if (i) line += ' ';
+    line += v.is_string() ? std::string(v.as_string()) : classad::unparse(v);
+  }
+  return line;
+}
+
 Result<net::Joined> join_advertised(PoolClient& client, collector::AdType type, const std::string& constraint,
                                     const std::string& what) {
   caf::actor_system& sys = client.system();

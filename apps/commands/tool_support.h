@@ -33,6 +33,12 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const std::vec
                             const char* command, const char* usage, std::ostream& err);
 std::optional<std::string> option(const Parsed& p, const std::string& name);
 
+// "A,B C" → {A, B, C}: the attributes -af names.
+std::vector<std::string> attribute_list(const std::string& text);
+// condor_q's autoformat: the attributes' values on one line, space-separated,
+// strings bare.
+std::string autoformat(const classad::ClassAd& ad, const std::vector<std::string>& attrs);
+
 // A tool that takes options only: its options and its configuration
 // (`who` reads it, `--config FILE` wins), or nullopt once `err` says what
 // was wrong (exit code 2).

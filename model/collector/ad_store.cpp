@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "model/classad/eval.h"
 #include "model/classad/references.h"
@@ -87,6 +88,7 @@ void AdStore::store(AdType type, const std::string& key, classad::ClassAd ad, st
   classad::Value v = classad::evaluate_attr(ad, "ClassAdLifetime");
   if (v.is_int() && v.as_int() > 0) lifetime = v.as_int();
   Stored& s = ads_[static_cast<int>(type)][key];
+  if (s.absent) absent_changes_.emplace_back(type, key);
   s.ad = std::move(ad);
   s.ad.erase("Absent");  // a returning machine replaces its absent ad
   s.absent = false;
@@ -99,6 +101,7 @@ bool AdStore::retire(AdType type, Stored& s, std::int64_t now) {
     s.absent = true;
     s.ad.set("Absent", true);
     s.expires = policy_.absent_expire_after == 0 ? 0 : now + policy_.absent_expire_after;
+    absent_changes_.emplace_back(type, key_of(type, s.ad));
     return true;
   }
   return false;
@@ -111,6 +114,7 @@ bool AdStore::invalidate(AdType type, const std::string& key, std::int64_t now) 
   // EXPIRE_INVALIDATED_ADS: "Invalidated ClassAds will instead be treated
   // as if they expired, including when evaluating ABSENT_REQUIREMENTS."
   if (policy_.expire_invalidated_ads && retire(type, it->second, now)) return true;
+  if (it->second.absent) absent_changes_.emplace_back(type, key);
   ads.erase(it);
   return true;
 }
@@ -137,6 +141,7 @@ std::vector<std::string> AdStore::expire(std::int64_t now) {
       if (!s.absent && retire(static_cast<AdType>(t), s, now)) {
         ++it;
       } else {
+        if (s.absent) absent_changes_.emplace_back(static_cast<AdType>(t), it->first);
         it = ads.erase(it);
       }
     }
@@ -167,6 +172,31 @@ const classad::ClassAd* AdStore::find(AdType type, const std::string& key) const
   const auto& ads = ads_[static_cast<int>(type)];
   auto it = ads.find(key);
   return it == ads.end() ? nullptr : &it->second.ad;
+}
+
+std::vector<std::pair<AdType, std::string>> AdStore::take_absent_changes() {
+  return std::exchange(absent_changes_, {});
+}
+
+std::optional<AbsentAd> AdStore::absent(AdType type, const std::string& key) const {
+  const auto& ads = ads_[static_cast<int>(type)];
+  auto it = ads.find(key);
+  if (it == ads.end() || !it->second.absent) return std::nullopt;
+  return AbsentAd{type, key, it->second.ad, it->second.expires};
+}
+
+void AdStore::restore_absent(AbsentAd ad, std::int64_t now) {
+  auto& ads = ads_[static_cast<int>(ad.type)];
+  if (ads.count(ad.key)) {  // a live ad came first: the stored one goes
+    absent_changes_.emplace_back(ad.type, ad.key);
+    return;
+  }
+  if (ad.expires != 0 && ad.expires <= now) {
+    absent_changes_.emplace_back(ad.type, ad.key);
+    return;
+  }
+  ad.ad.set("Absent", true);
+  ads[ad.key] = Stored{std::move(ad.ad), ad.expires, true};
 }
 
 std::optional<std::int64_t> AdStore::next_expiry() const {

@@ -5,9 +5,10 @@
 // absent Machine ads; queries with a constraint and a projection.
 //
 // The collector actor owns one and calls expire() on a timer; the clock
-// comes in as `now`. Absent ads live in memory here; keeping them across
-// a collector restart (COLLECTOR_PERSISTENT_AD_LOG) belongs to
-// persistence/.
+// comes in as `now`. Absent ads are kept across a collector restart
+// (COLLECTOR_PERSISTENT_AD_LOG): the store notes which absent ads changed
+// (take_absent_changes) for the actor to store, and takes them back
+// (restore_absent).
 #pragma once
 
 #include <cstdint>
@@ -52,6 +53,14 @@ struct AdQuery {
   bool absent = false;
 };
 
+// An absent ad as it is stored across restarts.
+struct AbsentAd {
+  AdType type = AdType::Machine;
+  std::string key;
+  classad::ClassAd ad;
+  std::int64_t expires = 0;  // 0: never (ABSENT_EXPIRE_ADS_AFTER = 0)
+};
+
 class AdStore {
  public:
   explicit AdStore(CollectorPolicy policy) : policy_(std::move(policy)) {}
@@ -84,6 +93,15 @@ class AdStore {
   // The ad by key, absent or not (null when none).
   const classad::ClassAd* find(AdType type, const std::string& key) const;
   std::size_t size(AdType type) const { return ads_[static_cast<int>(type)].size(); }
+  // The ads that became absent, came back or were dropped as absent since
+  // the last call (each may repeat), in the order it happened.
+  std::vector<std::pair<AdType, std::string>> take_absent_changes();
+  // The absent ad under `key`, if there is one.
+  std::optional<AbsentAd> absent(AdType type, const std::string& key) const;
+  // An absent ad read back from the store: kept unless a live ad has the
+  // key, or its time ran out by `now` (then noted as a change).
+  void restore_absent(AbsentAd ad, std::int64_t now);
+
   // The earliest expiry, so the actor can set one timer.
   std::optional<std::int64_t> next_expiry() const;
 
@@ -101,6 +119,7 @@ class AdStore {
 
   CollectorPolicy policy_;
   std::map<std::string, Stored> ads_[kAdTypes];
+  std::vector<std::pair<AdType, std::string>> absent_changes_;
 };
 
 }  // namespace cara::collector

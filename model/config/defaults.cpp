@@ -16,6 +16,10 @@ constexpr KnobDefault kDefaults[] = {
     {"CLAIM_WORKLIFE", "1200"},
     {"CLASSAD_LIFETIME", "900"},
     {"COLLECTOR_HOST", "$(CONDOR_HOST)"},
+    // Where a collector keeps its absent ads across restarts (a RocksDB
+    // directory). HTCondor has no default and keeps none; nothing the pool
+    // knew is lost here unless set empty.
+    {"COLLECTOR_PERSISTENT_AD_LOG", "$(SPOOL)/collector_ads.db"},
     {"COLLECTOR_UPDATE_INTERVAL", "900"},
     {"CONDOR_HOST", ""},
     {"CONDOR_VIEW_HOST", ""},
@@ -48,6 +52,7 @@ constexpr KnobDefault kDefaults[] = {
     // The schedd's queue and history store (a RocksDB directory).
     {"JOB_QUEUE_LOG", "$(SPOOL)/job_queue.db"},
     {"JOB_TRANSFORM_NAMES", ""},
+    {"KEEP_POOL_HISTORY", "False"},
     {"KILL", "False"},
     {"KILLING_TIMEOUT", "30"},
     {"LOCAL_CONFIG_DIR", ""},
@@ -97,6 +102,10 @@ constexpr KnobDefault kDefaults[] = {
     {"NUM_CPUS", "$(DETECTED_CPUS_LIMIT)"},
     {"PERIODIC_EXPR_INTERVAL", "60"},
     {"POLLING_INTERVAL", "5"},
+    // HTCondorView: the collector's pool history (a RocksDB directory here).
+    {"POOL_HISTORY_DIR", "$(LOCAL_DIR)/ViewHist"},
+    {"POOL_HISTORY_MAX_STORAGE", "10000000"},
+    {"POOL_HISTORY_SAMPLING_INTERVAL", "60"},
     {"PREEMPT", "False"},
     // The execution point's process keeper; empty: cara-procd beside the
     // running cara binary (HTCondor's PROCD = $(SBIN)/condor_procd).

@@ -3,10 +3,13 @@
 // there, then every update; view hosts come only from the collector's node.
 #include "actors/collector.h"
 
+#include <limits>
+
 #include "actor/caf_catch.h"
 #include "actors/message_types.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
+#include "tests/support/scratch.h"
 
 using namespace cara;
 using namespace cara::actors;
@@ -20,7 +23,7 @@ struct CollectorsFixture : test_coordinator_fixture<> {
     CollectorSetup s;
     s.policy = collector::CollectorPolicy{};
     s.clock = PoolClock{1700000000};
-    return spawn_collector(sys, s);
+    return *spawn_collector(sys, s);
   }
   ~CollectorsFixture() override {
     caf::anon_send_exit(central, caf::exit_reason::user_shutdown);
@@ -83,7 +86,7 @@ TEST_CASE("the collector advertises itself with the pool it sees, every COLLECTO
   s.policy.name = "cm.example.org";
   s.policy.update_interval = 60;
   s.clock = PoolClock{1700000000};
-  const collector_actor c = spawn_collector(f.sys, s);
+  const collector_actor c = *spawn_collector(f.sys, s);
   auto send = [&](collector::AdType type, const std::string& text) {
     f.self->send(c, AdUpdate{static_cast<std::int32_t>(type), {WireAd{*classad::parse_classad(text)}}, {}});
   };
@@ -148,7 +151,7 @@ TEST_CASE("the ads of a daemon that is gone leave the pool at once", "[collector
   CollectorSetup s;
   s.policy.absent_requirements = *classad::parse_expression("Cpus > 1");
   s.clock = PoolClock{1700000000};
-  const collector_actor c = spawn_collector(f.sys, s);
+  const collector_actor c = *spawn_collector(f.sys, s);
   // Advertisers: two startds (actors that only send).
   auto startd = [&] {
     // (An argument: CAF 0.17 trips over a spawned function that takes none.)
@@ -191,4 +194,119 @@ TEST_CASE("the ads of a daemon that is gone leave the pool at once", "[collector
   CHECK(names(true) == std::vector<std::string>{"slot1@ep1", "slot1@ep2"});
   caf::anon_send_exit(c, caf::exit_reason::user_shutdown);
   f.settle();
+}
+
+// Issue 21: a collector keeps its absent ads across a restart
+// (COLLECTOR_PERSISTENT_AD_LOG) and samples the pool into its history
+// (KEEP_POOL_HISTORY), which a query reads by time range.
+TEST_CASE("a restarted collector still shows the machines that went away", "[collector][actor][durability]") {
+  CollectorsFixture f;
+  cara::scratch::TempDir dir("collector-restart");
+  CollectorSetup s;
+  s.policy.absent_requirements = *classad::parse_expression("true");
+  s.clock = PoolClock{1700000000};
+  s.persistent_ad_log = dir / "collector_ads.db";
+  auto startd = [&] {
+    return f.sys.spawn([](caf::event_based_actor*, int) -> caf::behavior { return {[](std::int32_t) {}}; },
+                       0);
+  };
+  {
+    auto c = spawn_collector(f.sys, s);
+    REQUIRE(c);
+    caf::actor ep = startd();
+    classad::ClassAd ad = *classad::parse_classad("[ MyType = \"Machine\"; Name = \"slot1@ep1\"; Cpus = 4 ]");
+    caf::send_as(ep, *c, AdUpdate{static_cast<std::int32_t>(collector::AdType::Machine), {WireAd{ad}}, {}});
+    f.settle();
+    caf::anon_send_exit(ep, caf::exit_reason::kill);  // its node died
+    f.settle();
+    CHECK(f.names(*c, "Absent =?= true") == std::vector<std::string>{"slot1@ep1"});
+    caf::anon_send_exit(*c, caf::exit_reason::kill);
+    f.settle();
+  }
+  auto c = spawn_collector(f.sys, s);
+  REQUIRE(c);
+  f.settle();
+  CHECK(f.names(*c, "Absent =?= true") == std::vector<std::string>{"slot1@ep1"});
+  CHECK(f.names(*c).empty());  // absent ads only when asked for
+  caf::anon_send_exit(*c, caf::exit_reason::user_shutdown);
+  f.settle();
+
+  SECTION("a store that cannot be read stops the collector, saying why") {
+    CollectorSetup bad = s;
+    bad.persistent_ad_log = "/proc/cara-no-such-dir/ads.db";
+    auto refused = spawn_collector(f.sys, bad);
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error(), Catch::Contains("/proc/cara-no-such-dir/ads.db"));
+  }
+}
+
+TEST_CASE("with KEEP_POOL_HISTORY the collector samples the pool and answers by time range",
+          "[collector][actor][history]") {
+  CollectorsFixture f;
+  cara::scratch::TempDir dir("pool-history");
+  CollectorSetup s;
+  s.clock = PoolClock{1700000000};
+  s.history.keep = true;
+  s.history.dir = dir / "ViewHist";
+  s.history.sampling_interval = 60;
+  auto c = spawn_collector(f.sys, s);
+  REQUIRE(c);
+  // Stopped however the test ends: a collector left running keeps the
+  // coordinator busy.
+  std::shared_ptr<void> stop(nullptr, [&](void*) {
+    caf::anon_send_exit(*c, caf::exit_reason::user_shutdown);
+    f.settle();
+  });
+  classad::ClassAd slot = *classad::parse_classad(
+      "[ MyType = \"Machine\"; Name = \"slot1@ep1\"; Machine = \"ep1\"; State = \"Claimed\"; Cpus = 4 ]");
+  f.self->send(*c, AdUpdate{static_cast<std::int32_t>(collector::AdType::Machine), {WireAd{slot}}, {}});
+  classad::ClassAd sub = *classad::parse_classad(
+      "[ MyType = \"Submitter\"; Name = \"alice@pool\"; ScheddName = \"ap\"; RunningJobs = 1; IdleJobs = 2 "
+      "]");
+  f.self->send(*c, AdUpdate{static_cast<std::int32_t>(collector::AdType::Submitter), {WireAd{sub}}, {}});
+  f.settle();
+  // Expiry runs every 5 s; a sample is due every 60.
+  for (int i = 0; i < 30; ++i) {
+    f.advance_time(std::chrono::seconds(5));
+    f.settle();
+  }
+  auto query = [&](std::int64_t from, std::int64_t to, const std::string& constraint) {
+    auto h = f.self->request(*c, caf::infinite, PoolHistoryQuery{from, to, constraint, {}});
+    f.settle();
+    std::vector<classad::ClassAd> out;
+    h.receive(
+        [&](AdQueryReply& r) {
+          REQUIRE(r.ok);
+          for (WireAd& w : r.ads) out.push_back(std::move(w.ad));
+        },
+        [](caf::error& e) { FAIL(caf::to_string(e)); });
+    return out;
+  };
+  constexpr std::int64_t kEver = std::numeric_limits<std::int64_t>::max();
+  const auto all = query(0, kEver, "MyType == \"MachineHistory\"");
+  REQUIRE(all.size() >= 2);  // the first sample at start, one a minute after
+  CHECK(classad::evaluate_attr(all[0], "Claimed").as_int() == 1);
+  const std::int64_t first = classad::evaluate_attr(all[0], "Time").as_int();
+  const std::int64_t second = classad::evaluate_attr(all[1], "Time").as_int();
+  CHECK(second - first == 60);
+  const auto one = query(second, second, "MyType == \"SubmitterHistory\"");
+  REQUIRE(one.size() == 1);
+  CHECK(classad::evaluate_attr(one[0], "IdleJobs").as_int() == 2);
+
+  SECTION("a collector that keeps none says so") {
+    CollectorSetup plain;
+    plain.clock = PoolClock{1700000000};
+    auto p = spawn_collector(f.sys, plain);
+    REQUIRE(p);
+    auto h = f.self->request(*p, caf::infinite, PoolHistoryQuery{0, 1, "", {}});
+    f.settle();
+    h.receive(
+        [&](AdQueryReply& r) {
+          CHECK_FALSE(r.ok);
+          CHECK(r.error == "this collector keeps no pool history (KEEP_POOL_HISTORY is false)");
+        },
+        [](caf::error& e) { FAIL(caf::to_string(e)); });
+    caf::anon_send_exit(*p, caf::exit_reason::user_shutdown);
+    f.settle();
+  }
 }

@@ -18,11 +18,16 @@ namespace {
 struct DurablePool : PoolFixture {
   cara::scratch::TempDir dir{"durable-schedd"};
   std::string store = dir / "spool/job_queue.db";
+  // Every store of the pool in the test's directory (the central manager's
+  // accountant and absent ads too), never the system's LOCAL_DIR.
+  std::string cm_config = std::string(kCentralManager) + "LOCAL_DIR = " + (dir / "cm") + "\n";
+  std::string ap_config =
+      std::string(kAccessPoint) + "LOCAL_DIR = " + (dir / "ap") + "\nJOB_QUEUE_LOG = " + store + "\n";
 
   void start_durable() {
     std::vector<std::shared_ptr<const config::Config>> nodes;
-    nodes.push_back(make_config(kCentralManager, "NEGOTIATOR"));
-    nodes.push_back(make_config(std::string(kAccessPoint) + "JOB_QUEUE_LOG = " + store + "\n", "SCHEDD"));
+    nodes.push_back(make_config(cm_config, "NEGOTIATOR"));
+    nodes.push_back(make_config(ap_config, "SCHEDD"));
     nodes.push_back(make_config(execution_point("ep1.test", 1), "STARTD"));
     PoolSpec s = spec(std::move(nodes));
     s.durable = true;
@@ -54,10 +59,7 @@ struct DurablePool : PoolFixture {
     services.runner = runner;
     services.negotiator = pool.negotiator;
     services.durable = true;
-    auto a =
-        spawn_daemon(sys, "SCHEDD", services,
-                     make_config(std::string(kAccessPoint) + "JOB_QUEUE_LOG = " + store + "\n", "SCHEDD"),
-                     {pool.collector});
+    auto a = spawn_daemon(sys, "SCHEDD", services, make_config(ap_config, "SCHEDD"), {pool.collector});
     if (!a) FAIL(a.error());
     pool.schedd = caf::actor_cast<schedd_actor>(*a);
     pool.daemons.push_back(*a);
@@ -142,8 +144,8 @@ TEST_CASE_METHOD(DurablePool,
   // Matches, grants and job starts interleave with the commits that store
   // each start: every action must reach the slot it was meant for.
   std::vector<std::shared_ptr<const config::Config>> nodes;
-  nodes.push_back(make_config(kCentralManager, "NEGOTIATOR"));
-  nodes.push_back(make_config(std::string(kAccessPoint) + "JOB_QUEUE_LOG = " + store + "\n", "SCHEDD"));
+  nodes.push_back(make_config(cm_config, "NEGOTIATOR"));
+  nodes.push_back(make_config(ap_config, "SCHEDD"));
   nodes.push_back(make_config(execution_point("ep1.test", 2), "STARTD"));
   nodes.push_back(make_config(execution_point("ep2.test", 2), "STARTD"));
   PoolSpec s = spec(std::move(nodes));

@@ -226,7 +226,7 @@ TEST_CASE_METHOD(PoolFixture, "daemons told of a new collector advertise to it a
   CollectorSetup cs;
   cs.policy = collector::CollectorPolicy{};
   cs.clock = PoolClock{1700000000};
-  collector_actor fresh = spawn_collector(sys, cs);
+  collector_actor fresh = *spawn_collector(sys, cs);
   const Collectors moved{{fresh}};
   for (const startd_actor& s : pool.startds) self->send(s, moved);
   self->send(pool.schedd, moved);

@@ -250,3 +250,49 @@ TEST_CASE("cara history lists the finished jobs newest first, within MAX_HISTORY
   REQUIRE(await([&] { return queue_of(pool, ap).has_value(); }, 60));
   CHECK(listed({}) == kept);
 }
+
+TEST_CASE("a central manager killed with kill -9 still knows the machines that went away, and its history",
+          "[integration][durability][history]") {
+  Pool pool;
+  const fs::path ap = pool.start_all(
+      "", "ABSENT_REQUIREMENTS = True\nKEEP_POOL_HISTORY = True\nPOOL_HISTORY_SAMPLING_INTERVAL = 1\n");
+  const std::string admin = pool.client("admin", ap);
+  auto stats = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv{CARA_BINARY, "stats", "--config", admin};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, "", 60000);
+  };
+  REQUIRE(await(
+      [&] {
+        const auto r = stats({"-resourcelist"});
+        return r.exit_code == 0 && r.out == "ep1.pool\nep2.pool\n";
+      },
+      60));
+  // ep1 dies: its slot is kept as absent (ABSENT_REQUIREMENTS).
+  Pool::stop(pool.nodes[1], SIGKILL);
+  REQUIRE(await(
+      [&] { return pool.collector_log().find("left the pool: slot1@ep1.pool") != std::string::npos; }, 30));
+  // The central manager dies too, and comes back from its stores.
+  const fs::path cm = pool.nodes.front().conf;
+  Pool::stop(pool.nodes.front(), SIGKILL);
+  fs::rename(pool.dir / "cm/log/CollectorLog", pool.dir / "cm/log/CollectorLog.old");
+  pool.start(cm);
+  REQUIRE(await([&] { return pool.collector_log().find("absent ads read from ") != std::string::npos; }, 60));
+  CHECK_THAT(pool.collector_log(), Catch::Contains("/cm/spool/collector_ads.db: 1\n"));
+  // The history from before the restart is there, and grows again.
+  const auto before = stats({"-resourcequery", "ep1.pool", "-lasthours", "1", "-af", "Time,Slots"});
+  REQUIRE(before.exit_code == 0);
+  CHECK(count(before.out, " 1\n") >= 1);
+  REQUIRE(await(
+      [&] {
+        const auto r = stats({"-resourcequery", "ep2.pool", "-af", "Time"});
+        return r.exit_code == 0 && count(r.out, "\n") > count(before.out, "\n") + 1;
+      },
+      60));
+  const auto table = stats({"-userlist"});
+  CHECK(table.exit_code == 0);
+  // Bad input: a clear message and exit code 2.
+  const auto bad = stats({"-lasthours", "soon"});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("-lasthours expects a positive number of hours, not 'soon'"));
+}

@@ -268,3 +268,54 @@ TEST_CASE("an ad whose daemon is lost expires at once, absent where ABSENT_REQUI
   q.type = collector::AdType::Machine;
   CHECK(store.query(q, now + 2).empty());  // out of the negotiator's view
 }
+
+TEST_CASE("the absent ads that change are noted for the store, and read back", "[collector][durability]") {
+  CollectorPolicy p;
+  p.absent_requirements = expr("true");
+  p.absent_expire_after = 1000;
+  AdStore store(p);
+  auto keys = [](const std::vector<std::pair<AdType, std::string>>& changes) {
+    std::vector<std::string> out;
+    for (const auto& [type, key] : changes) out.push_back(key);
+    return out;
+  };
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@a\"; Cpus = 2 ]"), kT0));
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@b\"; Cpus = 2 ]"), kT0));
+  CHECK(store.take_absent_changes().empty());  // live ads are not the store's
+  store.lose(AdType::Machine, "slot1@a", kT0 + 10);
+  CHECK(keys(store.take_absent_changes()) == std::vector<std::string>{"slot1@a"});
+  auto a = store.absent(AdType::Machine, "slot1@a");
+  REQUIRE(a);
+  CHECK(a->expires == kT0 + 1010);
+  CHECK_FALSE(store.absent(AdType::Machine, "slot1@b"));
+  // The machine comes back: its absent ad goes.
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@a\"; Cpus = 2 ]"), kT0 + 20));
+  CHECK(keys(store.take_absent_changes()) == std::vector<std::string>{"slot1@a"});
+  CHECK_FALSE(store.absent(AdType::Machine, "slot1@a"));
+  // Absent, then dropped after ABSENT_EXPIRE_ADS_AFTER.
+  store.lose(AdType::Machine, "slot1@b", kT0 + 30);
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@a\"; Cpus = 2 ]"), kT0 + 1000));  // still alive
+  store.take_absent_changes();
+  store.expire(kT0 + 1030);
+  CHECK(keys(store.take_absent_changes()) == std::vector<std::string>{"slot1@b"});
+  CHECK_FALSE(store.find(AdType::Machine, "slot1@b"));
+
+  SECTION("a new collector takes them back: absent, queried only when asked for") {
+    AdStore again(p);
+    again.restore_absent(
+        AbsentAd{AdType::Machine, "slot1@c", ad("[ Name = \"slot1@c\"; Cpus = 4 ]"), kT0 + 500}, kT0 + 100);
+    auto q = [&](bool absent) {
+      auto s = classad::Selection::parse("", {});
+      return again.query(AdQuery{AdType::Machine, std::move(*s), absent}, kT0 + 100).size();
+    };
+    CHECK(q(false) == 0);
+    CHECK(q(true) == 1);
+    CHECK(again.take_absent_changes().empty());
+    // One whose time ran out while the collector was down is dropped, and
+    // the store told.
+    again.restore_absent(AbsentAd{AdType::Machine, "slot1@d", ad("[ Name = \"slot1@d\" ]"), kT0 + 50},
+                         kT0 + 100);
+    CHECK(keys(again.take_absent_changes()) == std::vector<std::string>{"slot1@d"});
+    CHECK_FALSE(again.find(AdType::Machine, "slot1@d"));
+  }
+}

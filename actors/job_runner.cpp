@@ -4,16 +4,12 @@
 
 #include <filesystem>
 
+#include "os/companion_program.h"
+
 namespace cara::actors {
 
 std::string default_procd_path() {
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const std::filesystem::path beside = self.parent_path() / "cara-procd";
-    if (::access(beside.c_str(), X_OK) == 0) return beside.string();
-  }
-  return CARA_PROCD_INSTALLED;
+  return os::companion_program("cara-procd", CARA_PROCD_INSTALLED);
 }
 
 std::string ProcessRunner::Options::program() const {

@@ -1,20 +1,42 @@
-// The `cara` binary: one entry point for every caracara command.
+// The `cara` binary: one entry point for every caracara command. It holds
+// the commands a user runs most and that need no actor system (submit, q,
+// history, eval, config-val, negotiate) and hands the others (a node, the
+// pool's TLS tools, the demo) to `cara-pool` with the same arguments: a
+// process that loads CAF and RocksDB spends about 10 ms relocating their
+// symbols before main, which would be most of a `cara submit`.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
 
 #include "apps/commands/config_val_command.h"
-#include "apps/commands/demo_command.h"
 #include "apps/commands/eval_command.h"
 #include "apps/commands/negotiate_command.h"
 #include "apps/commands/node_commands.h"
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
+#include "os/companion_program.h"
 #include "os/system_host.h"
 
 namespace {
+
+// Runs `cara-pool COMMAND ARGS...` in this process's place (same PID: a
+// node started as `cara master` is ended by that PID).
+int hand_over(int argc, char** argv) {
+  const std::string program = cara::os::companion_program("cara-pool", CARA_POOL_INSTALLED);
+  std::vector<char*> args;
+  args.push_back(const_cast<char*>(program.c_str()));
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execv(program.c_str(), args.data());
+  std::cerr << "cara: cannot run " << program << ": " << std::strerror(errno) << "\n";
+  return 2;
+}
 
 cara::apps::EvalClock wall_clock() {
   std::time_t now = std::time(nullptr);
@@ -88,16 +110,10 @@ int main(int argc, char** argv) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
   }
-  if (master->parsed()) return cara::apps::run_master(master->remaining(), std::cout, std::cerr);
-  if (keygen->parsed()) return cara::apps::run_keygen(keygen->remaining(), std::cout, std::cerr);
   if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
   if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr);
-  if (userprio->parsed()) return cara::apps::run_userprio(userprio->remaining(), std::cout, std::cerr);
-  if (stats->parsed()) return cara::apps::run_stats(stats->remaining(), std::cout, std::cerr);
-  if (drain->parsed()) return cara::apps::run_drain(drain->remaining(), std::cout, std::cerr);
-  if (reconfig->parsed()) return cara::apps::run_reconfig(reconfig->remaining(), std::cout, std::cerr);
-  if (off->parsed()) return cara::apps::run_off(off->remaining(), std::cout, std::cerr);
-  if (demo->parsed()) return cara::apps::run_demo(demo->remaining(), std::cout, std::cerr);
+  for (const CLI::App* pool : {master, keygen, userprio, stats, drain, reconfig, off, demo})
+    if (pool->parsed()) return hand_over(argc, argv);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;
     if (const char* user = std::getenv("USER")) env.user = user;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "apps/commands/tool_support.h"
+#include "apps/commands/tool_options.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"

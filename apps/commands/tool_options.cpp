@@ -1,0 +1,95 @@
+#include "apps/commands/tool_options.h"
+
+#include "apps/commands/arguments.h"
+#include "model/classad/eval.h"
+#include "model/classad/unparse.h"
+#include "os/system_host.h"
+
+namespace cara::apps {
+
+// Reads the configuration the way every tool does; `--config FILE` wins.
+Result<config::Config> tool_config(const std::optional<std::string>& file, const char* who) {
+  config::LoadOptions load;
+  load.config_file = file;
+  load.who = {who, ""};
+  auto host = std::make_shared<os::SystemHost>();
+  auto cfg = config::load_config(load, host);
+  if (!cfg && !file) return config::config_from_text("", load.who, host);
+  return cfg;
+}
+
+std::optional<Parsed> parse(const std::vector<std::string>& args, const std::vector<std::string>& with_value,
+                            const char* command, const char* usage, std::ostream& err) {
+  Parsed p;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.size() > 1 && a[0] == '-') {
+      bool known = false;
+      for (const std::string& name : with_value) {
+        if (!is_flag(a, name.c_str())) continue;
+        if (i + 1 >= args.size()) {
+          err << "cara " << command << ": " << a << " expects a value\n" << usage;
+          return std::nullopt;
+        }
+        p.options[name] = args[++i];
+        known = true;
+      }
+      if (!known) {
+        err << "cara " << command << ": unknown option " << a << "\n" << usage;
+        return std::nullopt;
+      }
+    } else {
+      p.positional.push_back(a);
+    }
+  }
+  return p;
+}
+
+std::optional<std::string> option(const Parsed& p, const std::string& name) {
+  auto it = p.options.find(name);
+  if (it == p.options.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string> attribute_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',' || c == ' ') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  return out;
+}
+
+std::string autoformat(const classad::ClassAd& ad, const std::vector<std::string>& attrs) {
+  std::string line;
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    classad::Value v = classad::evaluate_attr(ad, attrs[i]);
+    if (i) line += ' ';
+    line += v.is_string() ? std::string(v.as_string()) : classad::unparse(v);
+  }
+  return line;
+}
+
+std::optional<ToolStart> options_only(const std::vector<std::string>& args,
+                                      const std::vector<std::string>& with_value, const char* command,
+                                      const char* usage, const char* who, std::ostream& err) {
+  auto p = parse(args, with_value, command, usage, err);
+  if (!p) return std::nullopt;
+  if (!p->positional.empty()) {
+    err << "cara " << command << ": unexpected argument " << p->positional.front() << "\n" << usage;
+    return std::nullopt;
+  }
+  auto cfg = tool_config(option(*p, "config"), who);
+  if (!cfg) {
+    err << "cara " << command << ": " << cfg.error() << "\n";
+    return std::nullopt;
+  }
+  return ToolStart{std::move(*p), std::move(*cfg)};
+}
+
+}  // namespace cara::apps

@@ -1,0 +1,48 @@
+// What every command-line tool shares that needs no actor system: reading
+// the configuration, HTCondor-style options, -af output. The commands
+// that talk to the local schedd (submit, q, history) use only this, so the
+// `cara` binary they run in stays free of CAF and RocksDB (a process that
+// loads them spends most of its start-up relocating their symbols).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/config/config.h"
+
+namespace cara::apps {
+
+// Reads the configuration the way every tool does; `--config FILE` wins.
+Result<config::Config> tool_config(const std::optional<std::string>& file, const char* who);
+
+// "--name VALUE" pairs and positionals, with a message naming a bad option.
+struct Parsed {
+  std::map<std::string, std::string> options;
+  std::vector<std::string> positional;
+};
+std::optional<Parsed> parse(const std::vector<std::string>& args, const std::vector<std::string>& with_value,
+                            const char* command, const char* usage, std::ostream& err);
+std::optional<std::string> option(const Parsed& p, const std::string& name);
+
+// "A,B C" → {A, B, C}: the attributes -af names.
+std::vector<std::string> attribute_list(const std::string& text);
+// condor_q's autoformat: the attributes' values on one line, space-separated,
+// strings bare.
+std::string autoformat(const classad::ClassAd& ad, const std::vector<std::string>& attrs);
+
+// A tool that takes options only: its options and its configuration
+// (`who` reads it, `--config FILE` wins), or nullopt once `err` says what
+// was wrong (exit code 2).
+struct ToolStart {
+  Parsed parsed;
+  config::Config config;
+};
+std::optional<ToolStart> options_only(const std::vector<std::string>& args,
+                                      const std::vector<std::string>& with_value, const char* command,
+                                      const char* usage, const char* who, std::ostream& err);
+
+}  // namespace cara::apps

@@ -1,0 +1,41 @@
+// `cara-pool`: the commands of `cara` that run an actor system (a node,
+// the pool's TLS tools, the demo). `cara` hands them over with their
+// arguments (apps/main.cpp); run on its own it takes the same form,
+// `cara-pool COMMAND ARGS...`.
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "apps/commands/demo_command.h"
+#include "apps/commands/node_commands.h"
+
+namespace {
+
+using Command = int (*)(const std::vector<std::string>&, std::ostream&, std::ostream&);
+
+const std::map<std::string, Command>& commands() {
+  static const std::map<std::string, Command> all{
+      {"master", cara::apps::run_master},     {"keygen", cara::apps::run_keygen},
+      {"userprio", cara::apps::run_userprio}, {"stats", cara::apps::run_stats},
+      {"drain", cara::apps::run_drain},       {"reconfig", cara::apps::run_reconfig},
+      {"off", cara::apps::run_off},           {"demo", cara::apps::run_demo},
+  };
+  return all;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto& all = commands();
+  auto it = argc > 1 ? all.find(argv[1]) : all.end();
+  if (it == all.end()) {
+    std::cerr << "cara-pool: " << (argc > 1 ? "unknown command '" + std::string(argv[1]) + "'" : "no command")
+              << "; expected one of:";
+    for (const auto& [name, run] : all) std::cerr << " " << name;
+    std::cerr << " (run through `cara`)\n";
+    return 2;
+  }
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  return it->second(args, std::cout, std::cerr);
+}

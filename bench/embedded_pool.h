@@ -104,8 +104,11 @@ struct RunningPool {
     spec.nodes.push_back(
         make_config("DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR\n"
                     "FULL_HOSTNAME = cm.bench\nUID_DOMAIN = bench\nNEGOTIATOR_INTERVAL = 60\n"
-                    "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n" +
-                        cm_extra,
+                    "NEGOTIATOR_MIN_INTERVAL = 0\nNEGOTIATOR_CYCLE_DELAY = 0\n"
+                    // A durable central manager's stores (accountant, absent
+                    // ads) in the bench's directory too.
+                    "LOCAL_DIR = " +
+                        (iwd.path / "cm").string() + "\n" + cm_extra,
                     "NEGOTIATOR"));
     spec.nodes.push_back(
         make_config("DAEMON_LIST = MASTER, SCHEDD\nFULL_HOSTNAME = ap.bench\nUID_DOMAIN = bench\n"

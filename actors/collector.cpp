@@ -38,15 +38,15 @@ struct CollectorState {
 
 using Self = collector_actor::stateful_pointer<CollectorState>;
 
-// The absent ads that changed go to disk (rare: a machine leaves or comes
-// back). A write that fails is said; the collector serves on, its live
+// The absent and offline ads that changed go to disk (rare: a machine
+// leaves, sleeps or comes back). A write that fails is said; the collector serves on, its live
 // ads unaffected.
-void save_absent(Self self, const CollectorSetup& setup) {
+void save_kept(Self self, const CollectorSetup& setup) {
   auto& st = self->state;
-  auto changes = st.store->take_absent_changes();
+  auto changes = st.store->take_kept_changes();
   if (changes.empty() || !st.ad_log) return;
   if (Status s = st.ad_log->commit(*st.store, changes); !s)
-    setup.context.warning("absent ads not stored: " + s.error());
+    setup.context.warning("absent or offline ads not stored: " + s.error());
 }
 
 // KEEP_POOL_HISTORY: a sample every POOL_HISTORY_SAMPLING_INTERVAL.
@@ -108,7 +108,7 @@ void advertiser_gone(Self self, const CollectorSetup& setup, const caf::down_msg
     forget_missing(st, t, inv.keys);
     for (const collector_actor& view : st.view_hosts) self->send(view, inv);
   }
-  save_absent(self, setup);
+  save_kept(self, setup);
   if (gone > 0)
     setup.context.info(std::to_string(gone) + " ads of a daemon that is gone (" + caf::to_string(d.reason) +
                        (stopped ? ") withdrawn: " : ") left the pool: ") + names + (gone > 3 ? ", ..." : ""));
@@ -176,22 +176,23 @@ AdQueryReply history_query(Self self, const PoolHistoryQuery& q) {
 struct Start {
   std::optional<persistence::CollectorStore> ad_log;
   std::optional<persistence::PoolHistoryStore> history;
-  std::vector<collector::AbsentAd> absent;
+  std::vector<collector::KeptAd> kept;
 };
 
 collector_actor::behavior_type collector_behavior(Self self, std::shared_ptr<Start> start,
                                                   CollectorSetup setup) {
   self->state.store.emplace(setup.policy);
   const std::int64_t started = setup.clock.now(self);
-  const std::size_t restored = start->absent.size();
-  for (collector::AbsentAd& ad : start->absent) self->state.store->restore_absent(std::move(ad), started);
+  const std::size_t restored = start->kept.size();
+  for (collector::KeptAd& ad : start->kept) self->state.store->restore_kept(std::move(ad), started);
   self->state.ad_log = std::move(start->ad_log);
   self->state.history = std::move(start->history);
   self->state.history_policy = setup.history;
   self->state.next_sample = started;
   if (self->state.ad_log)
-    setup.context.info("absent ads read from " + setup.persistent_ad_log + ": " + std::to_string(restored));
-  save_absent(self, setup);  // those that ran out while the collector was down
+    setup.context.info("absent and offline ads read from " + setup.persistent_ad_log + ": " +
+                       std::to_string(restored));
+  save_kept(self, setup);  // those that ran out while the collector was down
   self->state.policy = setup.policy;
   self->state.view_hosts = setup.view_hosts;
   advertise_self(self, setup);
@@ -222,7 +223,7 @@ collector_actor::behavior_type collector_behavior(Self self, std::shared_ptr<Sta
           note_advertiser(self, u.type, key, sender);
         }
         for (const collector_actor& view : self->state.view_hosts) self->send(view, u);
-        save_absent(self, setup);  // a returning machine's absent ad goes
+        save_kept(self, setup);  // a returning machine's absent ad goes
       },
       [self, setup](AdInvalidate& inv) {
         if (setup.context.refused(self, net::Permission::Daemon, "collector")) return;
@@ -232,7 +233,7 @@ collector_actor::behavior_type collector_behavior(Self self, std::shared_ptr<Sta
           self->state.store->invalidate(static_cast<collector::AdType>(inv.type), k, now);
         forget_missing(self->state, inv.type, inv.keys);
         for (const collector_actor& view : self->state.view_hosts) self->send(view, inv);
-        save_absent(self, setup);
+        save_kept(self, setup);
       },
       [self, setup](const AdQueryRequest& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "collector"))
@@ -304,7 +305,7 @@ collector_actor::behavior_type collector_behavior(Self self, std::shared_ptr<Sta
         const auto gone = self->state.store->expire(setup.clock.now(self));
         if (!gone.empty()) setup.context.info("expired " + std::to_string(gone.size()) + " ads");
         for (int t = 0; t < collector::kAdTypes; ++t) forget_missing(self->state, t, gone);
-        save_absent(self, setup);
+        save_kept(self, setup);
         sample_if_due(self, setup);
         self->delayed_send(self, setup.expire_every, Timer{});
       },
@@ -318,9 +319,9 @@ Result<collector_actor> spawn_collector(caf::actor_system& sys, CollectorSetup s
   if (!setup.persistent_ad_log.empty()) {
     auto store = persistence::CollectorStore::open(setup.persistent_ad_log);
     if (!store) return Error{store.error()};
-    auto absent = store->load();
-    if (!absent) return Error{absent.error()};
-    start->absent = std::move(*absent);
+    auto kept = store->load();
+    if (!kept) return Error{kept.error()};
+    start->kept = std::move(*kept);
     start->ad_log = std::move(*store);
   }
   if (setup.history.keep) {

@@ -11,15 +11,16 @@
 
 namespace cara::persistence {
 
-// An absent ad: its text (new ClassAd syntax), its type
-// (collector::AdType) and when it is dropped (0: never).
-struct AbsentAdRecord {
+// An absent or offline ad: its text (new ClassAd syntax), its type
+// (collector::AdType), when it is dropped (0: never) and which it is.
+struct KeptAdRecord {
   std::int32_t type = 0;
   std::string ad;
   std::int64_t expires = 0;
+  bool offline = false;
   template <class Archive>
   void serialize(Archive& a, unsigned /*version*/) {
-    a& type& ad& expires;
+    a& type& ad& expires& offline;
   }
 };
 
@@ -35,5 +36,5 @@ struct PoolSampleRecord {
 
 }  // namespace cara::persistence
 
-BOOST_CLASS_VERSION(cara::persistence::AbsentAdRecord, 1)
+BOOST_CLASS_VERSION(cara::persistence::KeptAdRecord, 1)
 BOOST_CLASS_VERSION(cara::persistence::PoolSampleRecord, 1)

@@ -8,10 +8,10 @@
 namespace cara::persistence {
 namespace {
 
-constexpr std::string_view kAbsentPrefix = "absent/";
+constexpr std::string_view kKeptPrefix = "kept/";
 
-std::string absent_key(collector::AdType type, const std::string& key) {
-  return std::string(kAbsentPrefix) + collector::ad_type_name(type) + "/" + key;
+std::string kept_key(collector::AdType type, const std::string& key) {
+  return std::string(kKeptPrefix) + collector::ad_type_name(type) + "/" + key;
 }
 
 }  // namespace
@@ -22,11 +22,11 @@ Result<CollectorStore> CollectorStore::open(const std::string& path) {
   return CollectorStore(std::move(*store));
 }
 
-Result<std::vector<collector::AbsentAd>> CollectorStore::load() const {
-  std::vector<collector::AbsentAd> out;
-  Status s = store_.scan(kAbsentPrefix, [&](std::string_view key, std::string_view value) -> Status {
+Result<std::vector<collector::KeptAd>> CollectorStore::load() const {
+  std::vector<collector::KeptAd> out;
+  Status s = store_.scan(kKeptPrefix, [&](std::string_view key, std::string_view value) -> Status {
     const RecordPlace place{store_.name(), std::string(key)};
-    auto record = decode<AbsentAdRecord>(value, place);
+    auto record = decode<KeptAdRecord>(value, place);
     if (!record) return Error{record.error()};
     if (record->type < 0 || record->type >= collector::kAdTypes)
       return Error{place.describe() + ": unknown ad type " + std::to_string(record->type)};
@@ -34,9 +34,10 @@ Result<std::vector<collector::AbsentAd>> CollectorStore::load() const {
     if (!ad) return Error{place.describe() + ": the ad does not parse: " + ad.error()};
     const auto type = static_cast<collector::AdType>(record->type);
     std::string ad_key = collector::AdStore::key_of(type, *ad);
-    if (absent_key(type, ad_key) != key)
+    if (kept_key(type, ad_key) != key)
       return Error{place.describe() + ": the ad is " + collector::ad_type_name(type) + " '" + ad_key + "'"};
-    out.push_back(collector::AbsentAd{type, std::move(ad_key), std::move(*ad), record->expires});
+    out.push_back(
+        collector::KeptAd{type, std::move(ad_key), std::move(*ad), record->expires, record->offline});
     return Ok{};
   });
   if (!s) return Error{s.error()};
@@ -47,11 +48,12 @@ Status CollectorStore::commit(const collector::AdStore& ads,
                               const std::vector<std::pair<collector::AdType, std::string>>& changes) {
   Batch batch;
   for (const auto& [type, key] : changes) {
-    if (auto absent = ads.absent(type, key))
-      batch.put(absent_key(type, key), encode(AbsentAdRecord{static_cast<std::int32_t>(type),
-                                                             classad::unparse(absent->ad), absent->expires}));
+    if (auto kept = ads.kept(type, key))
+      batch.put(kept_key(type, key),
+                encode(KeptAdRecord{static_cast<std::int32_t>(type), classad::unparse(kept->ad),
+                                    kept->expires, kept->offline}));
     else
-      batch.erase(absent_key(type, key));
+      batch.erase(kept_key(type, key));
   }
   if (batch.empty()) return Ok{};
   return store_.write(batch, true);

@@ -1,8 +1,9 @@
-// The collector's store of absent ads (central-manager-configuration,
-// "Absent ClassAds": "stored to disk to ensure that they are remembered,
-// even across condor_collector crashes"; COLLECTOR_PERSISTENT_AD_LOG): a
-// restarted collector still shows the machines that went away, until
-// ABSENT_EXPIRE_ADS_AFTER. Keys "absent/<type>/<key>".
+// The collector's store of absent and offline ads (central-manager-
+// configuration, "Absent ClassAds": "Absent ClassAds, like offline
+// ClassAds, are stored to disk to ensure that they are remembered, even
+// across condor_collector crashes"; COLLECTOR_PERSISTENT_AD_LOG): a
+// restarted collector still shows the machines that went away or sleep.
+// Keys "kept/<type>/<key>".
 #pragma once
 
 #include <string>
@@ -22,9 +23,10 @@ class CollectorStore {
 
   // Every absent ad stored. A record that does not decode is an error
   // naming the store and the key.
-  Result<std::vector<collector::AbsentAd>> load() const;
-  // Stores what `changes` (AdStore::take_absent_changes) name as `ads` has
-  // them now, with one synced write: absent ads put, the others erased.
+  Result<std::vector<collector::KeptAd>> load() const;
+  // Stores what `changes` (AdStore::take_kept_changes) name as `ads` has
+  // them now, with one synced write: absent and offline ads put, the
+  // others erased.
   Status commit(const collector::AdStore& ads,
                 const std::vector<std::pair<collector::AdType, std::string>>& changes);
 

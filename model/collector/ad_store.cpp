@@ -42,6 +42,10 @@ Result<CollectorPolicy> CollectorPolicy::from_config(const config::Config& confi
   if (!absent_after) return Error{absent_after.error()};
   if (*absent_after < 0) return Error{"ABSENT_EXPIRE_ADS_AFTER must not be negative"};
   p.absent_expire_after = *absent_after;
+  auto offline_after = config.integer("OFFLINE_EXPIRE_ADS_AFTER");
+  if (!offline_after) return Error{offline_after.error()};
+  if (*offline_after < 0) return Error{"OFFLINE_EXPIRE_ADS_AFTER must not be negative"};
+  p.offline_expire_after = *offline_after;
   auto expire_invalidated = config.boolean("EXPIRE_INVALIDATED_ADS");
   if (!expire_invalidated) return Error{expire_invalidated.error()};
   p.expire_invalidated_ads = *expire_invalidated;
@@ -88,11 +92,20 @@ void AdStore::store(AdType type, const std::string& key, classad::ClassAd ad, st
   classad::Value v = classad::evaluate_attr(ad, "ClassAdLifetime");
   if (v.is_int() && v.as_int() > 0) lifetime = v.as_int();
   Stored& s = ads_[static_cast<int>(type)][key];
-  if (s.absent) absent_changes_.emplace_back(type, key);
+  const bool was_kept = s.absent || s.offline;
   s.ad = std::move(ad);
   s.ad.erase("Absent");  // a returning machine replaces its absent ad
   s.absent = false;
+  s.offline = false;
   s.expires = now + lifetime;
+  if (type == AdType::Machine) {
+    classad::Value offline = classad::evaluate_attr(s.ad, "Offline");
+    if (offline.is_bool() && offline.as_bool()) {
+      s.offline = true;
+      s.expires = policy_.offline_expire_after == 0 ? 0 : now + policy_.offline_expire_after;
+    }
+  }
+  if (was_kept || s.offline) kept_changes_.emplace_back(type, key);
 }
 
 bool AdStore::retire(AdType type, Stored& s, std::int64_t now) {
@@ -101,7 +114,7 @@ bool AdStore::retire(AdType type, Stored& s, std::int64_t now) {
     s.absent = true;
     s.ad.set("Absent", true);
     s.expires = policy_.absent_expire_after == 0 ? 0 : now + policy_.absent_expire_after;
-    absent_changes_.emplace_back(type, key_of(type, s.ad));
+    kept_changes_.emplace_back(type, key_of(type, s.ad));
     return true;
   }
   return false;
@@ -113,8 +126,8 @@ bool AdStore::invalidate(AdType type, const std::string& key, std::int64_t now) 
   if (it == ads.end()) return false;
   // EXPIRE_INVALIDATED_ADS: "Invalidated ClassAds will instead be treated
   // as if they expired, including when evaluating ABSENT_REQUIREMENTS."
-  if (policy_.expire_invalidated_ads && retire(type, it->second, now)) return true;
-  if (it->second.absent) absent_changes_.emplace_back(type, key);
+  if (!it->second.offline && policy_.expire_invalidated_ads && retire(type, it->second, now)) return true;
+  if (it->second.absent || it->second.offline) kept_changes_.emplace_back(type, key);
   ads.erase(it);
   return true;
 }
@@ -122,7 +135,8 @@ bool AdStore::invalidate(AdType type, const std::string& key, std::int64_t now) 
 bool AdStore::lose(AdType type, const std::string& key, std::int64_t now) {
   auto& ads = ads_[static_cast<int>(type)];
   auto it = ads.find(key);
-  if (it == ads.end() || it->second.absent) return false;
+  // An offline ad speaks for a machine that is asleep, not for its sender.
+  if (it == ads.end() || it->second.absent || it->second.offline) return false;
   if (!retire(type, it->second, now)) ads.erase(it);
   return true;
 }
@@ -138,10 +152,10 @@ std::vector<std::string> AdStore::expire(std::int64_t now) {
         continue;
       }
       gone.push_back(it->first);
-      if (!s.absent && retire(static_cast<AdType>(t), s, now)) {
+      if (!s.absent && !s.offline && retire(static_cast<AdType>(t), s, now)) {
         ++it;
       } else {
-        if (s.absent) absent_changes_.emplace_back(static_cast<AdType>(t), it->first);
+        if (s.absent || s.offline) kept_changes_.emplace_back(static_cast<AdType>(t), it->first);
         it = ads.erase(it);
       }
     }
@@ -151,16 +165,21 @@ std::vector<std::string> AdStore::expire(std::int64_t now) {
 
 std::vector<classad::ClassAd> AdStore::query(const AdQuery& q, std::int64_t now,
                                              std::vector<std::string>* keys) const {
-  bool want_absent = q.absent;
+  bool want_absent = q.absent, want_offline = false;
   const classad::Selection& select = q.selection;
-  if (select.constraint && !want_absent) {
+  if (select.constraint) {
     classad::References refs;
     classad::collect_references(*select.constraint, nullptr, refs);
-    want_absent = refs.external.count("Absent") > 0 || refs.internal.count("Absent") > 0;
+    auto names = [&](const char* attr) {
+      return refs.external.count(attr) > 0 || refs.internal.count(attr) > 0;
+    };
+    want_absent = want_absent || names("Absent");
+    want_offline = names("Offline");
   }
   std::vector<classad::ClassAd> out;
   for (const auto& [key, s] : ads_[static_cast<int>(q.type)]) {
     if (s.absent && !want_absent) continue;
+    if (s.offline && !want_offline) continue;
     if (!select.selects(s.ad, now)) continue;
     if (keys) keys->push_back(key);
     out.push_back(select.project(s.ad));
@@ -174,29 +193,29 @@ const classad::ClassAd* AdStore::find(AdType type, const std::string& key) const
   return it == ads.end() ? nullptr : &it->second.ad;
 }
 
-std::vector<std::pair<AdType, std::string>> AdStore::take_absent_changes() {
-  return std::exchange(absent_changes_, {});
+std::vector<std::pair<AdType, std::string>> AdStore::take_kept_changes() {
+  return std::exchange(kept_changes_, {});
 }
 
-std::optional<AbsentAd> AdStore::absent(AdType type, const std::string& key) const {
+std::optional<KeptAd> AdStore::kept(AdType type, const std::string& key) const {
   const auto& ads = ads_[static_cast<int>(type)];
   auto it = ads.find(key);
-  if (it == ads.end() || !it->second.absent) return std::nullopt;
-  return AbsentAd{type, key, it->second.ad, it->second.expires};
+  if (it == ads.end() || !(it->second.absent || it->second.offline)) return std::nullopt;
+  return KeptAd{type, key, it->second.ad, it->second.expires, it->second.offline};
 }
 
-void AdStore::restore_absent(AbsentAd ad, std::int64_t now) {
+void AdStore::restore_kept(KeptAd ad, std::int64_t now) {
   auto& ads = ads_[static_cast<int>(ad.type)];
   if (ads.count(ad.key)) {  // a live ad came first: the stored one goes
-    absent_changes_.emplace_back(ad.type, ad.key);
+    kept_changes_.emplace_back(ad.type, ad.key);
     return;
   }
   if (ad.expires != 0 && ad.expires <= now) {
-    absent_changes_.emplace_back(ad.type, ad.key);
+    kept_changes_.emplace_back(ad.type, ad.key);
     return;
   }
-  ad.ad.set("Absent", true);
-  ads[ad.key] = Stored{std::move(ad.ad), ad.expires, true};
+  if (!ad.offline) ad.ad.set("Absent", true);
+  ads[ad.key] = Stored{std::move(ad.ad), ad.expires, !ad.offline, ad.offline};
 }
 
 std::optional<std::int64_t> AdStore::next_expiry() const {

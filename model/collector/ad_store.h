@@ -5,10 +5,14 @@
 // absent Machine ads; queries with a constraint and a projection.
 //
 // The collector actor owns one and calls expire() on a timer; the clock
-// comes in as `now`. Absent ads are kept across a collector restart
-// (COLLECTOR_PERSISTENT_AD_LOG): the store notes which absent ads changed
-// (take_absent_changes) for the actor to store, and takes them back
-// (restore_absent).
+// comes in as `now`. Absent and offline ads are kept across a collector
+// restart ("Absent ClassAds, like offline ClassAds, are stored to disk";
+// COLLECTOR_PERSISTENT_AD_LOG): the store notes which of them changed
+// (take_kept_changes) for the actor to store, and takes them back
+// (restore_kept). An offline ad is a Machine ad sent with Offline = true
+// (HTCondor's power management advertises a sleeping machine so): it
+// outlives CLASSAD_LIFETIME (OFFLINE_EXPIRE_ADS_AFTER) and, like an absent
+// ad, is returned only to a query whose constraint names Offline.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +42,7 @@ struct CollectorPolicy {
   std::int64_t classad_lifetime = 900;                // CLASSAD_LIFETIME
   classad::ExprPtr absent_requirements;               // ABSENT_REQUIREMENTS (null: no absent ads)
   std::int64_t absent_expire_after = 30 * 24 * 3600;  // ABSENT_EXPIRE_ADS_AFTER; 0 = never
+  std::int64_t offline_expire_after = 0;              // OFFLINE_EXPIRE_ADS_AFTER; 0 = never
   bool expire_invalidated_ads = false;                // EXPIRE_INVALIDATED_ADS
   std::string name = "collector";                     // COLLECTOR_NAME, else FULL_HOSTNAME: its own ad's
   std::int64_t update_interval = 900;                 // COLLECTOR_UPDATE_INTERVAL: its own ad's refresh
@@ -53,12 +58,13 @@ struct AdQuery {
   bool absent = false;
 };
 
-// An absent ad as it is stored across restarts.
-struct AbsentAd {
+// An absent or offline ad as it is stored across restarts.
+struct KeptAd {
   AdType type = AdType::Machine;
   std::string key;
   classad::ClassAd ad;
-  std::int64_t expires = 0;  // 0: never (ABSENT_EXPIRE_ADS_AFTER = 0)
+  std::int64_t expires = 0;  // 0: never (ABSENT_ / OFFLINE_EXPIRE_ADS_AFTER = 0)
+  bool offline = false;      // else absent
 };
 
 class AdStore {
@@ -93,14 +99,14 @@ class AdStore {
   // The ad by key, absent or not (null when none).
   const classad::ClassAd* find(AdType type, const std::string& key) const;
   std::size_t size(AdType type) const { return ads_[static_cast<int>(type)].size(); }
-  // The ads that became absent, came back or were dropped as absent since
-  // the last call (each may repeat), in the order it happened.
-  std::vector<std::pair<AdType, std::string>> take_absent_changes();
-  // The absent ad under `key`, if there is one.
-  std::optional<AbsentAd> absent(AdType type, const std::string& key) const;
-  // An absent ad read back from the store: kept unless a live ad has the
-  // key, or its time ran out by `now` (then noted as a change).
-  void restore_absent(AbsentAd ad, std::int64_t now);
+  // The ads that became absent or offline, came back or were dropped as
+  // such since the last call (each may repeat), in the order it happened.
+  std::vector<std::pair<AdType, std::string>> take_kept_changes();
+  // The absent or offline ad under `key`, if there is one.
+  std::optional<KeptAd> kept(AdType type, const std::string& key) const;
+  // An ad read back from the store: kept unless a live ad has the key, or
+  // its time ran out by `now` (then noted as a change).
+  void restore_kept(KeptAd ad, std::int64_t now);
 
   // The earliest expiry, so the actor can set one timer.
   std::optional<std::int64_t> next_expiry() const;
@@ -113,13 +119,14 @@ class AdStore {
     classad::ClassAd ad;
     std::int64_t expires = 0;  // 0: never
     bool absent = false;
+    bool offline = false;
   };
   // Expires one ad; returns false when it is dropped.
   bool retire(AdType type, Stored& s, std::int64_t now);
 
   CollectorPolicy policy_;
   std::map<std::string, Stored> ads_[kAdTypes];
-  std::vector<std::pair<AdType, std::string>> absent_changes_;
+  std::vector<std::pair<AdType, std::string>> kept_changes_;
 };
 
 }  // namespace cara::collector

@@ -100,6 +100,9 @@ constexpr KnobDefault kDefaults[] = {
     {"NEGOTIATOR_USE_SLOT_WEIGHTS", "True"},
     {"NICE_USER_PRIO_FACTOR", "10000000000"},
     {"NUM_CPUS", "$(DETECTED_CPUS_LIMIT)"},
+    // How long an offline ad is kept; 0: until the machine comes back (the
+    // manual's default is the largest integer).
+    {"OFFLINE_EXPIRE_ADS_AFTER", "0"},
     {"PERIODIC_EXPR_INTERVAL", "60"},
     {"POLLING_INTERVAL", "5"},
     // HTCondorView: the collector's pool history (a RocksDB directory here).

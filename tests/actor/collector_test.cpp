@@ -199,7 +199,8 @@ TEST_CASE("the ads of a daemon that is gone leave the pool at once", "[collector
 // Issue 21: a collector keeps its absent ads across a restart
 // (COLLECTOR_PERSISTENT_AD_LOG) and samples the pool into its history
 // (KEEP_POOL_HISTORY), which a query reads by time range.
-TEST_CASE("a restarted collector still shows the machines that went away", "[collector][actor][durability]") {
+TEST_CASE("a restarted collector still shows the machines that went away or sleep",
+          "[collector][actor][durability]") {
   CollectorsFixture f;
   cara::scratch::TempDir dir("collector-restart");
   CollectorSetup s;
@@ -220,6 +221,11 @@ TEST_CASE("a restarted collector still shows the machines that went away", "[col
     caf::anon_send_exit(ep, caf::exit_reason::kill);  // its node died
     f.settle();
     CHECK(f.names(*c, "Absent =?= true") == std::vector<std::string>{"slot1@ep1"});
+    // A sleeping machine's offline ad, as power management sends one.
+    classad::ClassAd sleepy =
+        *classad::parse_classad("[ MyType = \"Machine\"; Name = \"slot1@ep2\"; Offline = true ]");
+    f.self->send(*c, AdUpdate{static_cast<std::int32_t>(collector::AdType::Machine), {WireAd{sleepy}}, {}});
+    f.settle();
     caf::anon_send_exit(*c, caf::exit_reason::kill);
     f.settle();
   }
@@ -227,7 +233,8 @@ TEST_CASE("a restarted collector still shows the machines that went away", "[col
   REQUIRE(c);
   f.settle();
   CHECK(f.names(*c, "Absent =?= true") == std::vector<std::string>{"slot1@ep1"});
-  CHECK(f.names(*c).empty());  // absent ads only when asked for
+  CHECK(f.names(*c, "Offline =?= true") == std::vector<std::string>{"slot1@ep2"});
+  CHECK(f.names(*c).empty());  // absent and offline ads only when asked for
   caf::anon_send_exit(*c, caf::exit_reason::user_shutdown);
   f.settle();
 

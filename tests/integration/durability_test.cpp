@@ -277,7 +277,7 @@ TEST_CASE("a central manager killed with kill -9 still knows the machines that w
   Pool::stop(pool.nodes.front(), SIGKILL);
   fs::rename(pool.dir / "cm/log/CollectorLog", pool.dir / "cm/log/CollectorLog.old");
   pool.start(cm);
-  REQUIRE(await([&] { return pool.collector_log().find("absent ads read from ") != std::string::npos; }, 60));
+  REQUIRE(await([&] { return pool.collector_log().find("absent and offline ads read from ") != std::string::npos; }, 60));
   CHECK_THAT(pool.collector_log(), Catch::Contains("/cm/spool/collector_ads.db: 1\n"));
   // The history from before the restart is there, and grows again.
   const auto before = stats({"-resourcequery", "ep1.pool", "-lasthours", "1", "-af", "Time,Slots"});

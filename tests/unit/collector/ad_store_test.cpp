@@ -281,41 +281,78 @@ TEST_CASE("the absent ads that change are noted for the store, and read back", "
   };
   REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@a\"; Cpus = 2 ]"), kT0));
   REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@b\"; Cpus = 2 ]"), kT0));
-  CHECK(store.take_absent_changes().empty());  // live ads are not the store's
+  CHECK(store.take_kept_changes().empty());  // live ads are not the store's
   store.lose(AdType::Machine, "slot1@a", kT0 + 10);
-  CHECK(keys(store.take_absent_changes()) == std::vector<std::string>{"slot1@a"});
-  auto a = store.absent(AdType::Machine, "slot1@a");
+  CHECK(keys(store.take_kept_changes()) == std::vector<std::string>{"slot1@a"});
+  auto a = store.kept(AdType::Machine, "slot1@a");
   REQUIRE(a);
   CHECK(a->expires == kT0 + 1010);
-  CHECK_FALSE(store.absent(AdType::Machine, "slot1@b"));
+  CHECK_FALSE(store.kept(AdType::Machine, "slot1@b"));
   // The machine comes back: its absent ad goes.
   REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@a\"; Cpus = 2 ]"), kT0 + 20));
-  CHECK(keys(store.take_absent_changes()) == std::vector<std::string>{"slot1@a"});
-  CHECK_FALSE(store.absent(AdType::Machine, "slot1@a"));
+  CHECK(keys(store.take_kept_changes()) == std::vector<std::string>{"slot1@a"});
+  CHECK_FALSE(store.kept(AdType::Machine, "slot1@a"));
   // Absent, then dropped after ABSENT_EXPIRE_ADS_AFTER.
   store.lose(AdType::Machine, "slot1@b", kT0 + 30);
   REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@a\"; Cpus = 2 ]"), kT0 + 1000));  // still alive
-  store.take_absent_changes();
+  store.take_kept_changes();
   store.expire(kT0 + 1030);
-  CHECK(keys(store.take_absent_changes()) == std::vector<std::string>{"slot1@b"});
+  CHECK(keys(store.take_kept_changes()) == std::vector<std::string>{"slot1@b"});
   CHECK_FALSE(store.find(AdType::Machine, "slot1@b"));
 
   SECTION("a new collector takes them back: absent, queried only when asked for") {
     AdStore again(p);
-    again.restore_absent(
-        AbsentAd{AdType::Machine, "slot1@c", ad("[ Name = \"slot1@c\"; Cpus = 4 ]"), kT0 + 500}, kT0 + 100);
+    again.restore_kept(
+        KeptAd{AdType::Machine, "slot1@c", ad("[ Name = \"slot1@c\"; Cpus = 4 ]"), kT0 + 500, false},
+        kT0 + 100);
     auto q = [&](bool absent) {
       auto s = classad::Selection::parse("", {});
       return again.query(AdQuery{AdType::Machine, std::move(*s), absent}, kT0 + 100).size();
     };
     CHECK(q(false) == 0);
     CHECK(q(true) == 1);
-    CHECK(again.take_absent_changes().empty());
+    CHECK(again.take_kept_changes().empty());
     // One whose time ran out while the collector was down is dropped, and
     // the store told.
-    again.restore_absent(AbsentAd{AdType::Machine, "slot1@d", ad("[ Name = \"slot1@d\" ]"), kT0 + 50},
-                         kT0 + 100);
-    CHECK(keys(again.take_absent_changes()) == std::vector<std::string>{"slot1@d"});
+    again.restore_kept(KeptAd{AdType::Machine, "slot1@d", ad("[ Name = \"slot1@d\" ]"), kT0 + 50, false},
+                       kT0 + 100);
+    CHECK(keys(again.take_kept_changes()) == std::vector<std::string>{"slot1@d"});
     CHECK_FALSE(again.find(AdType::Machine, "slot1@d"));
+  }
+}
+
+TEST_CASE("an offline ad outlives CLASSAD_LIFETIME, is shown only when asked for, and is kept",
+          "[collector][durability]") {
+  CollectorPolicy p = policy("");
+  CHECK(p.offline_expire_after == 0);
+  AdStore store(p);
+  auto count = [&](const std::string& constraint) {
+    auto s = classad::Selection::parse(constraint, {});
+    return store.query(AdQuery{AdType::Machine, std::move(*s), false}, kT0 + 10).size();
+  };
+  // A sleeping machine, advertised by power management.
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@sleepy\"; Offline = true; Cpus = 8 ]"), kT0));
+  REQUIRE(store.take_kept_changes().size() == 1);
+  auto kept = store.kept(AdType::Machine, "slot1@sleepy");
+  REQUIRE(kept);
+  CHECK(kept->offline);
+  CHECK(kept->expires == 0);
+  CHECK(count("") == 0);  // out of matchmaking
+  CHECK(count("Offline =?= true") == 1);
+  CHECK_FALSE(store.lose(AdType::Machine, "slot1@sleepy", kT0 + 1));  // not its sender's
+  store.expire(kT0 + 100000);
+  CHECK(count("Offline =?= true") == 1);
+  // It wakes: its live ad replaces the offline one, which the store drops.
+  REQUIRE(store.update(AdType::Machine, ad("[ Name = \"slot1@sleepy\"; Cpus = 8 ]"), kT0 + 100001));
+  CHECK(store.take_kept_changes().size() == 1);
+  CHECK_FALSE(store.kept(AdType::Machine, "slot1@sleepy"));
+
+  SECTION("OFFLINE_EXPIRE_ADS_AFTER bounds it") {
+    AdStore bounded(policy("OFFLINE_EXPIRE_ADS_AFTER = 100\n"));
+    REQUIRE(bounded.update(AdType::Machine, ad("[ Name = \"slot1@s\"; Offline = true ]"), kT0));
+    bounded.take_kept_changes();
+    bounded.expire(kT0 + 100);
+    CHECK(bounded.take_kept_changes().size() == 1);
+    CHECK_FALSE(bounded.find(AdType::Machine, "slot1@s"));
   }
 }

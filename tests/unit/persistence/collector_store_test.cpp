@@ -28,9 +28,9 @@ classad::ClassAd ad(const std::string& text) {
   return std::move(*a);
 }
 
-std::vector<std::string> names(const std::vector<AbsentAd>& ads) {
+std::vector<std::string> names(const std::vector<KeptAd>& ads) {
   std::vector<std::string> out;
-  for (const AbsentAd& a : ads) out.push_back(a.key);
+  for (const KeptAd& a : ads) out.push_back(a.key);
   return out;
 }
 
@@ -71,18 +71,21 @@ TEST_CASE("absent ads are stored as they change and read back by a new collector
       REQUIRE(ads.update(AdType::Machine, ad(std::string("[ Name = \"") + n + "\"; Cpus = 2 ]"), kT0));
     ads.lose(AdType::Machine, "slot1@a", kT0 + 1);
     ads.lose(AdType::Machine, "slot1@b", kT0 + 1);
-    REQUIRE(s->commit(ads, ads.take_absent_changes()));
+    REQUIRE(ads.update(AdType::Machine, ad("[ Name = \"slot1@z\"; Offline = true ]"), kT0 + 1));
+    REQUIRE(s->commit(ads, ads.take_kept_changes()));
     // b comes back: its stored absent ad goes.
     REQUIRE(ads.update(AdType::Machine, ad("[ Name = \"slot1@b\"; Cpus = 2 ]"), kT0 + 2));
-    REQUIRE(s->commit(ads, ads.take_absent_changes()));
+    REQUIRE(s->commit(ads, ads.take_kept_changes()));
   }
   {
     auto s = CollectorStore::open(path);
     REQUIRE(s);
     auto loaded = s->load();
     REQUIRE(loaded);
-    CHECK(names(*loaded) == std::vector<std::string>{"slot1@a"});
+    CHECK(names(*loaded) == std::vector<std::string>{"slot1@a", "slot1@z"});
     CHECK(loaded->front().expires == kT0 + 1 + p.absent_expire_after);
+    CHECK_FALSE(loaded->front().offline);
+    CHECK(loaded->back().offline);
     CHECK(classad::evaluate_attr(loaded->front().ad, "Cpus").as_int() == 2);
   }
 
@@ -91,7 +94,7 @@ TEST_CASE("absent ads are stored as they change and read back by a new collector
       auto raw = persistence::Store::open(path, "collector ads", CollectorStore::kSchema);
       REQUIRE(raw);
       persistence::Batch b;
-      b.put("absent/Machine/slot1@a", persistence::encode(persistence::AbsentAdRecord{0, "[ Name = ", 0}));
+      b.put("kept/Machine/slot1@a", persistence::encode(persistence::KeptAdRecord{0, "[ Name = ", 0, false}));
       REQUIRE(raw->write(b));
     }
     auto again = CollectorStore::open(path);
@@ -99,7 +102,7 @@ TEST_CASE("absent ads are stored as they change and read back by a new collector
     auto bad = again->load();
     REQUIRE_FALSE(bad);
     CHECK_THAT(bad.error(),
-               Catch::StartsWith("store collector ads, key 'absent/Machine/slot1@a': the ad does not parse"));
+               Catch::StartsWith("store collector ads, key 'kept/Machine/slot1@a': the ad does not parse"));
   }
 }
 

@@ -18,13 +18,7 @@ std::string node_name(const config::Config& config, std::size_t index) {
 
 }  // namespace
 
-Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
-  std::vector<std::vector<std::string>> plans;
-  for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
-    auto daemons = node::daemon_list(*spec.nodes[i]);
-    if (!daemons) return Error{node_name(*spec.nodes[i], i) + ": " + daemons.error()};
-    plans.push_back(std::move(*daemons));
-  }
+NodeServices node_services(const PoolSpec& spec) {
   NodeServices services;
   services.clock = spec.clock;
   services.context = [log = spec.log](const std::string&) {
@@ -38,6 +32,17 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   services.runner = spec.runner;
   services.seed = spec.seed;
   services.durable = spec.durable;
+  return services;
+}
+
+Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
+  std::vector<std::vector<std::string>> plans;
+  for (std::size_t i = 0; i < spec.nodes.size(); ++i) {
+    auto daemons = node::daemon_list(*spec.nodes[i]);
+    if (!daemons) return Error{node_name(*spec.nodes[i], i) + ": " + daemons.error()};
+    plans.push_back(std::move(*daemons));
+  }
+  NodeServices services = node_services(spec);
 
   EmbeddedPool pool;
   std::vector<collector_actor> collectors;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "actors/daemons.h"
 #include "actors/interfaces.h"
 #include "actors/job_runner.h"
 #include "actors/pool_clock.h"
@@ -47,6 +48,10 @@ struct EmbeddedPool {
   std::vector<startd_actor> startds;
   std::vector<caf::actor> daemons;  // every one, in the order spawned
 };
+
+// What the pool's nodes get from `spec` (spawn_pool's daemons; a daemon
+// spawned into a running pool, as a test restarting one does).
+NodeServices node_services(const PoolSpec& spec);
 
 // Collectors first, then negotiators (a schedd of the pool is told its
 // negotiator), then the schedds and startds. A node whose DAEMON_LIST or

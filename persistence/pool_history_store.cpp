@@ -1,11 +1,11 @@
 #include "persistence/pool_history_store.h"
 
-#include <cinttypes>
-#include <cstdio>
+#include <algorithm>
 
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
 #include "persistence/collector_records.h"
+#include "persistence/numbered_key.h"
 #include "persistence/record.h"
 
 namespace cara::persistence {
@@ -13,13 +13,10 @@ namespace {
 
 constexpr std::string_view kSamplePrefix = "sample/";
 
-// Zero-padded, so that key order is time order (times before 1970 are
-// not sampled: they go in as 0).
+// Key order is time order (times before 1970 are not sampled: they go in
+// as 0).
 std::string sample_key(std::int64_t time) {
-  char digits[21];
-  std::snprintf(digits, sizeof digits, "%020" PRIu64,
-                static_cast<std::uint64_t>(std::max<std::int64_t>(time, 0)));
-  return std::string(kSamplePrefix) + digits;
+  return numbered_key(kSamplePrefix, static_cast<std::uint64_t>(std::max<std::int64_t>(time, 0)));
 }
 
 }  // namespace
@@ -34,12 +31,10 @@ Result<PoolHistoryStore> PoolHistoryStore::open(const std::string& path, std::in
 
 Status PoolHistoryStore::read_index() {
   return store_.scan(kSamplePrefix, [&](std::string_view key, std::string_view value) -> Status {
-    const std::string digits(key.substr(kSamplePrefix.size()));
-    char* end = nullptr;
-    const auto time = static_cast<std::int64_t>(std::strtoull(digits.c_str(), &end, 10));
-    if (digits.size() != 20 || *end != '\0')
-      return Error{RecordPlace{store_.name(), std::string(key)}.describe() + ": not a sample key"};
-    index_.push_back({time, static_cast<std::int64_t>(key.size() + value.size())});
+    const auto time = key_number(key, kSamplePrefix);
+    if (!time) return Error{RecordPlace{store_.name(), std::string(key)}.describe() + ": not a sample key"};
+    index_.push_back(
+        {static_cast<std::int64_t>(*time), static_cast<std::int64_t>(key.size() + value.size())});
     bytes_ += index_.back().bytes;
     return Ok{};
   });

@@ -1,11 +1,9 @@
 #include "persistence/queue_store.h"
 
-#include <cinttypes>
-#include <cstdio>
-
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
 #include "model/schedd/job_queue.h"
+#include "persistence/numbered_key.h"
 #include "persistence/queue_records.h"
 #include "persistence/record.h"
 
@@ -21,11 +19,9 @@ std::string job_key(const schedd::JobId& id) {
   return std::string(kJobPrefix) + id.str();
 }
 
-// Zero-padded, so that key order is age order.
+// Key order is age order.
 std::string history_key(std::uint64_t seq) {
-  char digits[21];
-  std::snprintf(digits, sizeof digits, "%020" PRIu64, seq);
-  return std::string(kHistoryPrefix) + digits;
+  return numbered_key(kHistoryPrefix, seq);
 }
 
 Result<classad::ClassAd> decode_ad(std::string_view stored, const RecordPlace& place) {
@@ -52,15 +48,13 @@ Result<QueueStore> QueueStore::open(const std::string& path, HistoryLimits limit
 
 Status QueueStore::read_history_index() {
   return store_.scan(kHistoryPrefix, [&](std::string_view key, std::string_view value) -> Status {
-    const std::string digits(key.substr(kHistoryPrefix.size()));
-    char* end = nullptr;
-    const std::uint64_t seq = std::strtoull(digits.c_str(), &end, 10);
-    if (digits.size() != 20 || *end != '\0')
+    const auto seq = key_number(key, kHistoryPrefix);
+    if (!seq)
       return Error{"store " + store_.name() + " (" + store_.path() + "), key '" + std::string(key) +
                    "': not a history key"};
-    history_.push_back({seq, static_cast<std::int64_t>(key.size() + value.size())});
+    history_.push_back({*seq, static_cast<std::int64_t>(key.size() + value.size())});
     history_bytes_ += history_.back().bytes;
-    next_seq_ = seq + 1;
+    next_seq_ = *seq + 1;
     return Ok{};
   });
 }

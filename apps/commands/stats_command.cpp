@@ -11,6 +11,7 @@
 #include "apps/commands/tool_support.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
+#include "model/classad/time_format.h"
 
 namespace cara::apps {
 namespace {
@@ -36,18 +37,13 @@ std::optional<std::int64_t> number(const std::string& text) {
   return v;
 }
 
+// A sample's time, UTC.
 std::string when(std::int64_t t) {
-  const std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
+  return classad::format_time(classad::civil_from_secs(t, 0), 0, t, "%Y-%m-%d %H:%M:%S");
 }
 
 std::string text(const classad::ClassAd& row, const char* attr) {
-  classad::Value v = classad::evaluate_attr(row, attr);
-  return v.is_string() ? std::string(v.as_string()) : classad::unparse(v);
+  return autoformat_value(row, attr);
 }
 
 // One table line per row, its columns by what the row is.

@@ -65,12 +65,16 @@ std::vector<std::string> attribute_list(const std::string& text) {
   return out;
 }
 
+std::string autoformat_value(const classad::ClassAd& ad, std::string_view attr) {
+  classad::Value v = classad::evaluate_attr(ad, attr);
+  return v.is_string() ? std::string(v.as_string()) : classad::unparse(v);
+}
+
 std::string autoformat(const classad::ClassAd& ad, const std::vector<std::string>& attrs) {
   std::string line;
   for (std::size_t i = 0; i < attrs.size(); ++i) {
-    classad::Value v = classad::evaluate_attr(ad, attrs[i]);
     if (i) line += ' ';
-    line += v.is_string() ? std::string(v.as_string()) : classad::unparse(v);
+    line += autoformat_value(ad, attrs[i]);
   }
   return line;
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/classad/classad.h"
@@ -31,7 +32,8 @@ std::optional<std::string> option(const Parsed& p, const std::string& name);
 // "A,B C" → {A, B, C}: the attributes -af names.
 std::vector<std::string> attribute_list(const std::string& text);
 // condor_q's autoformat: the attributes' values on one line, space-separated,
-// strings bare.
+// strings bare (autoformat_value: one of them).
+std::string autoformat_value(const classad::ClassAd& ad, std::string_view attr);
 std::string autoformat(const classad::ClassAd& ad, const std::vector<std::string>& attrs);
 
 // A tool that takes options only: its options and its configuration

@@ -6,7 +6,6 @@
 #include <caf/send.hpp>
 
 #include "actor/pool_fixture.h"
-#include "actors/daemons.h"
 #include "tests/support/scratch.h"
 
 using namespace cara;
@@ -45,18 +44,7 @@ struct DurablePool : PoolFixture {
   void restart_schedd() {
     caf::anon_send_exit(pool.schedd, caf::exit_reason::kill);
     settle();
-    const PoolSpec s = spec({});
-    NodeServices services;
-    services.clock = s.clock;
-    services.context = [l = log](const std::string&) {
-      DaemonContext c;
-      c.log = l;
-      return c;
-    };
-    services.files = s.files;
-    services.accounts = s.accounts;
-    services.daemon_account = s.daemon_account;
-    services.runner = runner;
+    NodeServices services = node_services(spec({}));
     services.negotiator = pool.negotiator;
     services.durable = true;
     auto a = spawn_daemon(sys, "SCHEDD", services, make_config(ap_config, "SCHEDD"), {pool.collector});

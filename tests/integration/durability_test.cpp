@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "integration/pool_support.h"
@@ -277,7 +278,9 @@ TEST_CASE("a central manager killed with kill -9 still knows the machines that w
   Pool::stop(pool.nodes.front(), SIGKILL);
   fs::rename(pool.dir / "cm/log/CollectorLog", pool.dir / "cm/log/CollectorLog.old");
   pool.start(cm);
-  REQUIRE(await([&] { return pool.collector_log().find("absent and offline ads read from ") != std::string::npos; }, 60));
+  REQUIRE(await(
+      [&] { return pool.collector_log().find("absent and offline ads read from ") != std::string::npos; },
+      60));
   CHECK_THAT(pool.collector_log(), Catch::Contains("/cm/spool/collector_ads.db: 1\n"));
   // The history from before the restart is there, and grows again.
   const auto before = stats({"-resourcequery", "ep1.pool", "-lasthours", "1", "-af", "Time,Slots"});
@@ -291,6 +294,13 @@ TEST_CASE("a central manager killed with kill -9 still knows the machines that w
       60));
   const auto table = stats({"-userlist"});
   CHECK(table.exit_code == 0);
+  // The default table: one line per sample of the machine, its time in UTC.
+  const auto rows = stats({"-resourcequery", "ep2.pool", "-lasthours", "1"});
+  REQUIRE(rows.exit_code == 0);
+  CHECK(std::regex_search(
+      rows.out,
+      std::regex(
+          R"(^20\d\d-\d\d-\d\d \d\d:\d\d:\d\d +machine +ep2\.pool +slots 1 claimed 0 unclaimed 1 busy 0 cpus 0\.0/)")));
   // Bad input: a clear message and exit code 2.
   const auto bad = stats({"-lasthours", "soon"});
   CHECK(bad.exit_code == 2);

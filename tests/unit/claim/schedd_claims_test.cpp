@@ -66,11 +66,12 @@ struct Harness : Submit {
     activating();
     claims->activated("c", {1, 0}, true, kT0 + 1);
   }
-  // The schedd restarted from what its store holds: the same jobs, a new
-  // claim model.
-  void restart(std::int64_t now) {
+  // The schedd restarted from what its store holds (`edit` changes it
+  // first): the same jobs, a new claim model.
+  void restart(std::int64_t now, const std::function<void(std::vector<classad::ClassAd>&)>& edit = {}) {
     std::vector<classad::ClassAd> jobs;
     for (const auto& [id, job] : queue->jobs()) jobs.push_back(job);
+    if (edit) edit(jobs);
     const std::int64_t next = queue->next_cluster_id();
     claims.reset();
     auto p = schedd::QueuePolicy::from_config(*config, "ap.example.org");
@@ -532,17 +533,8 @@ TEST_CASE("a job whose activation went out just before the schedd stopped", "[cl
 TEST_CASE("a job without a lease loses its run with its schedd", "[claim][schedd][lease]") {
   Harness h;
   h.running();
-  h.queue->find({1, 0});
   // JobLeaseDuration = 0: the execution point vacated it when the schedd died.
-  std::vector<classad::ClassAd> jobs;
-  for (const auto& [id, job] : h.queue->jobs()) jobs.push_back(job);
-  jobs[0].set("JobLeaseDuration", 0);
-  h.claims.reset();
-  auto p = schedd::QueuePolicy::from_config(*h.config, "ap.example.org");
-  REQUIRE(p);
-  h.queue.emplace(std::move(*p), "<10.0.0.1:9618>");
-  REQUIRE(h.queue->restore(std::move(jobs), 2, kT0 + 100));
-  h.claims.emplace(*h.queue);
+  h.restart(kT0 + 100, [](std::vector<classad::ClassAd>& jobs) { jobs[0].set("JobLeaseDuration", 0); });
   CHECK(lines(h.claims->restored(kT0 + 100)) ==
         std::vector<std::string>{
             "warning: job 1.0 runs again: it has no lease (JobLeaseDuration) to outlive the schedd"});

@@ -4,6 +4,7 @@
 #include <caf/actor_system.hpp>
 
 #include "actors/collector.h"
+#include "actors/had.h"
 #include "actors/negotiator.h"
 #include "actors/schedd.h"
 #include "actors/startd.h"
@@ -57,7 +58,15 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     auto setup = common<NegotiatorSetup>(name, node, std::move(config), std::move(collectors));
     setup.seed = node.seed;
     setup.durable = node.durable;
+    setup.ha = node.ha;
     return untyped(spawn_negotiator(sys, std::move(setup)));
+  }
+  if (name == "HAD") {
+    if (!node.ha) return Error{"HAD: this node has no link between a had and its negotiator"};
+    auto setup = had_setup(*config, node.ha);
+    if (!setup) return Error{setup.error()};
+    setup->context = node.context(name);
+    return caf::actor_cast<caf::actor>(spawn_had(sys, std::move(*setup)));
   }
   if (name == "SCHEDD") {
     auto setup = common<ScheddSetup>(name, node, std::move(config), std::move(collectors));
@@ -76,7 +85,8 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     setup.daemon_account = node.daemon_account;
     return untyped(spawn_startd(sys, std::move(setup)));
   }
-  return Error{"DAEMON_LIST: unknown daemon '" + name + "'; expected COLLECTOR, NEGOTIATOR, SCHEDD, STARTD"};
+  return Error{"DAEMON_LIST: unknown daemon '" + name +
+               "'; expected COLLECTOR, NEGOTIATOR, HAD, SCHEDD, STARTD"};
 }
 
 }  // namespace cara::actors

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "actors/daemon_context.h"
+#include "actors/ha_link.h"
 #include "actors/interfaces.h"
 #include "actors/job_runner.h"
 #include "actors/pool_clock.h"
@@ -45,9 +46,12 @@ struct NodeServices {
   // Whether the daemons keep their state on disk (a `cara master` node
   // does; an embedded pool chooses: PoolSpec::durable).
   bool durable = false;
+  // A central manager with a HAD: what ties its had and its negotiator
+  // (one per node); null otherwise.
+  std::shared_ptr<HaLink> ha;
 };
 
-// Spawns daemon `name` (COLLECTOR, NEGOTIATOR, SCHEDD or STARTD) of a node
+// Spawns daemon `name` (COLLECTOR, NEGOTIATOR, HAD, SCHEDD or STARTD) of a node
 // configured by `config`, advertising to `collectors`. The error names
 // what in the configuration is wrong.
 Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name, const NodeServices& node,

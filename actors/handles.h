@@ -59,6 +59,15 @@ struct Collectors;
 struct ViewHosts;
 struct Reconfigure;
 struct NodeStop;
+// ha_messages.h
+struct HadHeartbeat;
+struct HadPeers;
+struct NegotiatorRole;
+struct AccountantVersion;
+struct ReplicaBatch;
+struct ReplicaFetch;
+struct HadStatusQuery;
+struct HadStatus;
 
 using collector_actor =
     caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
@@ -66,10 +75,21 @@ using collector_actor =
                      caf::replies_to<PoolHistoryQuery>::with<AdQueryReply>, caf::reacts_to<Timer>,
                      caf::reacts_to<ViewHosts>, caf::replies_to<Reconfigure>::with<CommandReply>>;
 
+// Under high availability a negotiator is active or stands by as its had
+// says (NegotiatorRole); the active one replicates its accountant to the
+// standbys (ReplicaBatch) and a newly active one may fetch a newer one.
 using negotiator_actor =
     caf::typed_actor<caf::reacts_to<Reschedule>, caf::replies_to<UserprioQuery>::with<UserprioReply>,
                      caf::replies_to<UserprioCommand>::with<CommandReply>, caf::reacts_to<Timer>,
-                     caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>>;
+                     caf::reacts_to<Collectors>, caf::replies_to<Reconfigure>::with<CommandReply>,
+                     caf::reacts_to<NegotiatorRole>, caf::replies_to<ReplicaBatch>::with<CommandReply>,
+                     caf::replies_to<ReplicaFetch>::with<ReplicaBatch>>;
+
+// A central manager's high-availability daemon (actors/had.h).
+using had_actor = caf::typed_actor<caf::reacts_to<HadHeartbeat>, caf::reacts_to<HadPeers>,
+                                   caf::reacts_to<AccountantVersion>, caf::reacts_to<Timer>,
+                                   caf::replies_to<HadStatusQuery>::with<HadStatus>,
+                                   caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 // One per accounting group of the negotiator (GROUP_NAMES and <none>): the
 // group's quota and what each cycle made of it; its report between cycles.

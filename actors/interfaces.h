@@ -2,6 +2,7 @@
 // (messages.h, node_messages.h): what an actor that sends includes.
 #pragma once
 
+#include "actors/ha_messages.h"
 #include "actors/handles.h"
 #include "actors/messages.h"
 #include "actors/node_messages.h"

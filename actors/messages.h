@@ -187,12 +187,15 @@ typename I::result_type inspect(I& f, RequestsReply& x) {
 // the negotiator tells the schedd of a match on another node's slot only
 // then, so no claim overtakes it. A slot in the negotiator's own process
 // has it in its mailbox as soon as it is sent.
+// `term`: the election term of the negotiator (0 without high
+// availability); a slot refuses a term older than one it has seen.
 struct SlotMatched {
   std::string claim_id;
+  std::int64_t term = 0;
 };
 template <class I>
 typename I::result_type inspect(I& f, SlotMatched& x) {
-  return f(caf::meta::type_name("SlotMatched"), x.claim_id);
+  return f(caf::meta::type_name("SlotMatched"), x.claim_id, x.term);
 }
 
 // To a schedd: its matches of one cycle.
@@ -215,10 +218,11 @@ typename I::result_type inspect(I& f, MatchInfo& x) {
 }
 struct MatchBatch {
   std::vector<MatchInfo> matches;
+  std::int64_t term = 0;  // as SlotMatched's: a schedd refuses older terms too
 };
 template <class I>
 typename I::result_type inspect(I& f, MatchBatch& x) {
-  return f(caf::meta::type_name("MatchBatch"), x.matches);
+  return f(caf::meta::type_name("MatchBatch"), x.matches, x.term);
 }
 
 // A schedd with idle jobs asks for a cycle soon (slots freed or jobs came).

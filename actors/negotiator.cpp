@@ -16,6 +16,7 @@
 #include "model/claim/cycle_claims.h"
 #include "model/classad/eval.h"
 #include "model/collector/ad_store.h"
+#include "model/ha/had_config.h"
 #include "model/negotiation/cycle_timing.h"
 #include "model/negotiation/negotiation_cycle.h"
 #include "model/negotiation/negotiator_ads.h"
@@ -56,6 +57,16 @@ struct NegotiatorState {
   std::map<std::string, std::string> submitter_schedd;  // submitter -> ScheddName
   std::map<std::string, group_actor> group_actors;      // one per group of `groups`
   std::vector<collector_actor> collectors;              // setup's, until the node says otherwise
+  // High availability (NegotiatorSetup::ha): whether this one is active,
+  // in which term and since when, the version of its accountant, the
+  // standbys it replicates to and how.
+  bool active = true;
+  std::int64_t term = 0;
+  std::int64_t active_since = 0;
+  ha::StateVersion version;
+  std::vector<negotiator_actor> standbys;
+  bool replicate = false, sync_replication = true;
+  std::int64_t wanted_term = -1;  // the term its had last made it active in; -1: standing by
   static inline const char* name = "negotiator";
 };
 
@@ -65,7 +76,8 @@ using schedd::string_attr;
 
 // A claim id is "<public part>#<secret>" (HTCondor's claim ids too end in
 // their secret). The public part (this negotiator's start and a counter)
-// names the claim in slot ads (PublicClaimId); the secret is 256 bits that
+// names the claim in slot ads (PublicClaimId), led by the election's term
+// under high availability; the secret is 256 bits that
 // only the matched schedd and slot ever see (net/claim_secret.h), or from
 // the seeded generator when a test asked for reproducible ids.
 std::string fresh_claim_id(Self self, const NegotiatorSetup& setup) {
@@ -80,7 +92,11 @@ std::string fresh_claim_id(Self self, const NegotiatorSetup& setup) {
   } else {
     secret = net::claim_secret();
   }
-  return claim::make_claim_id(std::to_string(st.started) + "." + std::to_string(++st.claim_counter), secret);
+  // Under high availability the term leads: the negotiators of a group
+  // start alike, and each term's ids are its own.
+  const std::string term = setup.ha ? "t" + std::to_string(st.term) + "." : "";
+  return claim::make_claim_id(term + std::to_string(st.started) + "." + std::to_string(++st.claim_counter),
+                              secret);
 }
 
 void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at);
@@ -102,23 +118,64 @@ void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
 
 // Stores the accountant as it is now; false when that failed: the
 // negotiator stops (its master restarts it from what was stored), and
-// nothing that followed from the change goes out.
+// nothing that followed from the change goes out. Under high availability
+// the commit is the next of its term.
 bool save(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
-  if (!st.store) return true;
-  if (Status s = st.store->commit(st.accountant->state()); !s) {
-    setup.context.warning("stopping: the accountant cannot be stored: " + s.error());
-    self->quit(caf::make_error(caf::sec::runtime_error, "the accountant cannot be stored: " + s.error()));
-    return false;
+  if (setup.ha) st.version = ha::StateVersion{st.term, st.version.seq + 1};
+  if (st.store) {
+    if (Status s = st.store->commit(st.accountant->state(), st.version); !s) {
+      setup.context.warning("stopping: the accountant cannot be stored: " + s.error());
+      self->quit(caf::make_error(caf::sec::runtime_error, "the accountant cannot be stored: " + s.error()));
+      return false;
+    }
   }
+  if (setup.ha)
+    if (auto had = setup.ha->had()) self->send(had, AccountantVersion{st.version.term, st.version.seq});
+  return true;
+}
+
+// Stores the accountant, sends it to the standbys and calls `then` once
+// they have it on disk (or did not answer within the request timeout; a
+// standby that missed it takes the next one whole), at once when the
+// replication is asynchronous or there are none. False (and nothing
+// called) when the store failed.
+bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> then) {
+  auto& st = self->state;
+  if (!save(self, setup)) return false;
+  if (!st.active || !st.replicate || st.standbys.empty()) {
+    then();
+    return true;
+  }
+  ReplicaBatch batch{st.version.term, st.version.seq,
+                     persistence::encode_snapshot(st.accountant->state(), st.version)};
+  struct Waiting {
+    std::size_t left;
+    std::function<void()> then;
+  };
+  auto w = std::make_shared<Waiting>(Waiting{st.standbys.size(), st.sync_replication ? then : nullptr});
+  auto answered = [self, setup, w](const std::string& problem) {
+    if (!problem.empty()) setup.context.warning("replication: " + problem);
+    if (--w->left == 0 && w->then) w->then();
+  };
+  for (const negotiator_actor& standby : st.standbys)
+    self->request(standby, setup.request_timeout, batch)
+        .then([answered](CommandReply& r) { answered(r.ok ? "" : "a standby refused: " + r.error); },
+              [self, answered](caf::error& e) {
+                answered("a standby did not answer: " + self->system().render(e));
+              });
+  if (!st.sync_replication) then();
   return true;
 }
 
 void publish(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
+  if (!st.active) return;  // a standby is not the pool's negotiator
+  classad::ClassAd ad =
+      negotiation::negotiator_ad(negotiation::negotiator_name(*setup.config), st.cycles, st.last_stats);
+  if (setup.ha) negotiation::set_active_term(ad, negotiation::ActiveTerm{st.term, st.active_since});
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
-             {WireAd{negotiation::negotiator_ad(negotiation::negotiator_name(*setup.config), st.cycles,
-                                                st.last_stats)}},
+             {WireAd{std::move(ad)}},
              {as_endpoint<collector::AdType::Negotiator>(self)}};
   AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
   for (const auto& [key, r] : st.accountant->records())
@@ -128,6 +185,9 @@ void publish(Self self, const NegotiatorSetup& setup) {
     if (!acc.ads.empty()) self->send(c, acc);
   }
 }
+
+void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g,
+                  claim::CycleClaims& cycle);
 
 // The cycle is the model's (model/claim/cycle_claims.h); the actor sends
 // each schedd its matches and each slot word that it was matched.
@@ -148,9 +208,24 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
       st.policy, *st.accountant, st.groups, std::move(input), [&] { return fresh_claim_id(self, setup); },
       now);
   for (const std::string& w : cycle.warnings) setup.context.warning(w);
-  // The priorities and charges the matches follow from are stored before
-  // any match goes out.
-  if (!save(self, setup)) return;
+  // The priorities and charges the matches follow from are stored (and
+  // replicated) before any match goes out.
+  auto done = std::make_shared<claim::CycleClaims>(std::move(cycle));
+  save_then(self, setup, [self, setup, g, done] { send_matches(self, setup, g, *done); });
+}
+
+// The cycle's matches, each to its slot and its schedd; a negotiator that
+// stood down meanwhile sends none.
+void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g,
+                  claim::CycleClaims& cycle) {
+  auto& st = self->state;
+  if (!st.active) {
+    setup.context.info("cycle " + std::to_string(st.cycles + 1) + ": no matches sent: standing by now");
+    st.running = false;
+    st.times.last_end = setup.clock.now(self);
+    return;
+  }
+  const std::int64_t term = st.term;
   for (auto& [schedd, offers] : cycle.offers) {
     auto to = g->schedds.find(schedd);
     if (to == g->schedds.end() || !to->second) continue;
@@ -167,6 +242,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     constexpr std::size_t kChunk = 64;
     auto pending = std::make_shared<Pending>();
     pending->schedd = to->second;
+    pending->ready.term = term;
     for (claim::ClaimOffer& o : offers) {
       const slot_actor& slot = g->slot_endpoints[o.slot];
       if (!slot) continue;
@@ -187,18 +263,20 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
         if (ok) pending->ready.matches.push_back(std::move(pending->matches[i]));
         const bool last = --pending->waiting == 0;
         if (pending->ready.matches.empty() || (!last && pending->ready.matches.size() < kChunk)) return;
+        const std::int64_t term = pending->ready.term;
         self->send(pending->schedd, std::move(pending->ready));
         pending->ready = MatchBatch{};
+        pending->ready.term = term;
       };
       const MatchInfo& m = pending->matches[i];
       if (m.slot.node() == self->system().node()) {
         // In this process the announcement is in the slot's mailbox as
         // soon as it is sent, before any schedd can hear of the match.
-        self->send(m.slot, SlotMatched{m.claim_id});
+        self->send(m.slot, SlotMatched{m.claim_id, term});
         answered(true);
         continue;
       }
-      self->request(m.slot, setup.request_timeout, SlotMatched{m.claim_id})
+      self->request(m.slot, setup.request_timeout, SlotMatched{m.claim_id, term})
           .then([answered]() { answered(true); },
                 [answered](caf::error&) { answered(false); });  // the slot is gone: so is the match
     }
@@ -295,18 +373,32 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
 }
 
 // The command's word is parsed here, once; the change is the model's
-// (model/accounting/priority_edit.h).
-CommandReply run_command(Self self, const NegotiatorSetup& setup, const UserprioCommand& c) {
+// (model/accounting/priority_edit.h). It is answered once stored (and
+// replicated).
+caf::result<CommandReply> run_command(Self self, const NegotiatorSetup& setup, const UserprioCommand& c) {
+  auto& st = self->state;
+  if (!st.active)
+    return CommandReply{false,
+                        "this negotiator stands by (high availability): the active central manager "
+                        "takes priority changes"};
+  const std::string what = "userprio " + c.command + " " + c.name;
+  auto refuse = [&](const std::string& why) {
+    setup.context.info(what + ": " + why);
+    return CommandReply{false, why};
+  };
   auto kind = accounting::parse_priority_edit_kind(c.command);
-  if (!kind) return CommandReply{false, kind.error()};
+  if (!kind) return refuse(kind.error());
   accounting::PriorityEdit edit{*kind, c.name, c.value, std::nullopt};
   if (c.duration > 0) edit.duration = c.duration;
-  if (Status s = accounting::apply(*self->state.accountant, edit, setup.clock.now(self)); !s)
-    return CommandReply{false, s.error()};
-  if (!save(self, setup))
-    return CommandReply{false, "the accountant cannot be stored: the change is not kept"};
-  publish(self, setup);
-  return CommandReply{true, {}};
+  if (Status s = accounting::apply(*st.accountant, edit, setup.clock.now(self)); !s) return refuse(s.error());
+  auto rp = self->make_response_promise<CommandReply>();
+  const bool stored = save_then(self, setup, [self, setup, rp, what]() mutable {
+    publish(self, setup);
+    setup.context.info(what + ": done");
+    rp.deliver(CommandReply{true, {}});
+  });
+  if (!stored) rp.deliver(CommandReply{false, "the accountant cannot be stored: the change is not kept"});
+  return rp;
 }
 
 // One group actor per group of GROUP_NAMES (none without groups); those
@@ -341,12 +433,89 @@ CommandReply reconfigure(Self self, const NegotiatorSetup& setup, const config::
   auto& st = self->state;
   st.policy = std::move(*policy);
   st.accountant->reconfigure(std::move(*acc), setup.clock.now(self));
-  if (!save(self, setup)) return CommandReply{false, "the accountant cannot be stored"};
+  if (!save_then(self, setup, [] {})) return CommandReply{false, "the accountant cannot be stored"};
   take_groups(self, *groups);
   publish(self, setup);
   if (!st.running) plan_next(self, setup);
   setup.context.info("reconfigured");
   return CommandReply{true, {}};
+}
+
+// Takes a state another central manager committed (a standby's
+// replication, or a newly active negotiator's catch-up) as its own: an
+// older one than it holds is ignored, one that does not decode or restore
+// is refused with why.
+Status take_replica(Self self, const NegotiatorSetup& setup, const ReplicaBatch& b, const std::string& from) {
+  auto& st = self->state;
+  if (ha::StateVersion{b.term, b.seq} <= st.version) return Ok{};
+  auto snap = persistence::decode_snapshot(b.snapshot, from);
+  if (!snap) return Error{snap.error()};
+  auto restored = accounting::Accountant::restore(st.accountant->config(), std::move(snap->first));
+  if (!restored) return Error{from + ": " + restored.error()};
+  st.accountant.emplace(std::move(*restored));
+  st.version = snap->second;
+  if (st.store)
+    if (Status s = st.store->commit(st.accountant->state(), st.version); !s) {
+      setup.context.warning("stopping: the accountant cannot be stored: " + s.error());
+      self->quit(caf::make_error(caf::sec::runtime_error, "the accountant cannot be stored: " + s.error()));
+      return Error{"the accountant cannot be stored: " + s.error()};
+    }
+  if (auto had = setup.ha->had()) self->send(had, AccountantVersion{st.version.term, st.version.seq});
+  return Ok{};
+}
+
+// Active in `term`: the term's first commit goes to disk before any match
+// of it, the ad says so, and a cycle starts at once (schedds waited).
+void become_active(Self self, const NegotiatorSetup& setup, std::int64_t term) {
+  auto& st = self->state;
+  st.active = true;
+  st.term = term;
+  st.active_since = setup.clock.now(self);
+  if (!save_then(self, setup, [] {})) return;
+  setup.context.info("active in term " + std::to_string(term) + " (accountant " +
+                     std::to_string(st.version.term) + "." + std::to_string(st.version.seq) + ")");
+  publish(self, setup);
+  st.times.requested = true;
+  st.timer_at.reset();
+  if (!st.running) schedule(self, setup, setup.clock.now(self));
+}
+
+void stand_by(Self self, const NegotiatorSetup& setup, std::int64_t term, const std::string& reason) {
+  auto& st = self->state;
+  st.term = std::max(st.term, term);
+  st.standbys.clear();
+  if (!st.active) return;
+  st.active = false;
+  setup.context.info("standing by in term " + std::to_string(term) + ": " + reason);
+  // The pool's negotiator is another now: this one's ad goes.
+  AdInvalidate inv{static_cast<std::int32_t>(collector::AdType::Negotiator),
+                   {negotiation::negotiator_name(*setup.config)}};
+  for (const collector_actor& c : st.collectors) self->send(c, inv);
+}
+
+void take_role(Self self, const NegotiatorSetup& setup, NegotiatorRole& r) {
+  auto& st = self->state;
+  st.wanted_term = r.active ? r.term : -1;
+  if (!r.active) return stand_by(self, setup, r.term, r.reason);
+  st.standbys = std::move(r.standbys);
+  if (st.active && r.term == st.term) return;  // the standbys changed
+  if (!r.catch_up) return become_active(self, setup, r.term);
+  // A reachable central manager holds a newer accountant: taken first.
+  const std::int64_t term = r.term;
+  self->request(r.catch_up, setup.request_timeout, ReplicaFetch{})
+      .then(
+          [self, setup, term](ReplicaBatch& b) {
+            if (self->state.wanted_term != term) return;  // its had changed its mind meanwhile
+            if (Status s = take_replica(self, setup, b, "the newer central manager"); !s)
+              setup.context.warning("catching up: " + s.error());
+            become_active(self, setup, term);
+          },
+          [self, setup, term](caf::error& e) {
+            if (self->state.wanted_term != term) return;
+            setup.context.warning("catching up: the newer central manager did not answer (" +
+                                  self->system().render(e) + "): active with the accountant held here");
+            become_active(self, setup, term);
+          });
 }
 
 // What the negotiator starts from: its policy and groups, and its
@@ -356,6 +525,7 @@ struct Start {
   std::optional<accounting::Accountant> accountant;
   accounting::GroupTree groups;
   std::optional<persistence::AccountantStore> store;
+  std::optional<ha::HadConfig> ha;
 };
 
 negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<Start> start,
@@ -368,9 +538,49 @@ negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<S
   take_groups(self, start->groups);
   st.random.seed(setup.seed);
   st.started = setup.clock.now(self);
+  if (setup.ha) {
+    // It stands by until its had says otherwise, and tells the had where
+    // it is and which accountant it holds.
+    st.active = false;
+    st.replicate = start->ha->use_replication;
+    st.sync_replication = start->ha->sync_replication;
+    if (st.store) st.version = st.store->version();
+    st.term = st.version.term;
+    setup.ha->set_negotiator(handle_of(self));
+    if (auto had = setup.ha->had()) self->send(had, AccountantVersion{st.version.term, st.version.seq});
+  }
   publish(self, setup);
   plan_next(self, setup);
   return {
+      [self, setup](NegotiatorRole& r) {
+        if (!setup.ha || !net::from_this_node(self)) return;
+        take_role(self, setup, r);
+        // The had hears which accountant this one holds (the had may have
+        // restarted and not know yet).
+        auto& st = self->state;
+        self->send(caf::actor_cast<had_actor>(self->current_sender()),
+                   AccountantVersion{st.version.term, st.version.seq});
+      },
+      [self, setup](ReplicaBatch& b) -> CommandReply {
+        if (auto no = setup.context.refused(self, net::Permission::Daemon, "negotiator"))
+          return CommandReply{false, *no};
+        auto& st = self->state;
+        if (!setup.ha) return CommandReply{false, "this negotiator is not highly available (no HAD)"};
+        if (st.active || b.term < st.term)
+          return CommandReply{false, "refused: this negotiator is " +
+                                         std::string(st.active ? "active" : "standing by") + " in term " +
+                                         std::to_string(st.term) + ", the state is of term " +
+                                         std::to_string(b.term)};
+        if (Status s = take_replica(self, setup, b, "the active central manager's replication"); !s)
+          return CommandReply{false, s.error()};
+        return CommandReply{true, {}};
+      },
+      [self, setup](ReplicaFetch&) -> ReplicaBatch {
+        auto& st = self->state;
+        if (setup.context.refused(self, net::Permission::Daemon, "negotiator") || !setup.ha) return {};
+        return ReplicaBatch{st.version.term, st.version.seq,
+                            persistence::encode_snapshot(st.accountant->state(), st.version)};
+      },
       [self, setup](Reschedule&) {
         if (setup.context.refused(self, net::Permission::Write, "negotiator")) return;
         self->state.times.requested = true;
@@ -414,13 +624,11 @@ negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<S
         }
         return rp;
       },
-      [self, setup](UserprioCommand& c) {
+      [self, setup](UserprioCommand& c) -> caf::result<CommandReply> {
         // setfactor and the other priority changes are ADMINISTRATOR work.
         if (auto no = setup.context.refused(self, net::Permission::Administrator, "negotiator"))
           return CommandReply{false, *no};
-        auto reply = run_command(self, setup, c);
-        setup.context.info("userprio " + c.command + " " + c.name + ": " + (reply.ok ? "done" : reply.error));
-        return reply;
+        return run_command(self, setup, c);
       },
       [self, setup](Collectors& c) {
         if (take_collectors(self, c, self->state.collectors)) publish(self, setup);
@@ -436,7 +644,7 @@ negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<S
         const std::int64_t now = setup.clock.now(self);
         if (st.timer_at && *st.timer_at > now) return;  // a stale timer; a later one is set
         st.timer_at.reset();
-        if (st.running) return;
+        if (st.running || !st.active) return;
         start_cycle(self, setup);
         if (!st.running) plan_next(self, setup);
       },
@@ -473,6 +681,12 @@ Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetu
     start->store = std::move(*store);
   }
   if (!start->accountant) start->accountant.emplace(std::move(*acc), now);
+  if (setup.ha) {
+    auto ha = ha::HadConfig::from_config(*setup.config);
+    if (!ha) return Error{ha.error()};
+    if (!*ha) return Error{"HAD: HAD_LIST is empty: it lists the central managers, this one among them"};
+    start->ha = std::move(**ha);
+  }
   return sys.spawn(negotiator_behavior, std::move(start), std::move(setup));
 }
 

@@ -13,6 +13,17 @@
 // (ACCOUNTANT_STORE) after each cycle, before the cycle's matches go out,
 // and with each userprio change, before it answers; it starts from what
 // was stored.
+//
+// Under high availability (DESIGN.md "High availability") the node's had
+// (actors/had.h) says whether the negotiator is active or stands by
+// (NegotiatorRole). Only an active one negotiates, takes userprio changes
+// and publishes its ad (with its election's term); every match carries the
+// term. The active one sends each committed accountant to the standbys
+// (ReplicaBatch) and, unless HAD_REPLICATION_SYNC is False, waits for
+// their acknowledgement (or request_timeout) before the cycle's matches
+// go out or a userprio change is answered. A standby stores what it is
+// sent as its own; a newly active one first fetches a newer state from a
+// peer when its had names one.
 #pragma once
 
 #include <caf/fwd.hpp>
@@ -21,6 +32,7 @@
 #include <vector>
 
 #include "actors/daemon_context.h"
+#include "actors/ha_link.h"
 #include "actors/interfaces.h"
 #include "actors/pool_clock.h"
 #include "model/config/config.h"
@@ -35,6 +47,9 @@ struct NegotiatorSetup {
   std::uint64_t seed = 0;  // claim ids: 0 draws from the system's entropy
   DaemonContext context;
   bool durable = false;  // the accountant is stored and read back at start
+  // The node's link to its had: set when the node runs one (HAD in
+  // DAEMON_LIST); the negotiator then starts standing by.
+  std::shared_ptr<HaLink> ha;
 };
 
 Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup);

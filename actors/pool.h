@@ -40,10 +40,14 @@ struct PoolSpec {
 };
 
 // The daemons spawned: the first collector, negotiator and schedd, and
-// every startd, in node order.
+// every startd, in node order. A pool of several central managers (HAD in
+// their DAEMON_LIST, HAD_LIST naming them by FULL_HOSTNAME) has every
+// negotiator and had too, in node order.
 struct EmbeddedPool {
   collector_actor collector;
   negotiator_actor negotiator;
+  std::vector<negotiator_actor> negotiators;
+  std::vector<had_actor> hads;
   schedd_actor schedd;
   std::vector<startd_actor> startds;
   std::vector<caf::actor> daemons;  // every one, in the order spawned

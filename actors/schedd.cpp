@@ -7,6 +7,7 @@
 #include "actors/system_accounts.h"
 #include "model/claim/claim_id.h"
 #include "model/collector/ad_store.h"
+#include "model/negotiation/negotiator_ads.h"
 #include "model/schedd/schedd_settings.h"
 
 namespace cara::actors {
@@ -14,16 +15,28 @@ namespace {
 
 using Self = ScheddSelf;
 
-void find_negotiator(Self self) {
-  if (self->state.negotiator || self->state.collectors.empty()) return;
-  self->request(self->state.collectors.front(), std::chrono::seconds(5),
+// The pool's negotiator, from the first collector that knows one; under
+// high availability the ad of the newest term. A collector that does not
+// answer (its central manager is down) passes the question on to the next.
+void find_negotiator(Self self, std::size_t from = 0) {
+  auto& st = self->state;
+  if (st.negotiator || from >= st.collectors.size()) return;
+  self->request(st.collectors[from], std::chrono::seconds(5),
                 AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Negotiator), "", {}, false})
       .then(
-          [self](AdQueryReply& r) {
-            for (const caf::actor& a : r.endpoints)
-              if (a) self->state.negotiator = endpoint<collector::AdType::Negotiator>(a);
+          [self, from](AdQueryReply& r) {
+            auto& st = self->state;
+            if (st.negotiator) return;
+            std::int64_t newest = -1;
+            for (std::size_t i = 0; i < r.endpoints.size() && i < r.ads.size(); ++i)
+              if (r.endpoints[i] && negotiation::active_term_of(r.ads[i].ad) > newest) {
+                newest = negotiation::active_term_of(r.ads[i].ad);
+                st.negotiator = endpoint<collector::AdType::Negotiator>(r.endpoints[i]);
+              }
+            if (!st.negotiator) return find_negotiator(self, from + 1);
+            self->monitor(st.negotiator);  // when it goes, the next one is looked up
           },
-          [](caf::error&) {});
+          [self, from](caf::error&) { find_negotiator(self, from + 1); });
 }
 
 void on_tick(Self self, const ScheddSetup& setup) {
@@ -111,8 +124,13 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
   // queue as read back is stored.
   if (st.store) carry_out(self, st.claims->restored(setup.clock.now(self)));
   self->set_down_handler([self, setup](caf::down_msg& d) {
-    // A slot we hold a claim on is gone (its node died): its job runs again.
     auto& st = self->state;
+    if (st.negotiator && d.source == st.negotiator) {
+      st.negotiator = nullptr;  // another central manager's takes over: asked again at the next tick
+      st.reschedule = true;
+      return;
+    }
+    // A slot we hold a claim on is gone (its node died): its job runs again.
     if (d.source && d.source.node() != self->system().node()) st.direct.erase(d.source.node());
     const claim::SlotRef slot = st.slots.find(d.source);
     if (slot == 0) return;
@@ -166,6 +184,17 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
       },
       [self, setup](MatchBatch& b) {
         if (setup.context.refused(self, net::Permission::Negotiator, "schedd")) return;
+        auto& st = self->state;
+        const std::int64_t newest = st.terms.newest();
+        if (!st.terms.admit(b.term))
+          return setup.context.warning("matches of term " + std::to_string(b.term) + " refused: term " +
+                                       std::to_string(newest) + " was seen");
+        // The negotiator of a newer term is the pool's now.
+        if (b.term > newest)
+          if (auto n = caf::actor_cast<negotiator_actor>(self->current_sender()); n && n != st.negotiator) {
+            st.negotiator = n;
+            self->monitor(n);
+          }
         for (MatchInfo& m : b.matches) {
           // Claim ids come from another node: checked once, on the way in.
           if (Status ok = claim::check_claim_id(m.claim_id); !ok) {

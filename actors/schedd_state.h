@@ -18,6 +18,7 @@
 #include "actors/commit_queue.h"
 #include "actors/schedd.h"
 #include "model/claim/schedd_claims.h"
+#include "model/claim/term_fence.h"
 #include "model/schedd/job_queue.h"
 #include "persistence/queue_store.h"
 
@@ -64,6 +65,7 @@ struct ScheddState {
   bool dirty = true;                 // counts changed: advertise
   bool reschedule = true;            // ask for a cycle at the next tick
   negotiator_actor negotiator;
+  claim::TermFence terms;                    // matches of an older election term are refused
   std::vector<collector_actor> collectors;   // setup's, until the node says otherwise
   std::set<caf::node_id> direct;             // nodes this schedd has its own connection to
   std::vector<claim::Reconnect> reconnects;  // to try again at the next kReconnectTimer

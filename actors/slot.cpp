@@ -259,8 +259,12 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         // the way in (model/claim/claim_id.h).
         if (Status ok = claim::check_claim_id(m.claim_id); !ok)
           return warn(self, "a match refused: " + ok.error());
+        // A negotiator that lost its role cannot hand the slot out
+        // (model/claim/term_fence.h).
+        if (!gate(self).announce_match(m.claim_id, m.term, gate_now(self)))
+          return warn(self, "a match of term " + std::to_string(m.term) + " refused: term " +
+                                std::to_string(gate(self).newest_term()) + " was seen");
         call_startd(self, SlotCallKind::Match, m.claim_id);
-        gate(self).announce(m.claim_id, gate_now(self));
       },
       [self](ClaimSlot& c) -> caf::result<ClaimReply> {
         if (Status ok = claim::check_claim_id(c.claim_id); !ok) {

@@ -63,6 +63,7 @@ std::string log_file_name(const std::string& daemon) {
   if (daemon == "SCHEDD") return "SchedLog";
   if (daemon == "STARTD") return "StartLog";
   if (daemon == "MASTER") return "MasterLog";
+  if (daemon == "HAD") return "HADLog";
   const std::string name = daemon.empty() ? "Daemon" : daemon;
   return name.substr(0, 1) + to_lower(name.substr(1)) + "Log";
 }

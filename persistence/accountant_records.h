@@ -63,8 +63,33 @@ struct LastUpdateRecord {
   }
 };
 
+// The state's version under high availability (model/ha/election.h): the
+// election term it was committed in and the commit's number.
+struct StateVersionRecord {
+  std::int64_t term = 0, seq = 0;
+  template <class Archive>
+  void serialize(Archive& a, unsigned /*version*/) {
+    a& term& seq;
+  }
+};
+
+// The whole state in one record: what the active negotiator sends its
+// standbys (replication), each one storing it as its own.
+struct AccountantSnapshotRecord {
+  std::vector<CustomerRecordV1> records;
+  std::vector<ChargedClaimRecord> claims;
+  std::int64_t last_update = 0;
+  StateVersionRecord version;
+  template <class Archive>
+  void serialize(Archive& a, unsigned /*version*/) {
+    a& records& claims& last_update& version;
+  }
+};
+
 }  // namespace cara::persistence
 
+BOOST_CLASS_VERSION(cara::persistence::StateVersionRecord, 1)
+BOOST_CLASS_VERSION(cara::persistence::AccountantSnapshotRecord, 1)
 BOOST_CLASS_VERSION(cara::persistence::LimitRecord, 1)
 BOOST_CLASS_VERSION(cara::persistence::CustomerRecordV1, 1)
 BOOST_CLASS_VERSION(cara::persistence::ChargedClaimRecord, 1)

@@ -10,6 +10,7 @@ namespace {
 constexpr std::string_view kRecordPrefix = "rec/";
 constexpr std::string_view kClaimPrefix = "claim/";
 constexpr std::string_view kLastUpdate = "meta/last_update";
+constexpr std::string_view kVersion = "meta/version";
 
 LimitRecord limit_record(const std::optional<accounting::Limit>& l) {
   LimitRecord r;
@@ -64,7 +65,35 @@ accounting::CustomerRecord from_record(const CustomerRecordV1& r) {
   return c;
 }
 
+ChargedClaimRecord to_record(const accounting::ClaimRecord& c) {
+  return ChargedClaimRecord{c.slot, c.submitter, c.weight, c.start, c.concurrency_limits};
+}
+
+accounting::ClaimRecord from_record(ChargedClaimRecord r) {
+  return accounting::ClaimRecord{r.slot, r.submitter, r.weight, r.start, std::move(r.concurrency_limits)};
+}
+
 }  // namespace
+
+std::string encode_snapshot(const accounting::AccountantState& state, ha::StateVersion version) {
+  AccountantSnapshotRecord snap;
+  for (const accounting::CustomerRecord& r : state.records) snap.records.push_back(to_record(r));
+  for (const accounting::ClaimRecord& c : state.claims) snap.claims.push_back(to_record(c));
+  snap.last_update = state.last_update;
+  snap.version = StateVersionRecord{version.term, version.seq};
+  return encode(snap);
+}
+
+Result<std::pair<accounting::AccountantState, ha::StateVersion>> decode_snapshot(std::string_view bytes,
+                                                                                 const std::string& from) {
+  auto snap = decode<AccountantSnapshotRecord>(bytes, RecordPlace{from, "accountant snapshot"});
+  if (!snap) return Error{snap.error()};
+  accounting::AccountantState state;
+  for (const CustomerRecordV1& r : snap->records) state.records.push_back(from_record(r));
+  for (ChargedClaimRecord& c : snap->claims) state.claims.push_back(from_record(std::move(c)));
+  state.last_update = snap->last_update;
+  return std::pair{std::move(state), ha::StateVersion{snap->version.term, snap->version.seq}};
+}
 
 Result<AccountantStore> AccountantStore::open(const std::string& path) {
   auto store = Store::open(path, "accountant", kSchema);
@@ -91,8 +120,7 @@ Result<std::optional<accounting::AccountantState>> AccountantStore::load() {
     if (!r) return Error{r.error()};
     if (std::string(kClaimPrefix) + r->slot != key)
       return Error{place(key).describe() + ": the claim is on " + r->slot};
-    state.claims.push_back(accounting::ClaimRecord{r->slot, r->submitter, r->weight, r->start,
-                                                   std::move(r->concurrency_limits)});
+    state.claims.push_back(from_record(std::move(*r)));
     keys_.emplace(key);
     return Ok{};
   });
@@ -108,10 +136,18 @@ Result<std::optional<accounting::AccountantState>> AccountantStore::load() {
   auto when = decode<LastUpdateRecord>(**last, place(kLastUpdate));
   if (!when) return Error{when.error()};
   state.last_update = when->last_update;
+  auto version = store_.get(kVersion);
+  if (!version) return Error{version.error()};
+  version_ = {};
+  if (*version) {
+    auto v = decode<StateVersionRecord>(**version, place(kVersion));
+    if (!v) return Error{v.error()};
+    version_ = ha::StateVersion{v->term, v->seq};
+  }
   return std::optional<accounting::AccountantState>(std::move(state));
 }
 
-Status AccountantStore::commit(const accounting::AccountantState& state) {
+Status AccountantStore::commit(const accounting::AccountantState& state, ha::StateVersion version) {
   Batch batch;
   std::set<std::string> keys;
   for (const accounting::CustomerRecord& r : state.records) {
@@ -121,14 +157,16 @@ Status AccountantStore::commit(const accounting::AccountantState& state) {
   }
   for (const accounting::ClaimRecord& c : state.claims) {
     std::string key = std::string(kClaimPrefix) + c.slot;
-    batch.put(key, encode(ChargedClaimRecord{c.slot, c.submitter, c.weight, c.start, c.concurrency_limits}));
+    batch.put(key, encode(to_record(c)));
     keys.insert(std::move(key));
   }
   for (const std::string& old : keys_)
     if (!keys.count(old)) batch.erase(old);
   batch.put(std::string(kLastUpdate), encode(LastUpdateRecord{state.last_update}));
+  batch.put(std::string(kVersion), encode(StateVersionRecord{version.term, version.seq}));
   if (Status s = store_.write(batch, true); !s) return s;
   keys_ = std::move(keys);
+  version_ = version;
   ++commits_;
   return Ok{};
 }

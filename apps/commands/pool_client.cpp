@@ -33,7 +33,17 @@ std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const st
     }
     *into = *v;
   }
-  auto where = parse_host_port(cm.substr(0, cm.find_first_of(", ")), "COLLECTOR_HOST");
+  // Every central manager of COLLECTOR_HOST (several under high
+  // availability): the first that answers is joined.
+  std::vector<HostPort> centrals;
+  Result<HostPort> where = Error{"COLLECTOR_HOST: no central manager listed"};
+  auto hosts = cfg.list("COLLECTOR_HOST");
+  if (!hosts) where = Error{hosts.error()};
+  for (const std::string& h : hosts ? *hosts : std::vector<std::string>{}) {
+    where = parse_host_port(h, "COLLECTOR_HOST");
+    if (!where) break;
+    centrals.push_back(*where);
+  }
   auto creds = net::Credentials::load(cert, key);
   auto anchor = net::TrustAnchor::load(ca);
   if (!where || !creds || !anchor) {
@@ -53,7 +63,10 @@ std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const st
   }
   c->sys_ = std::make_unique<caf::actor_system>(*c->cfg_);
   exit_code = 1;
-  auto joined = c->join(*where);
+  c->centrals_ = centrals;
+  Result<net::Joined> joined = Error{"no central manager answered"};
+  for (const HostPort& cm_at : centrals)
+    if ((joined = c->join(cm_at))) break;
   if (!joined) {
     err << "cara " << tool << ": " << joined.error() << "\n";
     return nullptr;

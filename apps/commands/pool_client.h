@@ -1,14 +1,15 @@
 // A command-line tool's TLS session with a running pool (cara userprio,
 // cara drain): the client certificate of AUTH_SSL_CLIENT_CERTFILE /
 // KEYFILE / CAFILE, an actor system over CAF's openssl module, and the
-// central manager of COLLECTOR_HOST joined through its gate, so that its
-// daemons know who we are. Other nodes (an execution point) are joined the
+// first central manager of COLLECTOR_HOST that answers joined through its
+// gate, so that its daemons know who we are. Other nodes (an execution point) are joined the
 // same way.
 #pragma once
 
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "apps/node/node_plan.h"
 #include "model/config/config.h"
@@ -27,6 +28,8 @@ class PoolClient {
   caf::actor_system& system() { return *sys_; }
   // The central manager, joined.
   const net::Joined& central() const { return central_; }
+  // Every central manager of COLLECTOR_HOST, in order.
+  const std::vector<HostPort>& centrals() const { return centrals_; }
   // Another node, by the address its ads publish (MyAddress).
   Result<net::Joined> join(const HostPort& where);
 
@@ -37,6 +40,7 @@ class PoolClient {
   std::unique_ptr<caf::actor_system_config> cfg_;
   std::unique_ptr<caf::actor_system> sys_;
   net::Joined central_;
+  std::vector<HostPort> centrals_;
 };
 
 }  // namespace cara::apps

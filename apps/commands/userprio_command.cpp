@@ -63,8 +63,33 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
   if (setfactor) {
     std::ostringstream done;
     done << "The priority factor of " << setfactor->first << " was set to " << factor;
-    return send_command(sys, negotiator, actors::UserprioCommand{"setfactor", setfactor->first, factor, 0},
-                        "userprio", "negotiator", done.str(), out, err);
+    const actors::UserprioCommand command{"setfactor", setfactor->first, factor, 0};
+    // Under high availability only the active negotiator takes changes:
+    // a standby says so, and the next central manager is asked.
+    std::string refusal;
+    for (const HostPort& cm : client->centrals()) {
+      auto other = client->join(cm);
+      const auto n =
+          other ? actors::daemon_in<actors::negotiator_actor>(other->daemons) : actors::negotiator_actor{};
+      if (!n) continue;
+      bool answered = false;
+      self->request(n, 10s, command)
+          .receive(
+              [&](actors::CommandReply& r) {
+                answered = r.ok || r.error.find("stands by") == std::string::npos;
+                refusal = r.ok ? "" : r.error;
+              },
+              [&](caf::error& e) { refusal = "the negotiator did not answer: " + sys.render(e); });
+      if (!answered) continue;
+      if (!refusal.empty()) {
+        err << "cara userprio: " << refusal << "\n";
+        return 1;
+      }
+      out << done.str() << "\n";
+      return 0;
+    }
+    err << "cara userprio: " << (refusal.empty() ? "no negotiator answered" : refusal) << "\n";
+    return 1;
   }
   self->request(negotiator, 10s, actors::UserprioQuery{})
       .receive(

@@ -16,15 +16,17 @@
 #include "actors/collector.h"
 #include "actors/daemon_directory.h"
 #include "actors/daemons.h"
+#include "actors/had.h"
 #include "actors/master.h"
 #include "actors/system_accounts.h"
-#include "apps/node/collector_watch.h"
+#include "apps/node/daemon_watch.h"
 #include "apps/node/local_commands.h"
 #include "apps/node/node_check.h"
 #include "apps/node/node_plan.h"
 #include "apps/node/node_stop.h"
 #include "apps/node/tls_system.h"
 #include "apps/node/view_host_link.h"
+#include "model/ha/had_config.h"
 #include "net/gate.h"
 #include "net/local_socket.h"
 #include "net/tls_failures.h"
@@ -48,25 +50,44 @@ caf::timespan seconds(double s) {
   return caf::timespan{static_cast<std::int64_t>(s * 1e9)};
 }
 
-// Joins each central manager, retrying until it answers (it may start
-// after us) or the node is asked to stop (then nothing is returned). A
-// central manager that refuses our certificate, or whose certificate we
-// refuse, is no passing trouble: that is an error at once. The central
-// manager's gate watches `session` (our gate) to know when we are gone.
+// The collectors a DaemonWatch of COLLECTOR reached, typed (null: none).
+std::vector<collector_actor> collectors_of(const std::vector<caf::actor>& reached) {
+  std::vector<collector_actor> out;
+  for (const caf::actor& a : reached) out.push_back(caf::actor_cast<collector_actor>(a));
+  return out;
+}
+
+// Joins the central managers, retrying until at least one answers (they
+// may start after us; under high availability some may be down) or the
+// node is asked to stop (then nothing is returned). Every central manager
+// has its entry, with a null collector when it was not reached yet (the
+// node's watch reaches it later). A central manager that refuses our
+// certificate, or whose certificate we refuse, is no passing trouble: that
+// is an error at once. The central manager's gate watches `session` (our
+// gate) to know when we are gone.
 Result<std::vector<std::pair<CentralManager, collector_actor>>> join_collectors(
     caf::actor_system& sys, const NodePlan& plan, const net::Credentials& creds,
     const net::TrustAnchor& anchor, net::Guard& guard, os::DaemonLog& log, const sigset_t& stop_signals,
     const caf::actor& session) {
   std::vector<std::pair<CentralManager, collector_actor>> out;
-  for (const HostPort& cm : plan.collectors) {
-    for (double wait = 0.5;; wait = std::min(wait * 2, 10.0)) {
+  for (const HostPort& cm : plan.collectors) out.push_back({CentralManager{cm, {}}, {}});
+  for (double wait = 0.5;; wait = std::min(wait * 2, 10.0)) {
+    bool any = false;
+    for (auto& [central, collector] : out) {
+      if (collector) {
+        any = true;
+        continue;
+      }
+      const HostPort& cm = central.where;
       auto joined = net::join(sys, cm.host, cm.port, creds, anchor, &guard, 10s, session);
       if (joined) {
-        if (const auto collector = actors::daemon_in<collector_actor>(joined->daemons)) {
+        if (const auto c = actors::daemon_in<collector_actor>(joined->daemons)) {
           log.info("joined the central manager " + cm.host + ":" + std::to_string(cm.port) + " (" +
                    joined->peer.text() + ")");
-          out.push_back({CentralManager{cm, joined->gate}, collector});
-          break;
+          central.gate = joined->gate;
+          collector = c;
+          any = true;
+          continue;
         }
         log.warning(cm.host + ":" + std::to_string(cm.port) + " runs no collector; retrying");
       } else if (net::tls_connect_failure(cm.host, cm.port)) {
@@ -75,12 +96,12 @@ Result<std::vector<std::pair<CentralManager, collector_actor>>> join_collectors(
       } else {
         log.warning(joined.error() + "; retrying in " + std::to_string(wait) + " s");
       }
-      timespec ts{static_cast<time_t>(wait), static_cast<long>((wait - static_cast<time_t>(wait)) * 1e9)};
-      if (sigtimedwait(&stop_signals, nullptr, &ts) > 0)
-        return std::vector<std::pair<CentralManager, collector_actor>>{};
     }
+    if (any) return out;
+    timespec ts{static_cast<time_t>(wait), static_cast<long>((wait - static_cast<time_t>(wait)) * 1e9)};
+    if (sigtimedwait(&stop_signals, nullptr, &ts) > 0)
+      return std::vector<std::pair<CentralManager, collector_actor>>{};
   }
-  return out;
 }
 
 // condor_reconfig on this node: the configuration read again, checked,
@@ -171,6 +192,7 @@ class NodeRun {
     // stop before those go, whichever way the node ends.
     if (watch_) watch_->stop();
     if (view_watch_) view_watch_->stop();
+    if (had_watch_) had_watch_->stop();
   }
 
   // Publishes the node's gate on its port.
@@ -188,6 +210,9 @@ class NodeRun {
   // The central managers' collectors are watched: one that comes back as
   // another actor is told to every daemon.
   void watch_central_managers();
+  // A central manager with a HAD reaches the others of HAD_LIST and hands
+  // their hads to its own.
+  void watch_had_peers();
   // `cara submit` and `cara q` on the schedd's node.
   void serve_local_commands();
   // Until a stop signal and the master's stop; returns the exit code.
@@ -229,9 +254,11 @@ class NodeRun {
   // central manager's: by the collector watch).
   std::shared_ptr<CollectorList> collectors_ = std::make_shared<CollectorList>();
   std::vector<CentralManager> centrals_;
-  std::shared_ptr<CollectorWatch> watch_;
+  std::vector<caf::actor> central_collectors_;  // by central manager; null: not reached yet
+  std::shared_ptr<DaemonWatch> watch_;
   std::shared_ptr<ViewHostLink> view_link_;
-  std::shared_ptr<CollectorWatch> view_watch_;
+  std::shared_ptr<DaemonWatch> view_watch_;
+  std::shared_ptr<DaemonWatch> had_watch_;  // the other central managers' hads (HAD_LIST)
   net::LocalServer local_;
   // What this node gives its daemons (shared with the master's spawn
   // functions); each daemon's log is opened once.
@@ -273,6 +300,12 @@ void NodeRun::set_up_master() {
   services_->files = std::make_shared<os::SystemHost>();
   services_->address = address_;
   services_->durable = true;
+  if (plan_.runs("HAD")) {
+    // HAD_LIST names this node as host:port: its host name, the address
+    // it advertises or binds, and its port.
+    std::vector<std::string> names{master_.name, plan_.advertise, plan_.bind};
+    services_->ha = std::make_shared<actors::HaLink>(std::move(names), plan_.port);
+  }
   services_->context = [contexts = contexts_](const std::string& daemon) { return contexts->at(daemon); };
 }
 
@@ -287,10 +320,10 @@ void NodeRun::add_collector() {
     collectors->set({c});
     view_link->attach(c);
   });
-  view_watch_ = std::make_shared<CollectorWatch>(
-      sys_, "view collector", views, std::vector<collector_actor>{}, node_.creds, node_.anchor, *node_.guard,
-      contexts_->at("COLLECTOR").log, caf::actor_cast<caf::actor>(gate_),
-      [link = view_link_](const std::vector<collector_actor>& reached) { link->update(reached); },
+  view_watch_ = std::make_shared<DaemonWatch>(
+      sys_, "COLLECTOR", "view collector", views, std::vector<caf::actor>{}, node_.creds, node_.anchor,
+      *node_.guard, contexts_->at("COLLECTOR").log, caf::actor_cast<caf::actor>(gate_),
+      [link = view_link_](const std::vector<caf::actor>& reached) { link->update(collectors_of(reached)); },
       seconds_ms(plan_.collector_check_interval));
 }
 
@@ -305,7 +338,8 @@ std::optional<int> NodeRun::find_collectors(std::ostream& err) {
   std::vector<collector_actor> joined;
   for (auto& [central, collector] : *reached) {
     centrals_.push_back(central);
-    joined.push_back(collector);
+    central_collectors_.push_back(caf::actor_cast<caf::actor>(collector));
+    if (collector) joined.push_back(collector);
   }
   collectors_->set(joined);
   if (joined.empty()) {
@@ -371,7 +405,10 @@ void NodeRun::watch_central_managers() {
   // The central managers' collectors, when one is another actor: the
   // daemons spawned later get it, the running ones are told.
   auto changed = [&sys, collectors = collectors_, running, log = node_.master_log,
-                  node_master](const std::vector<collector_actor>& now) {
+                  node_master](const std::vector<caf::actor>& reached) {
+    std::vector<collector_actor> now;
+    for (const collector_actor& c : collectors_of(reached))
+      if (c) now.push_back(c);
     collectors->set(now);
     actors::Collectors update;
     for (const collector_actor& c : now)
@@ -384,10 +421,42 @@ void NodeRun::watch_central_managers() {
       if (d) self->send(d, update);
     self->send(node_master, update);
   };
-  watch_ = std::make_shared<CollectorWatch>(sys_, "central manager", centrals_, collectors_->get(),
-                                            node_.creds, node_.anchor, *node_.guard, node_.master_log,
-                                            caf::actor_cast<caf::actor>(gate_), changed,
-                                            seconds_ms(plan_.collector_check_interval));
+  watch_ = std::make_shared<DaemonWatch>(sys_, "COLLECTOR", "central manager", centrals_, central_collectors_,
+                                         node_.creds, node_.anchor, *node_.guard, node_.master_log,
+                                         caf::actor_cast<caf::actor>(gate_), changed,
+                                         seconds_ms(plan_.collector_check_interval));
+}
+
+void NodeRun::watch_had_peers() {
+  if (!services_->ha) return;
+  auto setup = actors::had_setup(*node_.config, services_->ha);  // checked when the had was spawned
+  if (!setup) return;
+  std::vector<CentralManager> peers;
+  std::vector<std::int32_t> members;
+  for (std::size_t i = 0; i < setup->config.members.size(); ++i) {
+    if (i == setup->self) continue;
+    const ha::HadMember& m = setup->config.members[i];
+    peers.push_back(CentralManager{HostPort{m.host, m.port}, {}});
+    members.push_back(static_cast<std::int32_t>(i));
+  }
+  auto& sys = sys_;
+  auto changed = [&sys, link = services_->ha, members](const std::vector<caf::actor>& reached) {
+    actors::HadPeers p;
+    p.members = members;
+    for (const caf::actor& a : reached) p.hads.push_back(caf::actor_cast<actors::had_actor>(a));
+    if (auto had = link->had()) {
+      caf::scoped_actor self{sys};
+      self->send(had, p);
+    }
+  };
+  // The hads watch each other closely themselves (heartbeats, monitors);
+  // this only (re)joins the nodes, as often as HAD_CONNECTION_TIMEOUT asks.
+  const auto every = std::chrono::milliseconds(std::max<std::int64_t>(
+      100, std::min<std::int64_t>(setup->config.connection_timeout_ms,
+                                  seconds_ms(plan_.collector_check_interval).count())));
+  had_watch_ = std::make_shared<DaemonWatch>(
+      sys_, "HAD", "central manager", peers, std::vector<caf::actor>(peers.size()), node_.creds, node_.anchor,
+      *node_.guard, node_.master_log, caf::actor_cast<caf::actor>(gate_), changed, every);
 }
 
 // The node's schedd as its master knows it now: asked for each local
@@ -467,6 +536,7 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
   if (auto rc = run.add_daemons(err)) return *rc;
   if (auto rc = run.start_master(err)) return *rc;
   run.watch_central_managers();
+  run.watch_had_peers();
   run.serve_local_commands();
   return run.until_stopped();
 }

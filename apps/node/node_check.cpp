@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "actors/had.h"
 #include "actors/job_runner.h"
 #include "apps/node/node_plan.h"
 #include "model/accounting/accountant_config.h"
@@ -70,6 +71,15 @@ std::vector<Reading> readings(const NodePlan& plan) {
                      if (auto p = negotiation::NegotiatorPolicy::from_config(c); !p) return Error{p.error()};
                      if (auto a = accounting::AccountantConfig::from_config(c); !a) return Error{a.error()};
                      return ok_or(accounting::GroupTree::from_config(c));
+                   }});
+  if (plan.runs("HAD"))
+    out.push_back({"HAD", [](const config::Config& c) -> Status {
+                     auto p = plan_node(c);
+                     if (!p) return Error{p.error()};
+                     auto host = c.string("FULL_HOSTNAME");
+                     auto link = std::make_shared<actors::HaLink>(
+                         std::vector<std::string>{host ? *host : "", p->advertise, p->bind}, p->port);
+                     return ok_or(actors::had_setup(c, link));
                    }});
   if (plan.runs("SCHEDD"))
     out.push_back({"SCHEDD", [](const config::Config& c) -> Status {

@@ -1,6 +1,6 @@
 // A central manager's collector and its CONDOR_VIEW_HOST collectors: the
 // view collectors are reached (and reached again after a restart) by a
-// CollectorWatch; this relay hands the ones reached to the local
+// DaemonWatch; this relay hands the ones reached to the local
 // collector, now and after each restart of that collector, which forwards
 // every update to them.
 #pragma once

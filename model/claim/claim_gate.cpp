@@ -10,6 +10,12 @@ void ClaimGate::announce(const std::string& claim_id, std::int64_t now) {
   announced_.emplace_back(claim_id, now);
 }
 
+bool ClaimGate::announce_match(const std::string& claim_id, std::int64_t term, std::int64_t now) {
+  if (!terms_.admit(term)) return false;
+  announce(claim_id, now);
+  return true;
+}
+
 bool ClaimGate::admit(const std::string& claim_id, std::int64_t now) {
   auto a =
       std::find_if(announced_.begin(), announced_.end(), [&](const auto& x) { return x.first == claim_id; });

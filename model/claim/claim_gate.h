@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/claim/term_fence.h"
+
 namespace cara::claim {
 
 struct GateLimits {
@@ -26,18 +28,22 @@ class ClaimGate {
  public:
   explicit ClaimGate(GateLimits limits = {}) : limits_(limits) {}
 
-  // The negotiator (or, for a leftover, the startd) announced `claim_id`
-  // at `now`.
+  // The startd announced a leftover claim `claim_id` at `now`.
   void announce(const std::string& claim_id, std::int64_t now);
+  // The negotiator announced a match `claim_id` of election term `term` at
+  // `now`; false (and nothing kept) when a newer term was seen before.
+  bool announce_match(const std::string& claim_id, std::int64_t term, std::int64_t now);
   // A claim with `claim_id` arrived: whether its id was announced and is
   // still fresh (it is used up either way).
   bool admit(const std::string& claim_id, std::int64_t now);
 
   std::size_t announced() const { return announced_.size(); }
+  std::int64_t newest_term() const { return terms_.newest(); }
 
  private:
   GateLimits limits_;
   std::vector<std::pair<std::string, std::int64_t>> announced_;  // id, when
+  TermFence terms_;
 };
 
 }  // namespace cara::claim

@@ -1,5 +1,6 @@
 #include "model/negotiation/negotiator_ads.h"
 
+#include "model/classad/eval.h"
 #include "model/config/config.h"
 
 namespace cara::negotiation {
@@ -16,6 +17,17 @@ classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, con
   ad.set("NegotiationCycles", cycles);
   for (const auto& [attr, value] : last.attributes()) ad.set(attr, value);
   return ad;
+}
+
+void set_active_term(classad::ClassAd& ad, const ActiveTerm& t) {
+  ad.set("HadActive", true);
+  ad.set("HadTerm", t.term);
+  ad.set("HadActiveSince", t.since);
+}
+
+std::int64_t active_term_of(const classad::ClassAd& ad) {
+  const classad::Value v = classad::evaluate_attr(ad, "HadTerm");
+  return v.is_int() ? v.as_int() : 0;
 }
 
 classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {

@@ -26,6 +26,17 @@ std::string negotiator_name(const config::Config& config);
 // LastNegotiationCycle*0 statistics of `last`.
 classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, const CycleStats& last);
 
+// Under high availability the active negotiator's ad also says so: HadActive
+// = True, HadTerm (its election's term) and HadActiveSince (when it became
+// active). A schedd follows the ad of the newest term.
+struct ActiveTerm {
+  std::int64_t term = 0;
+  std::int64_t since = 0;
+};
+void set_active_term(classad::ClassAd& ad, const ActiveTerm& t);
+// The term of a Negotiator ad: HadTerm, or 0 without high availability.
+std::int64_t active_term_of(const classad::ClassAd& ad);
+
 // MyType "Accounting", Name, IsAccountingGroup, Priority, PriorityFactor,
 // EffectivePriority, ResourcesUsed, WeightedResourcesUsed,
 // AccumulatedUsage, WeightedAccumulatedUsage, BeginUsageTime,

@@ -70,7 +70,23 @@ TEST_CASE_METHOD(PoolFixture, "a node whose DAEMON_LIST is wrong fails the pool,
   REQUIRE_FALSE(bad);
   CHECK(bad.error() ==
         "node 2 (ap.test): DAEMON_LIST: unknown daemon 'SHADOW'; expected MASTER, COLLECTOR, "
-        "NEGOTIATOR, SCHEDD, STARTD");
+        "NEGOTIATOR, HAD, SCHEDD, STARTD");
+  // A HAD goes with the collector and the negotiator it controls.
+  auto lone_had =
+      spawn_pool(sys, spec({make_config("DAEMON_LIST = MASTER, COLLECTOR, HAD\nHAD_LIST = cm.test\n"
+                                        "FULL_HOSTNAME = cm.test\n",
+                                        "NEGOTIATOR")}));
+  REQUIRE_FALSE(lone_had);
+  CHECK_THAT(lone_had.error(), Catch::Contains("HAD runs on a central manager"));
+  // And HAD_LIST names the node.
+  auto stranger = spawn_pool(
+      sys,
+      spec({make_config("DAEMON_LIST = MASTER, COLLECTOR, NEGOTIATOR, HAD\nHAD_LIST = cm1.test, cm2.test\n"
+                        "FULL_HOSTNAME = cm.test\n",
+                        "NEGOTIATOR")}));
+  REQUIRE_FALSE(stranger);
+  CHECK_THAT(stranger.error(), Catch::Contains("HAD_LIST does not name this node (cm.test)"));
+  settle();
   // A daemon that cannot start fails the pool too (the ones started before
   // it are stopped), naming its node and daemon.
   auto broken =

@@ -102,20 +102,6 @@ TEST_CASE("a full disk or a damaged store: the access point refuses, saying why,
 namespace {
 
 // `cara userprio`'s table: name → (priority, factor).
-std::map<std::string, std::pair<double, double>> priorities(const std::string& conf) {
-  auto r = run_process({CARA_BINARY, "userprio", "--config", conf});
-  std::map<std::string, std::pair<double, double>> out;
-  if (r.exit_code != 0) return out;
-  std::istringstream lines(r.out);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream fields(line);
-    std::string name;
-    double priority = 0, factor = 0;
-    if (fields >> name >> priority >> factor) out[name] = {priority, factor};
-  }
-  return out;
-}
 
 }  // namespace
 

@@ -223,6 +223,23 @@ inline std::optional<std::map<long, std::vector<long>>> queue_of(Pool& pool, con
 }
 
 // Whether `pid` runs (a zombie does not).
+// `cara userprio` as the tool configuration `conf` sees it: each
+// submitter's priority and factor; empty when the tool failed.
+inline std::map<std::string, std::pair<double, double>> priorities(const std::string& conf) {
+  auto r = run_process({CARA_BINARY, "userprio", "--config", conf});
+  std::map<std::string, std::pair<double, double>> out;
+  if (r.exit_code != 0) return out;
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    double priority = 0, factor = 0;
+    if (fields >> name >> priority >> factor) out[name] = {priority, factor};
+  }
+  return out;
+}
+
 inline bool alive(pid_t pid) {
   const std::string stat = read("/proc/" + std::to_string(pid) + "/stat");
   const auto close = stat.rfind(')');

@@ -45,3 +45,16 @@ TEST_CASE("claim ids are made, shown and checked in one place", "[claim][id]") {
   }
   CHECK_THAT(check_claim_id("p#" + std::string(600, 'x')).error(), Catch::Contains("at most 512"));
 }
+
+TEST_CASE("a match of an older election term is refused, a newer term is remembered", "[claim][gate][ha]") {
+  ClaimGate g;
+  CHECK(g.announce_match("t0", 0, 10));  // a pool without high availability: term 0 throughout
+  CHECK(g.announce_match("t2", 2, 11));
+  CHECK(g.newest_term() == 2);
+  // The negotiator of term 1 lost its role: its match does not count.
+  CHECK_FALSE(g.announce_match("t1", 1, 12));
+  CHECK_FALSE(g.admit("t1", 13));
+  CHECK(g.admit("t2", 13));
+  CHECK(g.announce_match("again", 2, 14));  // the same term: the same negotiator
+  CHECK(g.admit("again", 15));
+}

@@ -124,3 +124,44 @@ TEST_CASE("a damaged accountant record stops the load, naming the store and key"
   REQUIRE_FALSE(state);
   CHECK_THAT(state.error(), Catch::StartsWith("store accountant, key 'rec/alice@physik.rwth-aachen.de': "));
 }
+
+TEST_CASE("a state's version is stored with it, and a snapshot carries state and version",
+          "[persistence][accountant][ha]") {
+  TempDir dir("accountant-version");
+  const std::string path = dir / "accountant.db";
+  Accountant a(config_of(""), kT0);
+  REQUIRE(a.begin_claim({"slot1@ep", "alice@site", 1, kT0 + 5, {"db"}}, kT0 + 5));
+  a.update_priorities(kT0 + 60);
+  REQUIRE(a.set_factor("alice@site", 250));
+  {
+    auto s = AccountantStore::open(path);
+    REQUIRE(s);
+    REQUIRE(s->load());
+    CHECK(s->version() == ha::StateVersion{});  // nothing stored: no version
+    REQUIRE(s->commit(a.state(), ha::StateVersion{3, 17}));
+    CHECK(s->version() == ha::StateVersion{3, 17});
+  }
+  auto s = AccountantStore::open(path);
+  REQUIRE(s);
+  REQUIRE(s->load());
+  CHECK(s->version() == ha::StateVersion{3, 17});
+
+  // What a standby receives is what the active stored, version and all.
+  const std::string bytes = persistence::encode_snapshot(a.state(), ha::StateVersion{3, 18});
+  auto snap = persistence::decode_snapshot(bytes, "the active central manager");
+  REQUIRE(snap);
+  CHECK(snap->second == ha::StateVersion{3, 18});
+  auto copy = Accountant::restore(config_of(""), snap->first);
+  REQUIRE(copy);
+  REQUIRE(copy->find("alice@site"));
+  CHECK(copy->find("alice@site")->factor == 250);
+  CHECK(copy->find("alice@site")->priority == a.find("alice@site")->priority);
+  CHECK(copy->find("alice@site")->accumulated_usage == a.find("alice@site")->accumulated_usage);
+  CHECK(copy->last_update() == kT0 + 60);
+  REQUIRE(copy->claims().count("slot1@ep"));
+  CHECK(copy->claims().at("slot1@ep").concurrency_limits == std::vector<std::string>{"db"});
+
+  auto bad = persistence::decode_snapshot(bytes.substr(0, bytes.size() / 2), "the active central manager");
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error(), Catch::Contains("the active central manager"));
+}

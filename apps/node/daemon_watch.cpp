@@ -1,4 +1,4 @@
-#include "apps/node/collector_watch.h"
+#include "apps/node/daemon_watch.h"
 
 #include <caf/scoped_actor.hpp>
 
@@ -6,12 +6,13 @@
 
 namespace cara::apps {
 
-CollectorWatch::CollectorWatch(caf::actor_system& sys, std::string role, std::vector<CentralManager> centrals,
-                               std::vector<actors::collector_actor> known, const net::Credentials& creds,
-                               const net::TrustAnchor& anchor, net::Guard& guard,
-                               std::shared_ptr<os::DaemonLog> log, caf::actor session, Changed changed,
-                               std::chrono::milliseconds every)
+DaemonWatch::DaemonWatch(caf::actor_system& sys, std::string daemon, std::string role,
+                         std::vector<CentralManager> centrals, std::vector<caf::actor> known,
+                         const net::Credentials& creds, const net::TrustAnchor& anchor, net::Guard& guard,
+                         std::shared_ptr<os::DaemonLog> log, caf::actor session, Changed changed,
+                         std::chrono::milliseconds every)
     : sys_(sys),
+      daemon_(std::move(daemon)),
       role_(std::move(role)),
       centrals_(std::move(centrals)),
       known_(std::move(known)),
@@ -26,7 +27,7 @@ CollectorWatch::CollectorWatch(caf::actor_system& sys, std::string role, std::ve
   if (!centrals_.empty()) thread_ = std::thread([this] { run(); });
 }
 
-void CollectorWatch::stop() {
+void DaemonWatch::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -35,12 +36,12 @@ void CollectorWatch::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-actors::collector_actor CollectorWatch::current(std::size_t i, bool& rejoined) {
+caf::actor DaemonWatch::current(std::size_t i, bool& rejoined) {
   CentralManager& cm = centrals_[i];
   const std::string where = cm.where.host + ":" + std::to_string(cm.where.port);
   // A gate on a node that is gone does not answer: do not wait long.
   const auto timeout = std::chrono::seconds(2);
-  actors::collector_actor found;
+  caf::actor found;
   bool answered = false;
   if (cm.gate) {
     caf::scoped_actor self{sys_};
@@ -48,7 +49,8 @@ actors::collector_actor CollectorWatch::current(std::size_t i, bool& rejoined) {
         .receive(
             [&](net::GateWelcome& w) {
               answered = w.ok;
-              found = actors::daemon_in<actors::collector_actor>(w.names, w.daemons);
+              for (std::size_t k = 0; k < w.names.size() && k < w.daemons.size(); ++k)
+                if (w.names[k] == daemon_) found = w.daemons[k];
             },
             [&](caf::error&) {});
   }
@@ -62,10 +64,11 @@ actors::collector_actor CollectorWatch::current(std::size_t i, bool& rejoined) {
              ")");
   cm.gate = joined->gate;
   rejoined = again;
-  return actors::daemon_in<actors::collector_actor>(joined->daemons);
+  auto it = joined->daemons.find(daemon_);
+  return it == joined->daemons.end() ? caf::actor{} : it->second;
 }
 
-void CollectorWatch::run() {
+void DaemonWatch::run() {
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -77,7 +80,7 @@ void CollectorWatch::run() {
       // answering for a while, say): its collector dropped our ads, so the
       // daemons are told even if the collector is the same actor.
       bool rejoined = false;
-      actors::collector_actor c = current(i, rejoined);
+      caf::actor c = current(i, rejoined);
       if (c && (c != known_[i] || rejoined)) {
         known_[i] = c;
         changed = true;

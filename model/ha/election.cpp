@@ -1,0 +1,97 @@
+#include "model/ha/election.h"
+
+#include <algorithm>
+
+namespace cara::ha {
+
+Election::Election(std::size_t members, std::size_t self, bool use_primary, std::int64_t timeout_ms,
+                   std::int64_t now_ms)
+    : self_(self), use_primary_(use_primary), timeout_ms_(timeout_ms), started_ms_(now_ms), peers_(members) {}
+
+void Election::set_version(StateVersion v) {
+  version_ = v;
+  newest_term_ = std::max(newest_term_, v.term);
+}
+
+void Election::heard(std::size_t from, const MemberView& view, std::int64_t now_ms) {
+  if (from >= peers_.size() || from == self_) return;
+  peers_[from] = Peer{now_ms, view};
+  newest_term_ = std::max(newest_term_, view.term);
+}
+
+void Election::lost(std::size_t from) {
+  if (from < peers_.size()) peers_[from].heard_at.reset();
+}
+
+bool Election::reachable(std::size_t member, std::int64_t now_ms) const {
+  if (member == self_) return true;
+  if (member >= peers_.size()) return false;
+  const auto& at = peers_[member].heard_at;
+  return at && now_ms - *at < timeout_ms_;
+}
+
+std::vector<std::size_t> Election::reachable_peers(std::int64_t now_ms) const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < peers_.size(); ++i)
+    if (i != self_ && reachable(i, now_ms)) out.push_back(i);
+  return out;
+}
+
+RoleChange Election::decide(std::int64_t now_ms) {
+  const std::size_t members = peers_.size();
+  std::vector<std::size_t> visible;
+  for (std::size_t i = 0; i < members; ++i)
+    if (reachable(i, now_ms)) visible.push_back(i);
+  auto name = [](std::size_t i) { return "member " + std::to_string(i + 1) + " of HAD_LIST"; };
+  auto step_down = [&](std::string reason) {
+    if (!active_) return RoleChange{};
+    active_ = false;
+    return RoleChange{RoleChange::StepDown, newest_term_, std::move(reason), std::nullopt};
+  };
+  if (members >= 3 && 2 * visible.size() <= members)
+    return step_down("only " + std::to_string(visible.size()) + " of the " + std::to_string(members) +
+                     " central managers of HAD_LIST are reachable, not a majority");
+  if (!active_ && members > 1 && now_ms - started_ms_ < timeout_ms_) return {};  // still listening
+  auto is_active = [&](std::size_t i) { return i == self_ ? active_ : peers_[i].view.active; };
+  auto term_of = [&](std::size_t i) { return i == self_ ? active_term_ : peers_[i].view.term; };
+  std::size_t winner = visible.front();
+  if (!use_primary_) {
+    std::optional<std::size_t> keeper;
+    for (std::size_t i : visible)
+      if (is_active(i) && (!keeper || term_of(i) > term_of(*keeper))) keeper = i;
+    if (keeper) winner = *keeper;
+  }
+  if (winner != self_)
+    return step_down(use_primary_ ? name(winner) + ", the primary, is reachable (HAD_USE_PRIMARY)"
+                                  : name(winner) + " is active in a newer term");
+  const bool other_active =
+      std::any_of(visible.begin(), visible.end(), [&](std::size_t i) { return i != self_ && is_active(i); });
+  // An active member that hears of a newer term (the other side of a
+  // partition was active meanwhile) takes a newer one still.
+  const bool newer_term_heard = active_ && newest_term_ > active_term_;
+  RoleChange change;
+  if (!active_) {
+    // It waits until every reachable active member has stepped down.
+    if (other_active) return {};
+    change.reason = visible.size() == 1 && members > 1
+                        ? "no other central manager of HAD_LIST is reachable"
+                        : (winner == 0 ? "it is the first reachable member of HAD_LIST"
+                                       : "no member before it in HAD_LIST is reachable");
+  } else if (newer_term_heard) {
+    change.reason = "another central manager was active in term " + std::to_string(newest_term_);
+  } else {
+    return {};
+  }
+  active_ = true;
+  change.kind = RoleChange::Activate;
+  change.term = active_term_ = ++newest_term_;
+  StateVersion best = version_;
+  for (std::size_t i : visible)
+    if (i != self_ && peers_[i].view.version > best) {
+      best = peers_[i].view.version;
+      change.catch_up_from = i;
+    }
+  return change;
+}
+
+}  // namespace cara::ha

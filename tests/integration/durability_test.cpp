@@ -149,15 +149,7 @@ TEST_CASE("a central manager killed with kill -9 comes back with the priorities 
       },
       60));
   REQUIRE(after.size() == before.size());
-  for (const auto& [name, was] : before) {
-    INFO(name);
-    REQUIRE(after.count(name));
-    CHECK(after.at(name).second == was.second);
-    // The same real priority, decayed at most for the seconds the restart
-    // took (half-life one day).
-    CHECK(after.at(name).first <= was.first);
-    CHECK(after.at(name).first >= was.first * 0.999);
-  }
+  check_kept_priorities(before, after);  // decayed at most for the seconds the restart took
 
   // The whole pool stopped and started again: the same queue (jobs that
   // match no slot wait in it) and the same priorities.

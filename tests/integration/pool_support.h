@@ -240,6 +240,20 @@ inline std::map<std::string, std::pair<double, double>> priorities(const std::st
   return out;
 }
 
+// `after` holds every submitter of `before` with the same factor and the
+// same real priority, decayed at most for the seconds that passed (with a
+// half-life of a day).
+inline void check_kept_priorities(const std::map<std::string, std::pair<double, double>>& before,
+                                  const std::map<std::string, std::pair<double, double>>& after) {
+  for (const auto& [name, was] : before) {
+    INFO(name);
+    REQUIRE(after.count(name));
+    CHECK(after.at(name).second == was.second);
+    CHECK(after.at(name).first <= was.first);
+    CHECK(after.at(name).first >= was.first * 0.999);
+  }
+}
+
 inline bool alive(pid_t pid) {
   const std::string stat = read("/proc/" + std::to_string(pid) + "/stat");
   const auto close = stat.rfind(')');

@@ -131,6 +131,12 @@ had_actor::behavior_type had_behavior(Self self, HadSetup setup) {
   return {
       [self, setup](Timer t) {
         if (t.what != kHeartbeatTimer || !net::from_this_node(self)) return;
+        // The negotiator and the had start side by side: one that came up
+        // after the other looked for it is found here (its answer,
+        // AccountantVersion, says where it is).
+        if (!self->state.negotiator)
+          if (auto n = setup.link->negotiator())
+            self->send(n, NegotiatorRole{false, 0, {}, {}, "its had started"});
         beat(self, setup);
         decide(self, setup);
         self->delayed_send(self, std::chrono::milliseconds(setup.config.heartbeat_ms()),

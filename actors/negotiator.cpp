@@ -47,6 +47,10 @@ struct NegotiatorState {
   std::optional<persistence::AccountantStore> store;  // none: the accountant lives in memory only
   std::optional<accounting::GroupTree> groups;
   negotiation::CycleTimes times;
+  // When the running cycle began, on the actor's clock: its duration (from
+  // the collector's answer to the last match sent, replication included)
+  // is logged.
+  caf::actor_clock::time_point cycle_began;
   std::int64_t cycles = 0;
   bool running = false;
   std::optional<std::int64_t> timer_at;  // when the pending cycle timer fires
@@ -290,7 +294,11 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
   if (setup.context.log)
     setup.context.info("cycle " + std::to_string(st.cycles + 1) + ": " + std::to_string(g->slots.size()) +
                        " slots, " + std::to_string(result.submitters.size()) + " submitters with requests, " +
-                       std::to_string(result.matches.size()) + " matches");
+                       std::to_string(result.matches.size()) + " matches (" +
+                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          self->clock().now() - st.cycle_began)
+                                          .count()) +
+                       " ms)");
   st.running = false;
   st.times.last_end = setup.clock.now(self);
   ++st.cycles;
@@ -335,6 +343,7 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
   st.running = true;
   st.times.requested = false;
   st.times.last_start = setup.clock.now(self);
+  st.cycle_began = self->clock().now();
   auto g = std::make_shared<Gathered>();
   const collector_actor collector = st.collectors.front();
   auto failed = [self, setup](caf::error&) {
@@ -687,7 +696,10 @@ Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetu
     if (!*ha) return Error{"HAD: HAD_LIST is empty: it lists the central managers, this one among them"};
     start->ha = std::move(**ha);
   }
-  return sys.spawn(negotiator_behavior, std::move(start), std::move(setup));
+  auto link = setup.ha;
+  auto n = sys.spawn(negotiator_behavior, std::move(start), std::move(setup));
+  if (link) link->set_negotiator(n);  // before it runs: the had may look for it first
+  return n;
 }
 
 }  // namespace cara::actors

@@ -15,28 +15,27 @@ namespace {
 
 using Self = ScheddSelf;
 
-// The pool's negotiator, from the first collector that knows one; under
-// high availability the ad of the newest term. A collector that does not
-// answer (its central manager is down) passes the question on to the next.
-void find_negotiator(Self self, std::size_t from = 0) {
+// The pool's negotiator, from every collector at once (a central manager
+// that is down must not hold the question up): the ad of the newest term
+// wins, also when it comes later than another.
+void find_negotiator(Self self) {
   auto& st = self->state;
-  if (st.negotiator || from >= st.collectors.size()) return;
-  self->request(st.collectors[from], std::chrono::seconds(5),
-                AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Negotiator), "", {}, false})
-      .then(
-          [self, from](AdQueryReply& r) {
-            auto& st = self->state;
-            if (st.negotiator) return;
-            std::int64_t newest = -1;
-            for (std::size_t i = 0; i < r.endpoints.size() && i < r.ads.size(); ++i)
-              if (r.endpoints[i] && negotiation::active_term_of(r.ads[i].ad) > newest) {
-                newest = negotiation::active_term_of(r.ads[i].ad);
+  if (st.negotiator) return;
+  for (const collector_actor& c : st.collectors)
+    self->request(c, std::chrono::seconds(5),
+                  AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Negotiator), "", {}, false})
+        .then(
+            [self](AdQueryReply& r) {
+              auto& st = self->state;
+              for (std::size_t i = 0; i < r.endpoints.size() && i < r.ads.size(); ++i) {
+                const std::int64_t term = negotiation::active_term_of(r.ads[i].ad);
+                if (!r.endpoints[i] || (st.negotiator && term <= st.negotiator_term)) continue;
                 st.negotiator = endpoint<collector::AdType::Negotiator>(r.endpoints[i]);
+                st.negotiator_term = term;
+                self->monitor(st.negotiator);  // when it goes, the next one is looked up
               }
-            if (!st.negotiator) return find_negotiator(self, from + 1);
-            self->monitor(st.negotiator);  // when it goes, the next one is looked up
-          },
-          [self, from](caf::error&) { find_negotiator(self, from + 1); });
+            },
+            [](caf::error&) {});
 }
 
 void on_tick(Self self, const ScheddSetup& setup) {
@@ -127,6 +126,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
     auto& st = self->state;
     if (st.negotiator && d.source == st.negotiator) {
       st.negotiator = nullptr;  // another central manager's takes over: asked again at the next tick
+      st.negotiator_term = -1;
       st.reschedule = true;
       return;
     }
@@ -193,6 +193,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
         if (b.term > newest)
           if (auto n = caf::actor_cast<negotiator_actor>(self->current_sender()); n && n != st.negotiator) {
             st.negotiator = n;
+            st.negotiator_term = b.term;
             self->monitor(n);
           }
         for (MatchInfo& m : b.matches) {
@@ -229,8 +230,11 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
       [self, setup](Collectors& c) {
         auto& st = self->state;
         if (!take_collectors(self, c, st.collectors)) return;
-        if (!setup.negotiator) st.negotiator = nullptr;  // found again through the new collector
-        st.dirty = true;                                 // advertise at the next tick
+        if (!setup.negotiator) {  // found again through the new collectors
+          st.negotiator = nullptr;
+          st.negotiator_term = -1;
+        }
+        st.dirty = true;  // advertise at the next tick
       },
       [self, setup](Timer t) {
         if (!net::from_this_node(self)) return;  // its own clock only

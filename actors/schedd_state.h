@@ -65,6 +65,7 @@ struct ScheddState {
   bool dirty = true;                 // counts changed: advertise
   bool reschedule = true;            // ask for a cycle at the next tick
   negotiator_actor negotiator;
+  std::int64_t negotiator_term = -1;  // the election term of its ad (0: no high availability)
   claim::TermFence terms;                    // matches of an older election term are refused
   std::vector<collector_actor> collectors;   // setup's, until the node says otherwise
   std::set<caf::node_id> direct;             // nodes this schedd has its own connection to

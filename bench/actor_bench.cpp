@@ -42,6 +42,7 @@
 #include "actors/startd.h"
 #include "apps/node/tls_system.h"
 #include "bench/embedded_pool.h"
+#include "bench/node_processes.h"
 #include "bench/timing.h"
 #include "model/classad/parser.h"
 #include "net/pki.h"
@@ -174,17 +175,6 @@ double collector_inproc(int runs) {
   return bench::median(rates);
 }
 
-// A pool CA and one certificate for 127.0.0.1 in `dir`.
-void make_pki(const fs::path& dir) {
-  if (!net::create_ca((dir / "ca").string(), "bench pool", 1).ok() ||
-      !net::issue_certificate((dir / "ca").string(), (dir / "node").string(),
-                              {"127.0.0.1", "condor@bench", 1})
-           .ok()) {
-    std::cerr << "actor_bench: cannot make certificates in " << dir << "\n";
-    std::exit(1);
-  }
-}
-
 double collector_tls(int runs) {
   TempDir dir("bench");
   make_pki(dir.path);
@@ -278,27 +268,6 @@ double concurrent_submits(int runs, int clients, int each, bool durable) {
 }
 
 // -- cara submit as separate processes ----------------------------------------
-
-pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  return rc == 0 ? pid : -1;
-}
-
-int wait_exit(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 struct SubmitFigures {
   double median_ms = -1;             // with all the jobs queued

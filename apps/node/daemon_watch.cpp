@@ -1,5 +1,6 @@
 #include "apps/node/daemon_watch.h"
 
+#include <algorithm>
 #include <caf/scoped_actor.hpp>
 
 #include "actors/daemon_directory.h"
@@ -69,8 +70,11 @@ caf::actor DaemonWatch::current(std::size_t i, bool& rejoined) {
 }
 
 void DaemonWatch::run() {
-  for (;;) {
-    {
+  // Nodes not joined yet are joined at once; the others are looked at
+  // after the first interval.
+  bool wait = std::all_of(known_.begin(), known_.end(), [](const caf::actor& a) { return bool(a); });
+  for (;; wait = true) {
+    if (wait) {
       std::unique_lock<std::mutex> lock(mutex_);
       if (wake_.wait_for(lock, every_, [this] { return stop_; })) return;
     }

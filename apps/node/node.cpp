@@ -433,8 +433,12 @@ void NodeRun::watch_had_peers() {
   if (!setup) return;
   std::vector<CentralManager> peers;
   std::vector<std::int32_t> members;
+  // Each pair of central managers has one connection: the earlier in
+  // HAD_LIST joins the later (two joins at once would make CAF drop one
+  // connection, and the hads take a dropped link for a central manager
+  // gone). The later one has the earlier's had from its heartbeats.
   for (std::size_t i = 0; i < setup->config.members.size(); ++i) {
-    if (i == setup->self) continue;
+    if (i <= setup->self) continue;
     const ha::HadMember& m = setup->config.members[i];
     peers.push_back(CentralManager{HostPort{m.host, m.port}, {}});
     members.push_back(static_cast<std::int32_t>(i));

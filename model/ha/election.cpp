@@ -15,19 +15,19 @@ void Election::set_version(StateVersion v) {
 
 void Election::heard(std::size_t from, const MemberView& view, std::int64_t now_ms) {
   if (from >= peers_.size() || from == self_) return;
-  peers_[from] = Peer{now_ms, view};
+  peers_[from] = Peer{now_ms, false, view};
   newest_term_ = std::max(newest_term_, view.term);
 }
 
 void Election::lost(std::size_t from) {
-  if (from < peers_.size()) peers_[from].heard_at.reset();
+  if (from < peers_.size()) peers_[from].link_down = true;
 }
 
 bool Election::reachable(std::size_t member, std::int64_t now_ms) const {
   if (member == self_) return true;
   if (member >= peers_.size()) return false;
-  const auto& at = peers_[member].heard_at;
-  return at && now_ms - *at < timeout_ms_;
+  const Peer& p = peers_[member];
+  return p.heard_at && !p.link_down && now_ms - *p.heard_at < timeout_ms_;
 }
 
 std::vector<std::size_t> Election::reachable_peers(std::int64_t now_ms) const {
@@ -71,8 +71,13 @@ RoleChange Election::decide(std::int64_t now_ms) {
   const bool newer_term_heard = active_ && newest_term_ > active_term_;
   RoleChange change;
   if (!active_) {
-    // It waits until every reachable active member has stepped down.
+    // It waits until every reachable active member has stepped down, and
+    // while a member it lost only moments ago holds a newer accountant.
     if (other_active) return {};
+    for (std::size_t i = 0; i < members; ++i)
+      if (i != self_ && !reachable(i, now_ms) && peers_[i].heard_at && peers_[i].view.version > version_ &&
+          now_ms - *peers_[i].heard_at < timeout_ms_)
+        return {};
     change.reason = visible.size() == 1 && members > 1
                         ? "no other central manager of HAD_LIST is reachable"
                         : (winner == 0 ? "it is the first reachable member of HAD_LIST"

@@ -18,6 +18,13 @@
 //   (model/claim/term_fence.h), so two negotiators never hand out one slot.
 // - A member that starts listens for one HAD_CONNECTION_TIMEOUT before it
 //   decides, so that it learns who is active first.
+// - A member does not take the role with an accountant older than one a
+//   member it lost holds, until that member has been silent for
+//   HAD_CONNECTION_TIMEOUT: a link that dropped while the member lives
+//   (a paused process, a connection timed out) is joined again within
+//   that time, and nothing it committed is lost. A member killed with
+//   kill -9 had replicated what it committed: the standby takes over at
+//   once.
 #pragma once
 
 #include <compare>
@@ -81,6 +88,7 @@ class Election {
  private:
   struct Peer {
     std::optional<std::int64_t> heard_at;
+    bool link_down = false;  // lost(): not reachable until heard again
     MemberView view;
   };
   std::size_t self_;

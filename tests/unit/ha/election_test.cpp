@@ -200,3 +200,25 @@ TEST_CASE("two central managers healed after a partition keep the active one of 
     }
   }
 }
+
+TEST_CASE("a standby whose accountant is older than the lost active's waits a timeout before taking over",
+          "[ha][election]") {
+  Group g(2, false);
+  g.exchange({0, 1}, 900);
+  REQUIRE(g.members[0].decide(1000).kind == RoleChange::Activate);
+  g.members[0].set_version(StateVersion{1, 8});
+  g.members[1].set_version(StateVersion{1, 7});  // it missed the last commit (it was paused)
+  g.exchange({0, 1}, 1100);
+  // The link drops, but member 0 may live (a connection timed out): it is
+  // joined again within the timeout, and its commit is not lost.
+  g.members[1].lost(0);
+  CHECK(g.members[1].decide(1101).kind == RoleChange::None);
+  CHECK(g.members[1].decide(2099).kind == RoleChange::None);
+  // Heard again: it is active; nothing changes.
+  g.hear(1, 0, 1500);
+  CHECK(g.members[1].decide(2099).kind == RoleChange::None);
+  // Silent for the whole timeout: it is down, its last commit with it.
+  const RoleChange c = g.members[1].decide(2600);
+  CHECK(c.kind == RoleChange::Activate);
+  CHECK(c.term == 2);
+}

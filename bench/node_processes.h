@@ -1,0 +1,58 @@
+// What the bench programs that run real `cara` processes share: a pool CA
+// with one certificate for 127.0.0.1, starting a process with its output
+// in a log file, and waiting for one to end.
+#pragma once
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "net/pki.h"
+
+namespace cara::bench {
+
+// A pool CA and one certificate for 127.0.0.1 in `dir` (node.pem,
+// node.key, ca/ca.pem); the program ends when they cannot be made.
+inline void make_pki(const std::filesystem::path& dir) {
+  if (!net::create_ca((dir / "ca").string(), "bench pool", 1).ok() ||
+      !net::issue_certificate((dir / "ca").string(), (dir / "node").string(),
+                              {"127.0.0.1", "condor@bench", 1})
+           .ok()) {
+    std::cerr << "bench: cannot make certificates in " << dir << "\n";
+    std::exit(1);
+  }
+}
+
+// Starts `args` with stdout and stderr appended to `log`; -1 when it
+// cannot be started.
+inline pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& log) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
+}
+
+// The exit code of `pid` once it ended (-1: killed by a signal).
+inline int wait_exit(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace cara::bench

@@ -9,6 +9,7 @@
 
 #include "actors/collectors_update.h"
 #include "actors/group.h"
+#include "actors/negotiator_state.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
 #include "model/accounting/priority_edit.h"
@@ -29,6 +30,8 @@
 namespace cara::actors {
 namespace {
 
+using namespace negotiator_parts;
+
 enum TimerKind : std::int32_t { kCycleTimer = 1 };
 
 struct Gathered {
@@ -40,41 +43,6 @@ struct Gathered {
   std::vector<RequestsReply> replies;
   std::size_t waiting = 0;
 };
-
-struct NegotiatorState {
-  negotiation::NegotiatorPolicy policy;
-  std::optional<accounting::Accountant> accountant;
-  std::optional<persistence::AccountantStore> store;  // none: the accountant lives in memory only
-  std::optional<accounting::GroupTree> groups;
-  negotiation::CycleTimes times;
-  // When the running cycle began, on the actor's clock: its duration (from
-  // the collector's answer to the last match sent, replication included)
-  // is logged.
-  caf::actor_clock::time_point cycle_began;
-  std::int64_t cycles = 0;
-  bool running = false;
-  std::optional<std::int64_t> timer_at;  // when the pending cycle timer fires
-  std::mt19937_64 random;
-  std::uint64_t claim_counter = 0;
-  std::int64_t started = 0;  // when this negotiator started: claim ids' public part
-  negotiation::CycleStats last_stats;
-  std::map<std::string, std::string> submitter_schedd;  // submitter -> ScheddName
-  std::map<std::string, group_actor> group_actors;      // one per group of `groups`
-  std::vector<collector_actor> collectors;              // setup's, until the node says otherwise
-  // High availability (NegotiatorSetup::ha): whether this one is active,
-  // in which term and since when, the version of its accountant, the
-  // standbys it replicates to and how.
-  bool active = true;
-  std::int64_t term = 0;
-  std::int64_t active_since = 0;
-  ha::StateVersion version;
-  std::vector<negotiator_actor> standbys;
-  bool replicate = false, sync_replication = true;
-  std::int64_t wanted_term = -1;  // the term its had last made it active in; -1: standing by
-  static inline const char* name = "negotiator";
-};
-
-using Self = negotiator_actor::stateful_pointer<NegotiatorState>;
 
 using schedd::string_attr;
 
@@ -103,91 +71,11 @@ std::string fresh_claim_id(Self self, const NegotiatorSetup& setup) {
                               secret);
 }
 
-void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at);
-
 // When the next cycle may start, given what was asked.
 void plan_next(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
   schedule(self, setup, negotiation::next_cycle_at(st.policy, st.times, now));
-}
-
-void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
-  auto& st = self->state;
-  if (st.timer_at && *st.timer_at <= at) return;  // an earlier timer is set
-  st.timer_at = at;
-  const std::int64_t delay = std::max<std::int64_t>(0, at - setup.clock.now(self));
-  self->delayed_send(self, std::chrono::seconds(delay), Timer{kCycleTimer});
-}
-
-// Stores the accountant as it is now; false when that failed: the
-// negotiator stops (its master restarts it from what was stored), and
-// nothing that followed from the change goes out. Under high availability
-// the commit is the next of its term.
-bool save(Self self, const NegotiatorSetup& setup) {
-  auto& st = self->state;
-  if (setup.ha) st.version = ha::StateVersion{st.term, st.version.seq + 1};
-  if (st.store) {
-    if (Status s = st.store->commit(st.accountant->state(), st.version); !s) {
-      setup.context.warning("stopping: the accountant cannot be stored: " + s.error());
-      self->quit(caf::make_error(caf::sec::runtime_error, "the accountant cannot be stored: " + s.error()));
-      return false;
-    }
-  }
-  if (setup.ha)
-    if (auto had = setup.ha->had()) self->send(had, AccountantVersion{st.version.term, st.version.seq});
-  return true;
-}
-
-// Stores the accountant, sends it to the standbys and calls `then` once
-// they have it on disk (or did not answer within the request timeout; a
-// standby that missed it takes the next one whole), at once when the
-// replication is asynchronous or there are none. False (and nothing
-// called) when the store failed.
-bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> then) {
-  auto& st = self->state;
-  if (!save(self, setup)) return false;
-  if (!st.active || !st.replicate || st.standbys.empty()) {
-    then();
-    return true;
-  }
-  ReplicaBatch batch{st.version.term, st.version.seq,
-                     persistence::encode_snapshot(st.accountant->state(), st.version)};
-  struct Waiting {
-    std::size_t left;
-    std::function<void()> then;
-  };
-  auto w = std::make_shared<Waiting>(Waiting{st.standbys.size(), st.sync_replication ? then : nullptr});
-  auto answered = [self, setup, w](const std::string& problem) {
-    if (!problem.empty()) setup.context.warning("replication: " + problem);
-    if (--w->left == 0 && w->then) w->then();
-  };
-  for (const negotiator_actor& standby : st.standbys)
-    self->request(standby, setup.request_timeout, batch)
-        .then([answered](CommandReply& r) { answered(r.ok ? "" : "a standby refused: " + r.error); },
-              [self, answered](caf::error& e) {
-                answered("a standby did not answer: " + self->system().render(e));
-              });
-  if (!st.sync_replication) then();
-  return true;
-}
-
-void publish(Self self, const NegotiatorSetup& setup) {
-  auto& st = self->state;
-  if (!st.active) return;  // a standby is not the pool's negotiator
-  classad::ClassAd ad =
-      negotiation::negotiator_ad(negotiation::negotiator_name(*setup.config), st.cycles, st.last_stats);
-  if (setup.ha) negotiation::set_active_term(ad, negotiation::ActiveTerm{st.term, st.active_since});
-  AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
-             {WireAd{std::move(ad)}},
-             {as_endpoint<collector::AdType::Negotiator>(self)}};
-  AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
-  for (const auto& [key, r] : st.accountant->records())
-    acc.ads.push_back(WireAd{negotiation::accounting_ad(r)});
-  for (const collector_actor& c : self->state.collectors) {
-    self->send(c, u);
-    if (!acc.ads.empty()) self->send(c, acc);
-  }
 }
 
 void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g,
@@ -450,83 +338,6 @@ CommandReply reconfigure(Self self, const NegotiatorSetup& setup, const config::
   return CommandReply{true, {}};
 }
 
-// Takes a state another central manager committed (a standby's
-// replication, or a newly active negotiator's catch-up) as its own: an
-// older one than it holds is ignored, one that does not decode or restore
-// is refused with why.
-Status take_replica(Self self, const NegotiatorSetup& setup, const ReplicaBatch& b, const std::string& from) {
-  auto& st = self->state;
-  if (ha::StateVersion{b.term, b.seq} <= st.version) return Ok{};
-  auto snap = persistence::decode_snapshot(b.snapshot, from);
-  if (!snap) return Error{snap.error()};
-  auto restored = accounting::Accountant::restore(st.accountant->config(), std::move(snap->first));
-  if (!restored) return Error{from + ": " + restored.error()};
-  st.accountant.emplace(std::move(*restored));
-  st.version = snap->second;
-  if (st.store)
-    if (Status s = st.store->commit(st.accountant->state(), st.version); !s) {
-      setup.context.warning("stopping: the accountant cannot be stored: " + s.error());
-      self->quit(caf::make_error(caf::sec::runtime_error, "the accountant cannot be stored: " + s.error()));
-      return Error{"the accountant cannot be stored: " + s.error()};
-    }
-  if (auto had = setup.ha->had()) self->send(had, AccountantVersion{st.version.term, st.version.seq});
-  return Ok{};
-}
-
-// Active in `term`: the term's first commit goes to disk before any match
-// of it, the ad says so, and a cycle starts at once (schedds waited).
-void become_active(Self self, const NegotiatorSetup& setup, std::int64_t term) {
-  auto& st = self->state;
-  st.active = true;
-  st.term = term;
-  st.active_since = setup.clock.now(self);
-  if (!save_then(self, setup, [] {})) return;
-  setup.context.info("active in term " + std::to_string(term) + " (accountant " +
-                     std::to_string(st.version.term) + "." + std::to_string(st.version.seq) + ")");
-  publish(self, setup);
-  st.times.requested = true;
-  st.timer_at.reset();
-  if (!st.running) schedule(self, setup, setup.clock.now(self));
-}
-
-void stand_by(Self self, const NegotiatorSetup& setup, std::int64_t term, const std::string& reason) {
-  auto& st = self->state;
-  st.term = std::max(st.term, term);
-  st.standbys.clear();
-  if (!st.active) return;
-  st.active = false;
-  setup.context.info("standing by in term " + std::to_string(term) + ": " + reason);
-  // The pool's negotiator is another now: this one's ad goes.
-  AdInvalidate inv{static_cast<std::int32_t>(collector::AdType::Negotiator),
-                   {negotiation::negotiator_name(*setup.config)}};
-  for (const collector_actor& c : st.collectors) self->send(c, inv);
-}
-
-void take_role(Self self, const NegotiatorSetup& setup, NegotiatorRole& r) {
-  auto& st = self->state;
-  st.wanted_term = r.active ? r.term : -1;
-  if (!r.active) return stand_by(self, setup, r.term, r.reason);
-  st.standbys = std::move(r.standbys);
-  if (st.active && r.term == st.term) return;  // the standbys changed
-  if (!r.catch_up) return become_active(self, setup, r.term);
-  // A reachable central manager holds a newer accountant: taken first.
-  const std::int64_t term = r.term;
-  self->request(r.catch_up, setup.request_timeout, ReplicaFetch{})
-      .then(
-          [self, setup, term](ReplicaBatch& b) {
-            if (self->state.wanted_term != term) return;  // its had changed its mind meanwhile
-            if (Status s = take_replica(self, setup, b, "the newer central manager"); !s)
-              setup.context.warning("catching up: " + s.error());
-            become_active(self, setup, term);
-          },
-          [self, setup, term](caf::error& e) {
-            if (self->state.wanted_term != term) return;
-            setup.context.warning("catching up: the newer central manager did not answer (" +
-                                  self->system().render(e) + "): active with the accountant held here");
-            become_active(self, setup, term);
-          });
-}
-
 // What the negotiator starts from: its policy and groups, and its
 // accountant (read back from its store, when it has one) with the store.
 struct Start {
@@ -661,6 +472,36 @@ negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<S
 }
 
 }  // namespace
+
+namespace negotiator_parts {
+
+void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
+  auto& st = self->state;
+  if (st.timer_at && *st.timer_at <= at) return;  // an earlier timer is set
+  st.timer_at = at;
+  const std::int64_t delay = std::max<std::int64_t>(0, at - setup.clock.now(self));
+  self->delayed_send(self, std::chrono::seconds(delay), Timer{kCycleTimer});
+}
+
+void publish(Self self, const NegotiatorSetup& setup) {
+  auto& st = self->state;
+  if (!st.active) return;  // a standby is not the pool's negotiator
+  classad::ClassAd ad =
+      negotiation::negotiator_ad(negotiation::negotiator_name(*setup.config), st.cycles, st.last_stats);
+  if (setup.ha) negotiation::set_active_term(ad, negotiation::ActiveTerm{st.term, st.active_since});
+  AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
+             {WireAd{std::move(ad)}},
+             {as_endpoint<collector::AdType::Negotiator>(self)}};
+  AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
+  for (const auto& [key, r] : st.accountant->records())
+    acc.ads.push_back(WireAd{negotiation::accounting_ad(r)});
+  for (const collector_actor& c : self->state.collectors) {
+    self->send(c, u);
+    if (!acc.ads.empty()) self->send(c, acc);
+  }
+}
+
+}  // namespace negotiator_parts
 
 Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup) {
   auto start = std::make_shared<Start>();

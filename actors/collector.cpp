@@ -25,6 +25,7 @@ struct CollectorState {
   std::unordered_map<std::string, caf::actor_addr> advertisers[collector::kAdTypes];
   std::set<caf::actor_addr> watched;
   std::vector<collector_actor> view_hosts;  // CONDOR_VIEW_HOST: every update goes on to these
+  std::vector<collector_actor> peers;       // the other central managers' collectors (HA)
   collector::CollectorPolicy policy;        // the store's, for its own ad
   collector::CollectorCounters counters;
   std::int64_t next_own_ad = 0;  // when its own ad is refreshed next
@@ -172,6 +173,46 @@ AdQueryReply history_query(Self self, const PoolHistoryQuery& q) {
   return reply;
 }
 
+// Ads of `type` a peer collector holds: those this one lacks are taken
+// (AdStore::adopt: an ad it has is as new as the peer's or newer, since
+// every daemon reports to both; one withdrawn here stays withdrawn), their
+// endpoints watched as their advertisers.
+void take_from_peer(Self self, const CollectorSetup& setup, std::int32_t type, AdQueryReply& reply) {
+  auto& st = self->state;
+  if (!reply.ok || !valid_type(type)) return;
+  const auto t = static_cast<collector::AdType>(type);
+  const std::int64_t now = setup.clock.now(self);
+  std::size_t taken = 0;
+  for (std::size_t i = 0; i < reply.ads.size(); ++i) {
+    const std::string key = collector::AdStore::key_of(t, reply.ads[i].ad);
+    if (!st.store->adopt(t, std::move(reply.ads[i].ad), now)) continue;
+    ++taken;
+    if (i < reply.endpoints.size() && reply.endpoints[i]) {
+      st.endpoints[type][key] = reply.endpoints[i];
+      note_advertiser(self, type, key, caf::actor_cast<caf::strong_actor_ptr>(reply.endpoints[i]));
+    }
+  }
+  if (taken > 0)
+    setup.context.info("took " + std::to_string(taken) + " " + collector::ad_type_name(t) +
+                       " ads from a peer collector");
+}
+
+// The other central managers' collectors (CollectorPeers, from the had): a
+// new one (or one that restarted as another actor) is asked for all it
+// holds, so that both hold the pool although this one (re)started after
+// the daemons' last updates.
+void take_peers(Self self, const CollectorSetup& setup, std::vector<collector_actor> peers) {
+  auto& st = self->state;
+  for (const collector_actor& peer : peers) {
+    if (!peer || std::find(st.peers.begin(), st.peers.end(), peer) != st.peers.end()) continue;
+    for (std::int32_t t = 0; t < collector::kAdTypes; ++t)
+      self->request(peer, std::chrono::seconds(30), AdQueryRequest{t, "", {}, false})
+          .then([self, setup, t](AdQueryReply& reply) { take_from_peer(self, setup, t, reply); },
+                [setup](caf::error&) { setup.context.warning("a peer collector did not answer"); });
+  }
+  st.peers = std::move(peers);
+}
+
 // What the collector starts from: its stores, opened and read.
 struct Start {
   std::optional<persistence::CollectorStore> ad_log;
@@ -269,6 +310,13 @@ collector_actor::behavior_type collector_behavior(Self self, std::shared_ptr<Sta
         }
         setup.context.info("forwarding updates to " + std::to_string(self->state.view_hosts.size()) +
                            " view collector(s)");
+      },
+      [self, setup](CollectorPeers& p) {
+        if (!net::from_this_node(self)) {
+          setup.context.warning("collector: peer collectors from another node ignored");
+          return;
+        }
+        take_peers(self, setup, std::move(p.collectors));
       },
       [self, setup](Reconfigure&) {
         auto config = setup.context.reconfiguration(self);

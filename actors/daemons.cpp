@@ -66,6 +66,7 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     auto setup = had_setup(*config, node.ha);
     if (!setup) return Error{setup.error()};
     setup->context = node.context(name);
+    setup->clock = node.clock;
     return caf::actor_cast<caf::actor>(spawn_had(sys, std::move(*setup)));
   }
   if (name == "SCHEDD") {

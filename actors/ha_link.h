@@ -1,11 +1,14 @@
-// What ties a central manager's had to its negotiator, and names the node
-// in HAD_LIST. The master (re)spawns each of the two on its own; each
-// finds the other here: a negotiator that starts tells the had of the box
-// (AccountantVersion), and a had that starts tells the negotiator of the
-// box to stand by until it decides.
+// What ties a central manager's had to its negotiator and its collector,
+// and names the node in HAD_LIST. The master (re)spawns each on its own;
+// each finds the others here: a negotiator that starts tells the had of the
+// box (AccountantVersion), and a had that starts tells the negotiator of the
+// box to stand by until it decides. The had hands the other central
+// managers' collectors (from their heartbeats) to the node through
+// `on_peer_collectors`, so that the node's daemons report to every one.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -39,13 +42,49 @@ class HaLink {
     std::lock_guard<std::mutex> lock(mutex_);
     negotiator_ = std::move(n);
   }
+  collector_actor collector() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return collector_;
+  }
+  void set_collector(collector_actor c) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    collector_ = std::move(c);
+  }
+  // Who hears of the other central managers' collectors as the had finds
+  // and loses them (none: nobody). One set after the had heard of some is
+  // told of them at once.
+  using PeerCollectors = std::function<void(const std::vector<collector_actor>&)>;
+  void on_peer_collectors(PeerCollectors f) {
+    std::lock_guard<std::mutex> in_order(deliver_);  // each told list the newest
+    std::vector<collector_actor> known;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      peer_collectors_ = f;
+      known = peers_;
+    }
+    if (f && !known.empty()) f(known);
+  }
+  void peer_collectors_changed(std::vector<collector_actor> peers) {
+    std::lock_guard<std::mutex> in_order(deliver_);
+    PeerCollectors f;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      f = peer_collectors_;
+      peers_ = peers;
+    }
+    if (f) f(peers);
+  }
 
  private:
   const std::vector<std::string> names_;
   const std::uint16_t port_;
   mutable std::mutex mutex_;
+  std::mutex deliver_;  // held while the listener is told
   had_actor had_;
   negotiator_actor negotiator_;
+  collector_actor collector_;
+  PeerCollectors peer_collectors_;
+  std::vector<collector_actor> peers_;  // the last the had told
 };
 
 }  // namespace cara::actors

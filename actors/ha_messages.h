@@ -14,19 +14,22 @@
 namespace cara::actors {
 
 // From a had to the others, every quarter of HAD_CONNECTION_TIMEOUT: who
-// it is (its HAD_LIST index), what it knows (model/ha/election.h) and its
-// negotiator (where the active one sends the accountant).
+// it is (its HAD_LIST index), what it knows (model/ha/election.h), its
+// negotiator (where the active one sends the accountant) and its collector
+// (that the others' daemons report to as well).
 struct HadHeartbeat {
   std::int32_t member = 0;
   std::int64_t term = 0;
   bool active = false;
   std::int64_t version_term = 0, version_seq = 0;
+  std::int64_t sees_active_term = 0;  // an active member it hears (MemberView)
   negotiator_actor negotiator;
+  collector_actor collector;
 };
 template <class I>
 typename I::result_type inspect(I& f, HadHeartbeat& x) {
   return f(caf::meta::type_name("HadHeartbeat"), x.member, x.term, x.active, x.version_term, x.version_seq,
-           x.negotiator);
+           x.sees_active_term, x.negotiator, x.collector);
 }
 
 // To a had, from its node: the other central managers' hads as they were

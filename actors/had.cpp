@@ -17,6 +17,8 @@ struct HadState {
   std::optional<ha::Election> election;
   std::vector<had_actor> peers;                    // by HAD_LIST index; null: not reached
   std::vector<negotiator_actor> peer_negotiators;  // by index, from their heartbeats
+  std::vector<collector_actor> peer_collectors;    // by index, from their heartbeats
+  collector_actor told_collector;                  // this node's, last told of its peers
   negotiator_actor negotiator;                     // this node's, once it has told its version
   std::vector<negotiator_actor> standbys;          // told to the negotiator with its active role
   std::int64_t since = 0;
@@ -30,20 +32,33 @@ std::int64_t now_ms(Self self) {
   return duration_cast<milliseconds>(self->clock().now().time_since_epoch()).count();
 }
 
-std::int64_t now_s() {
-  using namespace std::chrono;
-  return duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
-}
-
 std::string member_name(const HadSetup& setup, std::size_t i) {
   return setup.config.members[i].text() + " (member " + std::to_string(i + 1) + " of HAD_LIST)";
 }
 
+std::vector<collector_actor> peer_collectors(const HadState& st) {
+  std::vector<collector_actor> peers;
+  for (const collector_actor& c : st.peer_collectors)
+    if (c) peers.push_back(c);
+  return peers;
+}
+
 void beat(Self self, const HadSetup& setup) {
   auto& st = self->state;
+  // The node's collector restarted: the new one hears of its peers.
+  if (auto own = setup.link->collector(); own && own != st.told_collector) {
+    st.told_collector = own;
+    self->send(own, CollectorPeers{peer_collectors(st)});
+  }
   const ha::MemberView v = st.election->view();
-  HadHeartbeat hb{
-      static_cast<std::int32_t>(setup.self), v.term, v.active, v.version.term, v.version.seq, st.negotiator};
+  HadHeartbeat hb{static_cast<std::int32_t>(setup.self),
+                  v.term,
+                  v.active,
+                  v.version.term,
+                  v.version.seq,
+                  v.sees_active_term,
+                  st.negotiator,
+                  setup.link->collector()};
   for (const had_actor& p : st.peers)
     if (p) self->send(p, hb);
 }
@@ -61,7 +76,11 @@ std::vector<negotiator_actor> reachable_standbys(Self self) {
 void decide(Self self, const HadSetup& setup) {
   auto& st = self->state;
   if (!st.negotiator) return;  // its version is not known yet
+  const std::int64_t saw = st.election->view().sees_active_term;
   const ha::RoleChange change = st.election->decide(now_ms(self));
+  // The others hear at once that this one no longer hears an active one
+  // (or hears a new one): they may be waiting on it.
+  if (change.kind == ha::RoleChange::None && st.election->view().sees_active_term != saw) beat(self, setup);
   if (change.kind == ha::RoleChange::None) {
     // An active negotiator follows the standbys as they come and go.
     if (!st.election->active()) return;
@@ -71,7 +90,7 @@ void decide(Self self, const HadSetup& setup) {
     self->send(st.negotiator, NegotiatorRole{true, st.election->active_term(), {}, std::move(standbys), {}});
     return;
   }
-  st.since = now_s();
+  st.since = setup.clock.now(self);
   if (change.kind == ha::RoleChange::StepDown) {
     setup.context.info("standing by in term " + std::to_string(change.term) + ": " + change.reason);
     st.standbys.clear();
@@ -90,6 +109,20 @@ void decide(Self self, const HadSetup& setup) {
   beat(self, setup);  // the others hear of the change at once
 }
 
+// The reachable central managers' collectors changed (one found, one lost,
+// one restarted as another actor): the node's collector takes what a new
+// one holds, and the node's daemons report to all of them (issue 22: the
+// collectors agree on what they hold).
+void peer_collectors_changed(Self self, const HadSetup& setup) {
+  auto& st = self->state;
+  std::vector<collector_actor> peers = peer_collectors(st);
+  if (auto own = setup.link->collector()) {
+    st.told_collector = own;
+    self->send(own, CollectorPeers{peers});
+  }
+  setup.link->peer_collectors_changed(std::move(peers));
+}
+
 void take_peer(Self self, std::size_t member, const had_actor& h) {
   auto& st = self->state;
   if (member >= st.peers.size() || !h || st.peers[member] == h) return;
@@ -101,10 +134,11 @@ had_actor::behavior_type had_behavior(Self self, HadSetup setup) {
   auto& st = self->state;
   const std::size_t n = setup.config.members.size();
   st.election.emplace(n, setup.self, setup.config.use_primary, setup.config.connection_timeout_ms,
-                      now_ms(self));
+                      now_ms(self), setup.config.startup_listen_ms());
   st.peers.resize(n);
   st.peer_negotiators.resize(n);
-  st.since = now_s();
+  st.peer_collectors.resize(n);
+  st.since = setup.clock.now(self);
   setup.link->set_had(handle_of(self));
   // A negotiator already running (the had restarted) stands by until this
   // had decides; its answer (AccountantVersion) says where it is.
@@ -121,6 +155,10 @@ had_actor::behavior_type had_behavior(Self self, HadSetup setup) {
         setup.context.info(member_name(setup, i) + " is unreachable: its link went down");
         st.peers[i] = nullptr;
         st.peer_negotiators[i] = nullptr;
+        if (st.peer_collectors[i]) {
+          st.peer_collectors[i] = nullptr;
+          peer_collectors_changed(self, setup);
+        }
         st.election->lost(i);
       }
     decide(self, setup);
@@ -154,8 +192,13 @@ had_actor::behavior_type had_behavior(Self self, HadSetup setup) {
         take_peer(self, i, caf::actor_cast<had_actor>(self->current_sender()));
         const bool was_reachable = st.election->reachable(i, now_ms(self));
         st.peer_negotiators[i] = hb.negotiator;
-        st.election->heard(i, ha::MemberView{hb.term, hb.active, {hb.version_term, hb.version_seq}},
-                           now_ms(self));
+        if (hb.collector != st.peer_collectors[i]) {
+          st.peer_collectors[i] = hb.collector;
+          peer_collectors_changed(self, setup);
+        }
+        st.election->heard(
+            i, ha::MemberView{hb.term, hb.active, {hb.version_term, hb.version_seq}, hb.sees_active_term},
+            now_ms(self));
         if (!was_reachable) setup.context.info(member_name(setup, i) + " is reachable");
         decide(self, setup);
       },
@@ -207,7 +250,7 @@ had_actor::behavior_type had_behavior(Self self, HadSetup setup) {
 Result<HadSetup> had_setup(const config::Config& config, std::shared_ptr<HaLink> link) {
   auto ha = ha::HadConfig::from_config(config);
   if (!ha) return Error{ha.error()};
-  if (!*ha) return Error{"HAD: HAD_LIST is empty: it lists the central managers, this one among them"};
+  if (!*ha) return Error{ha::kEmptyHadList};
   auto self = (*ha)->self_index(link->names(), link->port());
   if (!self) {
     std::string names;

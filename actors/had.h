@@ -15,6 +15,7 @@
 #include "actors/daemon_context.h"
 #include "actors/ha_link.h"
 #include "actors/interfaces.h"
+#include "actors/pool_clock.h"
 #include "model/ha/had_config.h"
 
 namespace cara::actors {
@@ -24,6 +25,7 @@ struct HadSetup {
   std::size_t self = 0;  // this node's index in HAD_LIST
   std::shared_ptr<HaLink> link;
   DaemonContext context;
+  PoolClock clock;  // when a role changed (HadStatus::since)
 };
 
 // The had of a node configured by `config` (HAD_LIST and the other knobs;

@@ -57,6 +57,7 @@ struct StarterSignal;
 struct Timer;
 struct Collectors;
 struct ViewHosts;
+struct CollectorPeers;
 struct Reconfigure;
 struct NodeStop;
 // ha_messages.h
@@ -73,7 +74,8 @@ using collector_actor =
     caf::typed_actor<caf::reacts_to<AdUpdate>, caf::reacts_to<AdInvalidate>,
                      caf::replies_to<AdQueryRequest>::with<AdQueryReply>,
                      caf::replies_to<PoolHistoryQuery>::with<AdQueryReply>, caf::reacts_to<Timer>,
-                     caf::reacts_to<ViewHosts>, caf::replies_to<Reconfigure>::with<CommandReply>>;
+                     caf::reacts_to<ViewHosts>, caf::reacts_to<CollectorPeers>,
+                     caf::replies_to<Reconfigure>::with<CommandReply>>;
 
 // Under high availability a negotiator is active or stands by as its had
 // says (NegotiatorRole); the active one replicates its accountant to the

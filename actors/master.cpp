@@ -43,6 +43,21 @@ void publish_ad(Self self, const MasterSetup& setup) {
     if (c) self->send(c, u);
 }
 
+// The node's collectors changed (the local one restarted, a central
+// manager's came back, another central manager's was found): the daemons
+// that report to collectors hear the whole list (`collectors`), which
+// replaces theirs.
+void tell_collectors(Self self, const MasterSetup& setup) {
+  if (!setup.collectors) return;
+  const Collectors now{setup.collectors()};
+  auto& running = self->state.running;
+  for (std::size_t j = 0; j < running.size(); ++j) {
+    const std::string& name = setup.daemons[j].name;
+    if (running[j].actor && (name == "NEGOTIATOR" || name == "SCHEDD" || name == "STARTD"))
+      caf::send_as(caf::actor_cast<caf::actor>(self), running[j].actor, now);
+  }
+}
+
 // condor_reconfig: each running daemon applies the configuration and says
 // how it went; the answer gathers what they said. A daemon waiting to be
 // restarted reads the new configuration when it starts.
@@ -253,11 +268,7 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         announce(self, setup, i);
         // The node's other daemons report to the local collector: they
         // learn where the new one is (HTCondor's daemons find it by address).
-        if (setup.daemons[i].name == "COLLECTOR")
-          for (std::size_t j = 0; j < running.size(); ++j)
-            if (j != i && running[j].actor)
-              caf::send_as(caf::actor_cast<caf::actor>(self), running[j].actor,
-                           Collectors{{caf::actor_cast<collector_actor>(*a)}});
+        if (setup.daemons[i].name == "COLLECTOR") tell_collectors(self, setup);
         setup.context.info(setup.daemons[i].name + " restarted (restart " +
                            std::to_string(running[i].restarts) + ")");
       },
@@ -277,7 +288,9 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         return CommandReply{true, o.fast ? "stopping fast" : "stopping gracefully"};
       },
       [self, setup](Collectors&) {
-        if (net::from_this_node(self)) publish_ad(self, setup);  // it reads them from `collectors`
+        if (!net::from_this_node(self)) return;
+        publish_ad(self, setup);  // it reads them from `collectors`
+        tell_collectors(self, setup);
       },
       [self, setup](MasterStatusQuery) {
         MasterStatus s;

@@ -51,7 +51,8 @@ typename I::result_type inspect(I& f, MasterStatus& x) {
 }
 
 // Collectors: the node's collectors changed (or were joined again): the
-// master advertises itself to them at once.
+// master advertises itself to them at once and tells its daemons the list
+// as MasterSetup::collectors has it now.
 // NodeStop (from this node: SIGTERM, SIGQUIT) and OffRequest (condor_off,
 // ADMINISTRATOR) stop the node: see MasterSetup::stopped.
 using master_actor =

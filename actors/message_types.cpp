@@ -58,6 +58,7 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<StarterSignal>("cara::StarterSignal")
       .add_message_type<Timer>("cara::Timer")
       .add_message_type<ViewHosts>("cara::ViewHosts")
+      .add_message_type<CollectorPeers>("cara::CollectorPeers")
       .add_message_type<Collectors>("cara::Collectors")
       .add_message_type<HadHeartbeat>("cara::HadHeartbeat")
       .add_message_type<HadPeers>("cara::HadPeers")

@@ -366,7 +366,6 @@ negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<S
     st.sync_replication = start->ha->sync_replication;
     if (st.store) st.version = st.store->version();
     st.term = st.version.term;
-    setup.ha->set_negotiator(handle_of(self));
     if (auto had = setup.ha->had()) self->send(had, AccountantVersion{st.version.term, st.version.seq});
   }
   publish(self, setup);
@@ -534,7 +533,7 @@ Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetu
   if (setup.ha) {
     auto ha = ha::HadConfig::from_config(*setup.config);
     if (!ha) return Error{ha.error()};
-    if (!*ha) return Error{"HAD: HAD_LIST is empty: it lists the central managers, this one among them"};
+    if (!*ha) return Error{ha::kEmptyHadList};
     start->ha = std::move(**ha);
   }
   auto link = setup.ha;

@@ -111,6 +111,18 @@ typename I::result_type inspect(I& f, ViewHosts& x) {
   return f(caf::meta::type_name("ViewHosts"), x.collectors);
 }
 
+// A central manager's had tells its collector of the other central
+// managers' collectors (from their heartbeats): one it had not known, or
+// that came back, is asked for what it holds, so that a collector that
+// (re)started is at once as full as its peers (issue 22).
+struct CollectorPeers {
+  std::vector<collector_actor> collectors;
+};
+template <class I>
+typename I::result_type inspect(I& f, CollectorPeers& x) {
+  return f(caf::meta::type_name("CollectorPeers"), x.collectors);
+}
+
 // The node's master tells a daemon that the node's configuration changed
 // (DaemonContext::current_config): it applies what it can in place and
 // answers with a CommandReply. Only this node's master may send it.

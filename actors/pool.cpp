@@ -85,6 +85,7 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   Status s = phase({"COLLECTOR"}, [&](std::size_t i, const std::string&, const caf::actor& a) {
     collectors.push_back(caf::actor_cast<collector_actor>(a));
     node_collector[i] = collectors.back();
+    if (services[i].ha) services[i].ha->set_collector(collectors.back());  // named in its had's heartbeats
   });
   if (!s) return failed(s.error());
   if (collectors.empty()) return failed("no node of the pool runs a COLLECTOR (DAEMON_LIST)");

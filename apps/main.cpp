@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
   auto* history = raw("history", "List the jobs this node's schedd finished (like condor_history)");
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
   auto* stats = raw("stats", "The pool's history from the collector (like condor_stats)");
+  auto* status = raw("status", "The pool's slots, schedds, submitters, negotiator (like condor_status)");
   auto* drain = raw("drain", "Drain an execution point, or cancel its drain (like condor_drain)");
   auto* reconfig = raw("reconfig", "Have a node read its configuration again (like condor_reconfig)");
   auto* off = raw("off", "Stop a node, gracefully or fast (like condor_off -master)");
@@ -112,7 +113,7 @@ int main(int argc, char** argv) {
   }
   if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
   if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr);
-  for (const CLI::App* pool : {master, keygen, userprio, stats, drain, reconfig, off, demo})
+  for (const CLI::App* pool : {master, keygen, userprio, stats, status, drain, reconfig, off, demo})
     if (pool->parsed()) return hand_over(argc, argv);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;

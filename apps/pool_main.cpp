@@ -18,8 +18,9 @@ const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> all{
       {"master", cara::apps::run_master},     {"keygen", cara::apps::run_keygen},
       {"userprio", cara::apps::run_userprio}, {"stats", cara::apps::run_stats},
-      {"drain", cara::apps::run_drain},       {"reconfig", cara::apps::run_reconfig},
-      {"off", cara::apps::run_off},           {"demo", cara::apps::run_demo},
+      {"status", cara::apps::run_status},     {"drain", cara::apps::run_drain},
+      {"reconfig", cara::apps::run_reconfig}, {"off", cara::apps::run_off},
+      {"demo", cara::apps::run_demo},
   };
   return all;
 }

@@ -24,6 +24,9 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
 // -userlist|-grouplist] [-constraint EXPR] [-af A,B]: the collector's pool
 // history (condor_stats; KEEP_POOL_HISTORY).
 int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara status [options] [NAME...]: the collector's ads as condor_status
+// shows them (apps/commands/status_view.h).
+int run_status(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE: finds
 // the machine's address in the collector and asks its startd (ADMINISTRATOR).
 int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

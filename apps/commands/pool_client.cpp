@@ -19,7 +19,8 @@ PoolClient::~PoolClient() {
 }
 
 std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const std::string& tool,
-                                             std::ostream& err, int& exit_code) {
+                                             std::ostream& err, int& exit_code,
+                                             const std::optional<std::string>& pool) {
   using namespace std::chrono_literals;
   exit_code = 2;
   std::string cert, key, ca, cm;
@@ -27,6 +28,7 @@ std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const st
        {std::pair{"AUTH_SSL_CLIENT_CERTFILE", &cert}, std::pair{"AUTH_SSL_CLIENT_KEYFILE", &key},
         std::pair{"AUTH_SSL_CLIENT_CAFILE", &ca}, std::pair{"COLLECTOR_HOST", &cm}}) {
     auto v = cfg.string(knob);
+    if (pool && into == &cm) continue;
     if (!v || v->empty()) {
       err << "cara " << tool << ": " << knob << " is not set\n";
       return nullptr;
@@ -37,10 +39,11 @@ std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const st
   // availability): the first that answers is joined.
   std::vector<HostPort> centrals;
   Result<HostPort> where = Error{"COLLECTOR_HOST: no central manager listed"};
-  auto hosts = cfg.list("COLLECTOR_HOST");
+  auto hosts =
+      pool ? Result<std::vector<std::string>>{std::vector<std::string>{*pool}} : cfg.list("COLLECTOR_HOST");
   if (!hosts) where = Error{hosts.error()};
   for (const std::string& h : hosts ? *hosts : std::vector<std::string>{}) {
-    where = parse_host_port(h, "COLLECTOR_HOST");
+    where = parse_host_port(h, pool ? "-pool" : "COLLECTOR_HOST");
     if (!where) break;
     centrals.push_back(*where);
   }

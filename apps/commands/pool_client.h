@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,8 +22,10 @@ class PoolClient {
  public:
   // Null on failure, after a message on `err` naming `tool`; `exit_code`
   // is then 2 for a configuration problem, 1 for the pool not answering.
+  // `pool` (a tool's -pool HOST[:PORT]) replaces COLLECTOR_HOST.
   static std::unique_ptr<PoolClient> open(const config::Config& cfg, const std::string& tool,
-                                          std::ostream& err, int& exit_code);
+                                          std::ostream& err, int& exit_code,
+                                          const std::optional<std::string>& pool = std::nullopt);
   ~PoolClient();
 
   caf::actor_system& system() { return *sys_; }

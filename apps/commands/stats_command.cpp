@@ -143,13 +143,13 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
   auto client = PoolClient::open(start->config, "stats", err, rc);
   if (!client) return rc;
   caf::actor_system& sys = client->system();
-  const auto collector = actors::daemon_in<actors::collector_actor>(client->central().daemons);
-  if (!collector) {
-    err << "cara stats: the central manager (" << client->central().peer.text() << ") runs no collector\n";
+  const auto found = central_collector(*client);
+  if (!found) {
+    err << "cara stats: " << found.error() << "\n";
     return 1;
   }
   caf::scoped_actor self{sys};
-  self->request(collector, 30s, actors::PoolHistoryQuery{from, to, constraint, {}})
+  self->request(*found, 30s, actors::PoolHistoryQuery{from, to, constraint, {}})
       .receive(
           [&](actors::AdQueryReply& r) {
             if (!r.ok) {

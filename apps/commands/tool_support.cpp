@@ -9,12 +9,19 @@ namespace cara::apps {
 
 using namespace std::chrono_literals;
 
-Result<net::Joined> join_advertised(PoolClient& client, collector::AdType type, const std::string& constraint,
-                                    const std::string& what) {
-  caf::actor_system& sys = client.system();
+Result<actors::collector_actor> central_collector(const PoolClient& client) {
   const auto collector = actors::daemon_in<actors::collector_actor>(client.central().daemons);
   if (!collector)
     return Error{"the central manager (" + client.central().peer.text() + ") runs no collector"};
+  return collector;
+}
+
+Result<net::Joined> join_advertised(PoolClient& client, collector::AdType type, const std::string& constraint,
+                                    const std::string& what) {
+  caf::actor_system& sys = client.system();
+  auto found = central_collector(client);
+  if (!found) return Error{found.error()};
+  const actors::collector_actor collector = *found;
   std::string address, error;
   {
     caf::scoped_actor self{sys};

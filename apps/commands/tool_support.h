@@ -22,6 +22,10 @@
 
 namespace cara::apps {
 
+// The collector of the central manager the client joined, or why there is
+// none.
+Result<actors::collector_actor> central_collector(const PoolClient& client);
+
 // The node whose `type` ads match `constraint` (a tool names a machine),
 // found through the collector (the ads' MyAddress) and joined over TLS;
 // `what` names it in messages.

@@ -4,6 +4,7 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/daemon_directory.h"
+#include "model/ha/had_config.h"
 
 namespace cara::apps {
 
@@ -41,7 +42,7 @@ caf::actor DaemonWatch::current(std::size_t i, bool& rejoined) {
   CentralManager& cm = centrals_[i];
   const std::string where = cm.where.host + ":" + std::to_string(cm.where.port);
   // A gate on a node that is gone does not answer: do not wait long.
-  const auto timeout = std::chrono::seconds(2);
+  const auto timeout = std::chrono::milliseconds(ha::kJoinTimeoutMs);
   caf::actor found;
   bool answered = false;
   if (cm.gate) {

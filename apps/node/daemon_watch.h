@@ -27,22 +27,33 @@
 
 namespace cara::apps {
 
-// The node's collectors, shared by the daemons' spawn functions and the
-// watch (each reads a copy).
+// The node's collectors, shared by the daemons' spawn functions, the watch
+// and the had (each reads a copy): a central manager's own collector first
+// (its negotiator asks it), then the remote ones its daemons report to as
+// well (the central managers' of COLLECTOR_HOST; on a central manager under
+// high availability, the other central managers').
 class CollectorList {
  public:
   std::vector<actors::collector_actor> get() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return list_;
+    std::vector<actors::collector_actor> out;
+    if (own_) out.push_back(own_);
+    out.insert(out.end(), remote_.begin(), remote_.end());
+    return out;
   }
-  void set(std::vector<actors::collector_actor> list) {
+  void set_own(actors::collector_actor c) {
     std::lock_guard<std::mutex> lock(mutex_);
-    list_ = std::move(list);
+    own_ = std::move(c);
+  }
+  void set_remote(std::vector<actors::collector_actor> list) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    remote_ = std::move(list);
   }
 
  private:
   mutable std::mutex mutex_;
-  std::vector<actors::collector_actor> list_;
+  actors::collector_actor own_;
+  std::vector<actors::collector_actor> remote_;
 };
 
 // A remote node with the daemon watched; `gate` is null until it is joined.

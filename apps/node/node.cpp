@@ -315,11 +315,13 @@ void NodeRun::add_collector() {
   view_link_ = std::make_shared<ViewHostLink>();
   std::vector<CentralManager> views;
   for (const HostPort& v : plan_.view_hosts) views.push_back(CentralManager{v, {}});
-  add_daemon("COLLECTOR", [collectors = collectors_, view_link = view_link_](const caf::actor& a) {
-    const auto c = caf::actor_cast<actors::collector_actor>(a);
-    collectors->set({c});
-    view_link->attach(c);
-  });
+  add_daemon("COLLECTOR",
+             [collectors = collectors_, view_link = view_link_, ha = services_->ha](const caf::actor& a) {
+               const auto c = caf::actor_cast<actors::collector_actor>(a);
+               collectors->set_own(c);
+               view_link->attach(c);
+               if (ha) ha->set_collector(c);  // the had's heartbeats name it to the others
+             });
   view_watch_ = std::make_shared<DaemonWatch>(
       sys_, "COLLECTOR", "view collector", views, std::vector<caf::actor>{}, node_.creds, node_.anchor,
       *node_.guard, contexts_->at("COLLECTOR").log, caf::actor_cast<caf::actor>(gate_),
@@ -341,7 +343,7 @@ std::optional<int> NodeRun::find_collectors(std::ostream& err) {
     central_collectors_.push_back(caf::actor_cast<caf::actor>(collector));
     if (collector) joined.push_back(collector);
   }
-  collectors_->set(joined);
+  collectors_->set_remote(joined);
   if (joined.empty()) {
     node_.master_log->info("stopped before joining the central manager");
     return fail(err, "", 0);
@@ -395,31 +397,19 @@ void NodeRun::watch_central_managers() {
   if (centrals_.empty()) return;
   auto& sys = sys_;
   const actors::master_actor node_master = *master_actor_;
-  auto running = [&sys, node_master] {
-    std::vector<caf::actor> out;
-    caf::scoped_actor self{sys};
-    self->request(node_master, 5s, actors::MasterStatusQuery{})
-        .receive([&](actors::MasterStatus& s) { out = s.daemons; }, [](caf::error&) {});
-    return out;
-  };
   // The central managers' collectors, when one is another actor: the
-  // daemons spawned later get it, the running ones are told.
-  auto changed = [&sys, collectors = collectors_, running, log = node_.master_log,
+  // daemons spawned later get it, the running ones are told by the master.
+  auto changed = [&sys, collectors = collectors_, log = node_.master_log,
                   node_master](const std::vector<caf::actor>& reached) {
     std::vector<collector_actor> now;
     for (const collector_actor& c : collectors_of(reached))
       if (c) now.push_back(c);
-    collectors->set(now);
-    actors::Collectors update;
-    for (const collector_actor& c : now)
-      if (c) update.collectors.push_back(c);
+    collectors->set_remote(now);
     log->info(
         "the central manager's collector is another actor now, or was joined again: telling the node's "
         "daemons");
     caf::scoped_actor self{sys};
-    for (const caf::actor& d : running())
-      if (d) self->send(d, update);
-    self->send(node_master, update);
+    self->send(node_master, actors::Collectors{});
   };
   watch_ = std::make_shared<DaemonWatch>(sys_, "COLLECTOR", "central manager", centrals_, central_collectors_,
                                          node_.creds, node_.anchor, *node_.guard, node_.master_log,
@@ -429,6 +419,17 @@ void NodeRun::watch_central_managers() {
 
 void NodeRun::watch_had_peers() {
   if (!services_->ha) return;
+  // The other central managers' collectors, as the had hears of them: the
+  // node's daemons report to them as well (the collectors agree on what
+  // they hold; the standby's shows the active negotiator).
+  services_->ha->on_peer_collectors([&sys = sys_, collectors = collectors_, log = node_.master_log,
+                                     master = *master_actor_](const std::vector<collector_actor>& peers) {
+    collectors->set_remote(peers);
+    log->info("the other central managers' collectors: " + std::to_string(peers.size()) +
+              " reachable; telling the node's daemons");
+    caf::scoped_actor self{sys};
+    self->send(master, actors::Collectors{});
+  });
   auto setup = actors::had_setup(*node_.config, services_->ha);  // checked when the had was spawned
   if (!setup) return;
   std::vector<CentralManager> peers;

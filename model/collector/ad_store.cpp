@@ -91,6 +91,7 @@ void AdStore::store(AdType type, const std::string& key, classad::ClassAd ad, st
   std::int64_t lifetime = policy_.classad_lifetime;
   classad::Value v = classad::evaluate_attr(ad, "ClassAdLifetime");
   if (v.is_int() && v.as_int() > 0) lifetime = v.as_int();
+  withdrawn_[static_cast<int>(type)].erase(key);  // its daemon speaks again
   Stored& s = ads_[static_cast<int>(type)][key];
   const bool was_kept = s.absent || s.offline;
   s.ad = std::move(ad);
@@ -121,6 +122,7 @@ bool AdStore::retire(AdType type, Stored& s, std::int64_t now) {
 }
 
 bool AdStore::invalidate(AdType type, const std::string& key, std::int64_t now) {
+  withdrawn_[static_cast<int>(type)][key] = now;
   auto& ads = ads_[static_cast<int>(type)];
   auto it = ads.find(key);
   if (it == ads.end()) return false;
@@ -137,12 +139,25 @@ bool AdStore::lose(AdType type, const std::string& key, std::int64_t now) {
   auto it = ads.find(key);
   // An offline ad speaks for a machine that is asleep, not for its sender.
   if (it == ads.end() || it->second.absent || it->second.offline) return false;
+  withdrawn_[static_cast<int>(type)][key] = now;
   if (!retire(type, it->second, now)) ads.erase(it);
+  return true;
+}
+
+bool AdStore::adopt(AdType type, classad::ClassAd ad, std::int64_t now) {
+  const std::string key = key_of(type, ad);
+  if (key.empty() || find(type, key)) return false;
+  const auto& withdrawn = withdrawn_[static_cast<int>(type)];
+  if (auto w = withdrawn.find(key); w != withdrawn.end() && now - w->second < policy_.classad_lifetime)
+    return false;
+  store(type, key, std::move(ad), now);
   return true;
 }
 
 std::vector<std::string> AdStore::expire(std::int64_t now) {
   std::vector<std::string> gone;
+  for (auto& withdrawn : withdrawn_)
+    std::erase_if(withdrawn, [&](const auto& w) { return now - w.second >= policy_.classad_lifetime; });
   for (int t = 0; t < kAdTypes; ++t) {
     auto& ads = ads_[t];
     for (auto it = ads.begin(); it != ads.end();) {

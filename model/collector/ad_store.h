@@ -88,6 +88,12 @@ class AdStore {
   // stopped answering): the ad expires now, becoming absent if
   // ABSENT_REQUIREMENTS accepts it. Returns whether a live ad was there.
   bool lose(AdType type, const std::string& key, std::int64_t now);
+  // An ad a peer collector holds (another central manager's, issue 22):
+  // taken when none is stored under its key and none was withdrawn here
+  // (invalidated, or its daemon lost) within CLASSAD_LIFETIME — a peer may
+  // not have heard of the withdrawal yet, and must not bring the ad back.
+  // Returns whether it was taken.
+  bool adopt(AdType type, classad::ClassAd ad, std::int64_t now);
   // Expires what is due: an expiring Machine ad that ABSENT_REQUIREMENTS
   // accepts stays as absent (Absent = true) for ABSENT_EXPIRE_ADS_AFTER;
   // others are dropped. Returns the keys dropped or made absent.
@@ -126,6 +132,7 @@ class AdStore {
 
   CollectorPolicy policy_;
   std::map<std::string, Stored> ads_[kAdTypes];
+  std::map<std::string, std::int64_t> withdrawn_[kAdTypes];  // key → when; adopt() skips these
   std::vector<std::pair<AdType, std::string>> kept_changes_;
 };
 

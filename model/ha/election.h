@@ -12,12 +12,20 @@
 //   HAD_LIST may have an active member, so a partition never yields two
 //   accountants that diverge (caracara's addition to HTCondor's rule).
 // - A member takes the role only when no reachable member still has it,
-//   and in a new term, one above every term it has heard of; an active
-//   member that hears of a newer term takes a newer one still. Slots and
-//   schedds refuse matches of a term older than the newest they have seen
-//   (model/claim/term_fence.h), so two negotiators never hand out one slot.
-// - A member that starts listens for one HAD_CONNECTION_TIMEOUT before it
-//   decides, so that it learns who is active first.
+//   and in a new term of its own (no other member ever takes it), above
+//   every term it has heard of; an active member that hears of a newer
+//   term takes a newer one still. Slots and schedds refuse matches of a
+//   term older than the newest they have seen (model/claim/term_fence.h),
+//   so two negotiators never hand out one slot.
+// - A member that starts listens before it decides (two timeouts and a
+//   join: HadConfig::startup_listen_ms), so that the others reach it and it
+//   learns who is active first.
+// - A member does not take the role while a member it hears hears an
+//   active one (MemberView::sees_active_term) that it does not hear yet:
+//   a member whose partition heals hears the others one by one, and must
+//   not take the role from the active one only because that one's
+//   heartbeat came last. In a part where not every member hears every
+//   other, there is thus still at most one active member.
 // - A member does not take the role with an accountant older than one a
 //   member it lost holds, until that member has been silent for
 //   HAD_CONNECTION_TIMEOUT: a link that dropped while the member lives
@@ -49,6 +57,9 @@ struct MemberView {
   std::int64_t term = 0;  // the newest term it knows of
   bool active = false;    // whether its negotiator is active (in `term`)
   StateVersion version;   // the accountant state it holds
+  // The term of an active member it hears (another one; 0: none), as of
+  // its last decision.
+  std::int64_t sees_active_term = 0;
 };
 
 struct RoleChange {
@@ -64,8 +75,10 @@ struct RoleChange {
 class Election {
  public:
   // `self` is this member's index in HAD_LIST (of `members`); times in ms.
+  // For `listen_ms` after it starts (default: one timeout) a member with
+  // peers only listens (HadConfig::startup_listen_ms).
   Election(std::size_t members, std::size_t self, bool use_primary, std::int64_t timeout_ms,
-           std::int64_t now_ms);
+           std::int64_t now_ms, std::optional<std::int64_t> listen_ms = std::nullopt);
 
   // This member's stored state (its version's term is a term it knew of).
   void set_version(StateVersion v);
@@ -76,7 +89,9 @@ class Election {
   RoleChange decide(std::int64_t now_ms);
 
   // An active member tells the term it is active in.
-  MemberView view() const { return MemberView{active_ ? active_term_ : newest_term_, active_, version_}; }
+  MemberView view() const {
+    return MemberView{active_ ? active_term_ : newest_term_, active_, version_, sees_active_term_};
+  }
   bool active() const { return active_; }
   std::int64_t term() const { return newest_term_; }  // the newest it knows of
   std::int64_t active_term() const { return active_term_; }
@@ -86,6 +101,8 @@ class Election {
   std::vector<std::size_t> reachable_peers(std::int64_t now_ms) const;
 
  private:
+  std::int64_t next_term() const;
+
   struct Peer {
     std::optional<std::int64_t> heard_at;
     bool link_down = false;  // lost(): not reachable until heard again
@@ -95,9 +112,11 @@ class Election {
   bool use_primary_;
   std::int64_t timeout_ms_;
   std::int64_t started_ms_;
+  std::int64_t listen_ms_;
   std::vector<Peer> peers_;  // by member index; this member's entry unused
   std::int64_t newest_term_ = 0;
-  std::int64_t active_term_ = 0;  // the term it was made active in
+  std::int64_t active_term_ = 0;       // the term it was made active in
+  std::int64_t sees_active_term_ = 0;  // view(): an active member it heard at its last decision
   bool active_ = false;
   StateVersion version_;
 };

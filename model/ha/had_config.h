@@ -24,6 +24,16 @@ struct HadMember {
   std::string text() const { return host + ":" + std::to_string(port); }
 };
 
+// How long a node waits for a remote node's gate to answer, or to join it
+// (apps/node/daemon_watch.cpp): a central manager that restarted is
+// reached again by the others within HAD_CONNECTION_TIMEOUT (their watch's
+// cadence) plus this.
+inline constexpr std::int64_t kJoinTimeoutMs = 2000;
+
+// The error of a HAD (or its negotiator) on a node whose HAD_LIST is empty.
+inline constexpr const char* kEmptyHadList =
+    "HAD: HAD_LIST is empty: it lists the central managers, this one among them";
+
 struct HadConfig {
   std::vector<HadMember> members;  // HAD_LIST, in order: the first is the primary
   bool use_primary = false;        // HAD_USE_PRIMARY
@@ -39,7 +49,8 @@ struct HadConfig {
   // standbys' durable acknowledgement of the accountant they follow from.
   bool sync_replication = true;
 
-  // The knobs of `config`; nullopt when HAD_LIST is empty (no HA). Errors
+  // The knobs of `config`; nullopt when HAD_LIST is empty (no HA: a HAD or
+  // a highly available negotiator then says kEmptyHadList). Errors
   // name the knob: an entry that is no host[:port], HAD_CONTROLLEE other
   // than NEGOTIATOR, a timeout that is not positive.
   static Result<std::optional<HadConfig>> from_config(const config::Config& config);
@@ -52,6 +63,11 @@ struct HadConfig {
   // Heartbeats go out this often: a quarter of the timeout, so that three
   // may be lost before a peer counts as down.
   std::int64_t heartbeat_ms() const { return std::max<std::int64_t>(1, connection_timeout_ms / 4); }
+  // How long a had that starts only listens: until the others had time to
+  // reach it again (their next watch round, a join) and a timeout to hear
+  // their heartbeats. One that decided sooner would take the role from a
+  // running active one each time a standby restarts.
+  std::int64_t startup_listen_ms() const { return 2 * connection_timeout_ms + kJoinTimeoutMs; }
 };
 
 }  // namespace cara::ha

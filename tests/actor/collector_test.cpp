@@ -79,6 +79,46 @@ TEST_CASE("view hosts from an anonymous sender are ignored", "[collector][actor]
   CHECK(f.names(f.view).empty());
 }
 
+// Issue 22: a central manager's collector that (re)started takes what its
+// peers hold (CollectorPeers, from its had), so it shows the pool before
+// the daemons' next updates; an ad it already has stays as it is, and an
+// ad taken is watched like one sent (its daemon gone: it leaves).
+TEST_CASE("a collector takes the ads its peer collectors hold, once per peer", "[collector][actor]") {
+  CollectorsFixture f;
+  caf::actor ep1 =
+      f.sys.spawn([](caf::event_based_actor*, int) -> caf::behavior { return {[](std::int32_t) {}}; }, 0);
+  auto machine = [](const std::string& name, int cpus) {
+    classad::ClassAd ad = *classad::parse_classad("[ MyType = \"Machine\" ]");
+    ad.set("Name", name);
+    ad.set("Cpus", cpus);
+    return ad;
+  };
+  const auto type = static_cast<std::int32_t>(collector::AdType::Machine);
+  f.self->send(f.central, AdUpdate{type, {WireAd{machine("slot1@ep1", 4)}}, {ep1}});
+  f.self->send(f.central, AdUpdate{type, {WireAd{machine("slot1@ep2", 2)}}, {}});
+  f.self->send(f.view, AdUpdate{type, {WireAd{machine("slot1@ep2", 8)}}, {}});  // newer here
+  f.settle();
+  // From another node: not taken.
+  caf::anon_send(f.view, CollectorPeers{{f.central}});
+  f.settle();
+  CHECK(f.names(f.view) == std::vector<std::string>{"slot1@ep2"});
+  f.self->send(f.view, CollectorPeers{{f.central}});
+  f.settle();
+  CHECK(f.names(f.view) == std::vector<std::string>{"slot1@ep1", "slot1@ep2"});
+  CHECK(f.names(f.view, "Cpus == 8") == std::vector<std::string>{"slot1@ep2"});
+  // The same peer again: nothing asked (an ad withdrawn meanwhile does not
+  // come back).
+  f.self->send(f.view, AdInvalidate{type, {"slot1@ep2"}});
+  f.settle();
+  f.self->send(f.view, CollectorPeers{{f.central}});
+  f.settle();
+  CHECK(f.names(f.view) == std::vector<std::string>{"slot1@ep1"});
+  // The taken ad's endpoint is watched: it dies, the ad leaves.
+  caf::anon_send_exit(ep1, caf::exit_reason::kill);
+  f.settle();
+  CHECK(f.names(f.view).empty());
+}
+
 TEST_CASE("the collector advertises itself with the pool it sees, every COLLECTOR_UPDATE_INTERVAL",
           "[collector][actor]") {
   CollectorsFixture f;

@@ -12,68 +12,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "integration/pool_support.h"
+#include "integration/ha_pool.h"
 
 namespace fs = std::filesystem;
 using namespace cara::test;
-
-namespace {
-
-// `n` central managers (cm1, cm2, ...) with a had each, an execution
-// point and an access point reporting to all of them.
-struct HaPool : Pool {
-  std::vector<int> ports;
-  std::vector<fs::path> cms;
-  std::vector<std::size_t> cm_nodes;  // each central manager's index in `nodes`
-  fs::path ap;
-
-  explicit HaPool(int n, const std::string& cm_extra = "") {
-    ports.push_back(cm_port);
-    for (int i = 1; i < n; ++i) ports.push_back(free_port());
-    for (int i = 0; i < n; ++i) {
-      cms.push_back(config("cm" + std::to_string(i + 1),
-                           "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR HAD\nCONDOR_HOST = " + hosts() +
-                               "\nSHARED_PORT_PORT = " + std::to_string(ports[i]) +
-                               "\nHAD_LIST = " + hosts() + "\nHAD_CONNECTION_TIMEOUT = 1\n" + cm_extra));
-      cm_nodes.push_back(nodes.size());
-      start(cms.back());
-    }
-    // The central managers have found each other before the other nodes
-    // join them (fewer TLS handshakes at once; see the note of issue 22).
-    for (int i = 1; i < n; ++i) REQUIRE(await([&] { return had(i, ") is reachable") >= i; }, 60));
-    const std::string others = "CONDOR_HOST = " + hosts() + "\nSHARED_PORT_PORT = ";
-    start(config("ep1", "DAEMON_LIST = MASTER STARTD\n" + others + std::to_string(free_port()) +
-                            "\nSTART = true\nCLAIM_WORKLIFE = 0\nNUM_CPUS = 2\n"));
-    ap = config("ap", "DAEMON_LIST = MASTER SCHEDD\n" + others + std::to_string(free_port()) + "\n");
-    start(ap);
-    REQUIRE(await([&] { return tool(ap, {"q"}).exit_code == 0; }, 60));
-  }
-  std::string hosts() const {
-    std::string out;
-    for (int p : ports) out += (out.empty() ? "" : ", ") + std::string("127.0.0.1:") + std::to_string(p);
-    return out;
-  }
-  std::string log(const std::string& node, const std::string& file) {
-    return read(dir / node / "log" / file);
-  }
-  // How often `what` is in central manager `i`'s (0-based) HADLog.
-  int had(int i, const std::string& what) { return count(log("cm" + std::to_string(i + 1), "HADLog"), what); }
-  Node& cm(int i) { return nodes[cm_nodes[static_cast<std::size_t>(i)]]; }
-  void kill_cm(int i, int sig = SIGKILL) { Pool::stop(cm(i), sig); }
-  void restart_cm(int i) {
-    cm_nodes[static_cast<std::size_t>(i)] = nodes.size();
-    start(cms[static_cast<std::size_t>(i)]);
-  }
-  // A one-job cluster submitted, run and gone from the queue.
-  bool job_runs() {
-    const fs::path sub = dir / "one.sub";
-    std::ofstream(sub) << "executable = /bin/true\nqueue\n";
-    if (tool(ap, {"submit", sub.string()}).exit_code != 0) return false;
-    return await([&] { return queue_of(*this, ap) && queue_of(*this, ap)->empty(); }, 60);
-  }
-};
-
-}  // namespace
 
 TEST_CASE("kill -9 of the active central manager: the standby matches within 2 x HAD_CONNECTION_TIMEOUT",
           "[integration][ha]") {
@@ -91,7 +33,7 @@ TEST_CASE("kill -9 of the active central manager: the standby matches within 2 x
 
   // A priority change, acknowledged by the active one once the standby
   // has it on disk.
-  const std::string admin = pool.client("admin", pool.ap);
+  const std::string& admin = pool.admin;
   REQUIRE(
       run_process({CARA_BINARY, "userprio", "--config", admin, "-setfactor", "carol@pool", "7"}).exit_code ==
       0);
@@ -185,7 +127,54 @@ TEST_CASE("three central managers: no active one without a majority of HAD_LIST"
   CHECK_FALSE(await([&] { return pool.had(2, "active in term") > 0; }, 3));
   // One comes back: two of three, an active one again.
   pool.restart_cm(0);
-  REQUIRE(await([&] { return pool.had(0, "active in term 3") == 1 || pool.had(2, "active in term 3") == 1; },
+  // (Each member has terms of its own: cm1's next above 2 is 4, cm3's 3.)
+  REQUIRE(await([&] { return pool.had(0, "active in term 4") == 1 || pool.had(2, "active in term 3") == 1; },
                 60));
   REQUIRE(pool.job_runs());
+}
+
+// Issue 22, "the collectors agree on what they hold": the active
+// negotiator's ad is on every central manager's collector, so `cara status
+// -negotiator` says which one is active (and its term) whichever collector
+// answers; a standby that restarts takes what its peer's collector holds at
+// once, although the daemons would not send their ads again for an hour.
+TEST_CASE("every central manager's collector holds the pool and shows the active negotiator",
+          "[integration][ha]") {
+  HaPool pool(2, "",
+              "UPDATE_INTERVAL = 3600\nSCHEDD_INTERVAL = 3600\nMASTER_UPDATE_INTERVAL = 3600\n"
+              "NODE_COLLECTOR_CHECK_INTERVAL = 3600\n");
+  REQUIRE(await([&] { return pool.had(0, "active in term 1") == 1; }, 60));
+  REQUIRE(pool.job_runs());
+  auto active_on = [&](int i, const std::string& cm, int term) { return pool.shows_active(i, cm, term); };
+  REQUIRE(await([&] { return active_on(0, "cm1.pool", 1) && active_on(1, "cm1.pool", 1); }, 30));
+  // The table names the role and the term.
+  auto table = pool.status(1, {"-negotiator"});
+  CHECK_THAT(table.out, Catch::Contains("HA     Term ActiveSince"));
+  CHECK_THAT(table.out, Catch::Contains("Active    1"));
+
+  // The standby is killed and comes back: its collector starts empty and
+  // takes its peer's ads.
+  pool.kill_cm(1);
+  const int heard = pool.had(1, ") is reachable");
+  pool.restart_cm(1);
+  REQUIRE(await([&] { return pool.had(1, ") is reachable") > heard; }, 60));
+  REQUIRE(await(
+      [&] {
+        auto slots = pool.status(1, {"-af", "Name"});
+        auto schedds = pool.status(1, {"-schedd", "-af", "Name"});
+        return slots.out.find("slot1@ep1.pool") != std::string::npos &&
+               schedds.out.find("ap.pool") != std::string::npos && active_on(1, "cm1.pool", 1);
+      },
+      30));
+  CHECK_THAT(pool.log("cm2", "CollectorLog"), Catch::Contains("ads from a peer collector"));
+  // The slot table and its totals, as condor_status prints them.
+  auto slots = pool.status(1, {});
+  CHECK_THAT(slots.out, Catch::Contains("Name "));
+  CHECK_THAT(slots.out, Catch::Contains("X86_64/LINUX"));
+
+  // The active one dies: the new one's ad says so on its own collector.
+  pool.kill_cm(0);
+  REQUIRE(await([&] { return pool.had(1, "active in term 2") == 1; }, 30));
+  REQUIRE(await([&] { return active_on(1, "cm2.pool", 2); }, 30));
+  CHECK(pool.status(1, {"-negotiator", "-af", "Name"}).out == "cm2.pool\n");  // the old one's ad is gone
 }

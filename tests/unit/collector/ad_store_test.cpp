@@ -356,3 +356,32 @@ TEST_CASE("an offline ad outlives CLASSAD_LIFETIME, is shown only when asked for
     CHECK_FALSE(bounded.find(AdType::Machine, "slot1@s"));
   }
 }
+
+// Issue 22: a central manager's collector takes what its peers hold
+// (adopt), but never an ad it has (its own is as new) nor one withdrawn
+// here, which a peer may not have heard of yet.
+TEST_CASE("ads of a peer collector are adopted unless held or withdrawn here", "[collector]") {
+  AdStore store{CollectorPolicy{}};
+  auto negotiator = [](const std::string& name, int term) {
+    return ad("[ MyType = \"Negotiator\"; Name = \"" + name + "\"; HadTerm = " + std::to_string(term) + " ]");
+  };
+  const AdQuery all{AdType::Negotiator, {}, false};
+  REQUIRE(store.update(AdType::Negotiator, negotiator("cm2", 2), kT0));
+  CHECK(store.adopt(AdType::Negotiator, negotiator("cm1", 1), kT0));
+  CHECK_FALSE(store.adopt(AdType::Negotiator, negotiator("cm2", 1), kT0));  // its own copy stays
+  CHECK(classad::evaluate_attr(*store.find(AdType::Negotiator, "cm2"), "HadTerm").as_int() == 2);
+  CHECK_FALSE(store.adopt(AdType::Negotiator, ad("[ MyType = \"Negotiator\" ]"), kT0));  // no Name
+  // cm1 stood down and withdrew its ad: a peer's stale copy does not bring
+  // it back within CLASSAD_LIFETIME; cm1's own word does.
+  REQUIRE(store.invalidate(AdType::Negotiator, "cm1", kT0 + 10));
+  CHECK_FALSE(store.adopt(AdType::Negotiator, negotiator("cm1", 1), kT0 + 20));
+  CHECK(names(store.query(all, kT0 + 20)) == std::vector<std::string>{"cm2"});
+  store.expire(kT0 + 10 + 900);
+  REQUIRE(store.update(AdType::Negotiator, negotiator("cm2", 2), kT0 + 10 + 900));
+  CHECK(store.adopt(AdType::Negotiator, negotiator("cm1", 1), kT0 + 10 + 900));
+  // A daemon lost without a word: the same.
+  REQUIRE(store.lose(AdType::Negotiator, "cm1", kT0 + 1000));
+  CHECK_FALSE(store.adopt(AdType::Negotiator, negotiator("cm1", 1), kT0 + 1001));
+  REQUIRE(store.update(AdType::Negotiator, negotiator("cm1", 3), kT0 + 1002));
+  CHECK(classad::evaluate_attr(*store.find(AdType::Negotiator, "cm1"), "HadTerm").as_int() == 3);
+}

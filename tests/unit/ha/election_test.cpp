@@ -222,3 +222,91 @@ TEST_CASE("a standby whose accountant is older than the lost active's waits a ti
   CHECK(c.kind == RoleChange::Activate);
   CHECK(c.term == 2);
 }
+
+// A standby that restarts must not take the role from the running active
+// one only because the others had not reached it again yet: it listens
+// for HadConfig::startup_listen_ms (two timeouts and a join) first.
+TEST_CASE("a restarted member listens until the others could reach it again", "[ha][election]") {
+  constexpr std::int64_t kListen = 2 * kTimeout + 2000;
+  Group g(2, false);
+  g.exchange({0, 1}, 900);
+  REQUIRE(g.members[0].decide(1000).kind == RoleChange::Activate);
+  // Member 1 restarts at 5000; member 0 reaches it again 1.9 s later.
+  g.members[1] = Election(2, 1, false, kTimeout, 5000, kListen);
+  CHECK(g.members[1].decide(6500).kind == RoleChange::None);  // one timeout: alone, but still listening
+  g.exchange({0, 1}, 6900);
+  CHECK(g.members[1].decide(7000).kind == RoleChange::None);
+  g.exchange({0, 1}, 8900);
+  CHECK(g.members[1].decide(9100).kind == RoleChange::None);  // member 0 is active and reachable
+  CHECK(g.members[0].decide(9100).kind == RoleChange::None);
+  CHECK(g.members[0].active());
+  // Alone for good: once the listening is over it takes the role.
+  Election lone(2, 1, false, kTimeout, 20000, kListen);
+  CHECK(lone.decide(20000 + kListen - 1).kind == RoleChange::None);
+  const RoleChange up = lone.decide(20000 + kListen);
+  CHECK(up.kind == RoleChange::Activate);
+  CHECK(up.reason == "no other central manager of HAD_LIST is reachable");
+}
+
+// A partition heals and the cut-off member hears the others one by one: the
+// first it hears is a standby, which hears the active one. It must not take
+// the role (it would be a needless change of negotiator, and two active in
+// one part where not everyone hears everyone).
+TEST_CASE("a member whose partition heals waits for the active one a peer hears", "[ha][election]") {
+  Group g(3, false);
+  g.exchange({0, 1, 2}, 900);
+  REQUIRE(g.members[0].decide(1000).kind == RoleChange::Activate);
+  g.exchange({0, 1, 2}, 1100);
+  g.members[0].lost(1);
+  g.members[0].lost(2);
+  g.members[1].lost(0);
+  g.members[2].lost(0);
+  REQUIRE(g.members[0].decide(1200).kind == RoleChange::StepDown);
+  REQUIRE(g.members[1].decide(1200).kind == RoleChange::Activate);
+  g.exchange({1, 2}, 1300);
+  CHECK(g.members[2].decide(1300).kind == RoleChange::None);
+  CHECK(g.members[2].view().sees_active_term == 2);
+  // Healed: member 0 hears member 2 first.
+  g.hear(0, 2, 5000);
+  CHECK(g.members[0].decide(5000).kind == RoleChange::None);
+  CHECK_FALSE(g.members[0].active());
+  // Then member 1, the active one: it keeps its role.
+  g.hear(0, 1, 5010);
+  CHECK(g.members[0].decide(5010).kind == RoleChange::None);
+  g.hear(1, 0, 5010);
+  CHECK(g.members[1].decide(5010).kind == RoleChange::None);
+  CHECK(g.members[1].active());
+  // The active one dies: once member 2 no longer hears it, member 0 (the
+  // first of HAD_LIST) takes the role.
+  g.members[0].lost(1);
+  g.members[2].lost(1);
+  CHECK(g.members[2].decide(5100).kind == RoleChange::None);
+  CHECK(g.members[2].view().sees_active_term == 0);
+  g.hear(0, 2, 5100);
+  const RoleChange up = g.members[0].decide(5100);
+  CHECK(up.kind == RoleChange::Activate);
+  CHECK(up.term == 4);  // member 0's next own term above 2
+}
+
+// Terms are never shared: member i of n takes only terms t with
+// (t - 1) mod n = i, so two members that each take one without hearing of
+// the other (a partition, a restart alone) differ, and the fences hold.
+TEST_CASE("each member's terms are its own", "[ha][election]") {
+  // Of three, member 0 (with member 1) and member 1 (with member 2, member
+  // 0 gone), each having known of term 4.
+  for (std::size_t self : {0, 1}) {
+    Group g(3, false);
+    for (Election& e : g.members) e.set_version(StateVersion{4, 1});
+    g.exchange({self, self + 1}, 2 * kTimeout);
+    const RoleChange c = g.members[self].decide(2 * kTimeout);
+    REQUIRE(c.kind == RoleChange::Activate);
+    CHECK(c.term == (self == 0 ? 7 : 5));
+  }
+  // Two members cut apart that stored the same term take different ones.
+  Election a(2, 0, false, kTimeout, 0), b(2, 1, false, kTimeout, 0);
+  a.set_version(StateVersion{6, 2});
+  b.set_version(StateVersion{6, 2});
+  const RoleChange ta = a.decide(2 * kTimeout), tb = b.decide(2 * kTimeout);
+  CHECK(ta.term == 7);
+  CHECK(tb.term == 8);
+}

@@ -4,6 +4,7 @@
 // follows from it goes out; a standby storing what the active one sends;
 // the had's word (NegotiatorRole) turned into standing by or becoming
 // active, first taking a newer accountant from a peer.
+#include <algorithm>
 #include <caf/actor_system.hpp>
 
 #include "actors/negotiator_state.h"
@@ -21,10 +22,28 @@ bool save(Self self, const NegotiatorSetup& setup) {
       return false;
     }
   }
+  if (setup.ha && st.replicate)
+    st.committed = persistence::encode_snapshot(st.accountant->state(), st.version);
   if (setup.ha)
     if (auto had = setup.ha->had()) self->send(had, AccountantVersion{st.version.term, st.version.seq});
   return true;
 }
+
+namespace {
+
+// The last commit to `standby`; `answered` hears what became of it (empty:
+// stored).
+template <class F>
+void replicate_to(Self self, const NegotiatorSetup& setup, const negotiator_actor& standby, F answered) {
+  auto& st = self->state;
+  self->request(standby, setup.request_timeout, ReplicaBatch{st.version.term, st.version.seq, st.committed})
+      .then([answered](CommandReply& r) { answered(r.ok ? "" : "a standby refused: " + r.error); },
+            [self, answered](caf::error& e) {
+              answered("a standby did not answer: " + self->system().render(e));
+            });
+}
+
+}  // namespace
 
 bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> then) {
   auto& st = self->state;
@@ -33,8 +52,6 @@ bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> th
     then();
     return true;
   }
-  ReplicaBatch batch{st.version.term, st.version.seq,
-                     persistence::encode_snapshot(st.accountant->state(), st.version)};
   struct Waiting {
     std::size_t left;
     std::function<void()> then;
@@ -44,12 +61,7 @@ bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> th
     if (!problem.empty()) setup.context.warning("replication: " + problem);
     if (--w->left == 0 && w->then) w->then();
   };
-  for (const negotiator_actor& standby : st.standbys)
-    self->request(standby, setup.request_timeout, batch)
-        .then([answered](CommandReply& r) { answered(r.ok ? "" : "a standby refused: " + r.error); },
-              [self, answered](caf::error& e) {
-                answered("a standby did not answer: " + self->system().render(e));
-              });
+  for (const negotiator_actor& standby : st.standbys) replicate_to(self, setup, standby, answered);
   if (!st.sync_replication) then();
   return true;
 }
@@ -110,8 +122,24 @@ void take_role(Self self, const NegotiatorSetup& setup, NegotiatorRole& r) {
   auto& st = self->state;
   st.wanted_term = r.active ? r.term : -1;
   if (!r.active) return stand_by(self, setup, r.term, r.reason);
+  std::vector<negotiator_actor> before = std::move(st.standbys);
   st.standbys = std::move(r.standbys);
-  if (st.active && r.term == st.term) return;  // the standbys changed
+  if (st.active && r.term == st.term) {
+    // The standbys changed: one that appeared gets the last commit now,
+    // not with the next one (it may be the next active).
+    if (st.replicate && !st.committed.empty())
+      for (const negotiator_actor& standby : st.standbys)
+        if (std::find(before.begin(), before.end(), standby) == before.end())
+          replicate_to(self, setup, standby,
+                       [setup, v = std::to_string(st.version.term) + "." +
+                                   std::to_string(st.version.seq)](const std::string& problem) {
+                         if (problem.empty())
+                           setup.context.info("a standby that appeared holds the last commit (" + v + ")");
+                         else
+                           setup.context.warning("replication: " + problem);
+                       });
+    return;
+  }
   if (!r.catch_up) return become_active(self, setup, r.term);
   // A reachable central manager holds a newer accountant: taken first.
   const std::int64_t term = r.term;

@@ -53,6 +53,10 @@ struct NegotiatorState {
   std::int64_t active_since = 0;
   ha::StateVersion version;
   std::vector<negotiator_actor> standbys;
+  // The last commit, encoded (persistence::encode_snapshot): what goes to
+  // the standbys, and at once to a standby that appears (one that was away
+  // or restarted catches up before the next commit).
+  std::string committed;
   bool replicate = false, sync_replication = true;
   std::int64_t wanted_term = -1;  // the term its had last made it active in; -1: standing by
   static inline const char* name = "negotiator";

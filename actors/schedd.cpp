@@ -17,7 +17,9 @@ using Self = ScheddSelf;
 
 // The pool's negotiator, from every collector at once (a central manager
 // that is down must not hold the question up): the ad of the newest term
-// wins, also when it comes later than another.
+// wins, also when it comes later than another. A reschedule that waited
+// for it goes out as soon as it is found (after a failover, not a tick
+// later).
 void find_negotiator(Self self) {
   auto& st = self->state;
   if (st.negotiator) return;
@@ -33,6 +35,10 @@ void find_negotiator(Self self) {
                 st.negotiator = endpoint<collector::AdType::Negotiator>(r.endpoints[i]);
                 st.negotiator_term = term;
                 self->monitor(st.negotiator);  // when it goes, the next one is looked up
+                if (st.reschedule) {
+                  if (has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
+                  st.reschedule = false;
+                }
               }
             },
             [](caf::error&) {});
@@ -230,9 +236,11 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
       [self, setup](Collectors& c) {
         auto& st = self->state;
         if (!take_collectors(self, c, st.collectors)) return;
-        if (!setup.negotiator) {  // found again through the new collectors
+        if (!setup.negotiator) {  // found again through the new collectors, at once
           st.negotiator = nullptr;
           st.negotiator_term = -1;
+          st.reschedule = true;
+          find_negotiator(self);
         }
         st.dirty = true;  // advertise at the next tick
       },

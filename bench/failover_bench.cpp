@@ -213,13 +213,17 @@ int run_pool(const std::string& mode, int kills, const std::string& cara, nlohma
     // The killed one comes back as a standby.
     const Wall::time_point restarted = Wall::now();
     cm[active] = spawn({cara, "master", "--config", cm_conf[active].string()}, log);
-    // It is a standby again once the active one hears it and its
-    // collector holds the pool's ads (the access point's among them).
-    const fs::path collector_log = dir.path / ("cm" + std::to_string(active + 1)) / "log/CollectorLog";
+    // It is a standby again once the active one hears it and the access
+    // and execution points joined it again (its collector holds the
+    // pool's ads from its peer at once; what a failover needs is that the
+    // points reach it).
+    const std::regex rejoined("joined the central manager 127\\.0\\.0\\.1:" + std::to_string(ports[active]) +
+                              " again");
     if (!until(
             [&] {
               return first_after(had_log(standby), std::regex("is reachable"), restarted).has_value() &&
-                     first_after(collector_log, std::regex("Submitter ad"), restarted).has_value();
+                     first_after(dir.path / "ap/log/MasterLog", rejoined, restarted).has_value() &&
+                     first_after(dir.path / "ep/log/MasterLog", rejoined, restarted).has_value();
             },
             std::chrono::seconds(60)))
       return fail("kill " + std::to_string(k + 1) + ": the killed central manager did not come back");

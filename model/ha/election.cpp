@@ -22,6 +22,10 @@ void Election::heard(std::size_t from, const MemberView& view, std::int64_t now_
   if (from >= peers_.size() || from == self_) return;
   peers_[from] = Peer{now_ms, false, view};
   newest_term_ = std::max(newest_term_, view.term);
+  // It knows who is active once it heard an active member, or every other.
+  if (view.active || std::all_of(peers_.begin(), peers_.end(),
+                                 [&](const Peer& p) { return &p == &peers_[self_] || p.heard_at; }))
+    listening_ = false;
 }
 
 void Election::lost(std::size_t from) {
@@ -73,7 +77,8 @@ RoleChange Election::decide(std::int64_t now_ms) {
   if (members >= 3 && 2 * visible.size() <= members)
     return step_down("only " + std::to_string(visible.size()) + " of the " + std::to_string(members) +
                      " central managers of HAD_LIST are reachable, not a majority");
-  if (!active_ && members > 1 && now_ms - started_ms_ < listen_ms_) return {};  // still listening
+  if (!active_ && members > 1 && listening_ && now_ms - started_ms_ < listen_ms_)
+    return {};  // still listening
   auto is_active = [&](std::size_t i) { return i == self_ ? active_ : peers_[i].view.active; };
   auto term_of = [&](std::size_t i) { return i == self_ ? active_term_ : peers_[i].view.term; };
 

@@ -17,8 +17,9 @@
 //   term takes a newer one still. Slots and schedds refuse matches of a
 //   term older than the newest they have seen (model/claim/term_fence.h),
 //   so two negotiators never hand out one slot.
-// - A member that starts listens before it decides (two timeouts and a
-//   join: HadConfig::startup_listen_ms), so that the others reach it and it
+// - A member that starts listens before it decides, until it heard an
+//   active member or every other one, or at most two timeouts and a join
+//   (HadConfig::startup_listen_ms), so that the others reach it and it
 //   learns who is active first.
 // - A member does not take the role while a member it hears hears an
 //   active one (MemberView::sees_active_term) that it does not hear yet:
@@ -113,6 +114,7 @@ class Election {
   std::int64_t timeout_ms_;
   std::int64_t started_ms_;
   std::int64_t listen_ms_;
+  bool listening_ = true;    // until it heard an active member or every other one
   std::vector<Peer> peers_;  // by member index; this member's entry unused
   std::int64_t newest_term_ = 0;
   std::int64_t active_term_ = 0;       // the term it was made active in

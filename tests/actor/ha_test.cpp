@@ -82,12 +82,10 @@ struct HaFixture : PoolFixture {
 TEST_CASE_METHOD(HaFixture, "two central managers: one active negotiator, its accountant replicated",
                  "[actors][ha]") {
   start_ha(1);
-  // Both listen (HadConfig::startup_listen_ms: two HAD_CONNECTION_TIMEOUTs
-  // and a join, 4 s here), then the first of HAD_LIST takes the role in
-  // term 1.
-  advance(3.5);
-  CHECK_FALSE(status(0).active);
-  advance(1.5);
+  // Both listen until they heard each other (here at once: the embedded
+  // pool's hads know each other from the start), then the first of
+  // HAD_LIST takes the role in term 1.
+  advance(2);
   CHECK(status(0).active);
   CHECK(status(0).term == 1);
   CHECK_FALSE(status(1).active);
@@ -117,7 +115,7 @@ TEST_CASE_METHOD(HaFixture,
                  "the active central manager dies: the standby matches in a newer term with its usage",
                  "[actors][ha]") {
   start_ha(2);
-  advance(5);  // the listening at start
+  advance(2);
   REQUIRE(status(0).active);
   REQUIRE(submit(kOneJob).ok);
   advance(1);
@@ -146,7 +144,7 @@ TEST_CASE_METHOD(HaFixture,
 TEST_CASE_METHOD(HaFixture, "a match of an older term is refused by the slot and by the schedd",
                  "[actors][ha]") {
   start_ha(1);
-  advance(5);  // the listening at start
+  advance(2);
   kill_first_central_manager();
   REQUIRE(status(1).term == 2);
   REQUIRE(submit(kOneJob).ok);

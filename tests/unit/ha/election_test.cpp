@@ -34,9 +34,9 @@ struct Group {
 
 TEST_CASE("two central managers: the first of HAD_LIST becomes active after listening", "[ha][election]") {
   Group g(2, false);
-  g.exchange({0, 1}, 100);
-  // Within the first HAD_CONNECTION_TIMEOUT each only listens.
+  // Until it heard the other (or an active one), each only listens.
   CHECK(g.members[0].decide(500).kind == RoleChange::None);
+  CHECK(g.members[1].decide(500).kind == RoleChange::None);
   g.exchange({0, 1}, 900);
   const RoleChange first = g.members[0].decide(1000);
   CHECK(first.kind == RoleChange::Activate);
@@ -309,4 +309,20 @@ TEST_CASE("each member's terms are its own", "[ha][election]") {
   const RoleChange ta = a.decide(2 * kTimeout), tb = b.decide(2 * kTimeout);
   CHECK(ta.term == 7);
   CHECK(tb.term == 8);
+}
+
+// A restarted standby that heard the active one knows the pool: when the
+// active one dies it takes over at once, not at the end of its listening.
+TEST_CASE("a restarted member that heard the active one takes over at once when it dies", "[ha][election]") {
+  constexpr std::int64_t kListen = 2 * kTimeout + 2000;
+  Group g(2, false);
+  g.exchange({0, 1}, 900);
+  REQUIRE(g.members[0].decide(1000).kind == RoleChange::Activate);
+  g.members[1] = Election(2, 1, false, kTimeout, 5000, kListen);
+  g.exchange({0, 1}, 5500);
+  CHECK(g.members[1].decide(5500).kind == RoleChange::None);
+  g.members[1].lost(0);  // kill -9 of the active one, 1 s after the restart
+  const RoleChange up = g.members[1].decide(6000);
+  CHECK(up.kind == RoleChange::Activate);
+  CHECK(up.term == 2);
 }

@@ -43,13 +43,18 @@ std::vector<collector_actor> peer_collectors(const HadState& st) {
   return peers;
 }
 
+// The node's collector hears of its peers (CollectorPeers).
+void tell_collector(Self self, const HadSetup& setup, std::vector<collector_actor> peers) {
+  if (auto own = setup.link->collector()) {
+    self->state.told_collector = own;
+    self->send(own, CollectorPeers{std::move(peers)});
+  }
+}
+
 void beat(Self self, const HadSetup& setup) {
   auto& st = self->state;
   // The node's collector restarted: the new one hears of its peers.
-  if (auto own = setup.link->collector(); own && own != st.told_collector) {
-    st.told_collector = own;
-    self->send(own, CollectorPeers{peer_collectors(st)});
-  }
+  if (setup.link->collector() != st.told_collector) tell_collector(self, setup, peer_collectors(st));
   const ha::MemberView v = st.election->view();
   HadHeartbeat hb{static_cast<std::int32_t>(setup.self),
                   v.term,
@@ -78,10 +83,10 @@ void decide(Self self, const HadSetup& setup) {
   if (!st.negotiator) return;  // its version is not known yet
   const std::int64_t saw = st.election->view().sees_active_term;
   const ha::RoleChange change = st.election->decide(now_ms(self));
-  // The others hear at once that this one no longer hears an active one
-  // (or hears a new one): they may be waiting on it.
-  if (change.kind == ha::RoleChange::None && st.election->view().sees_active_term != saw) beat(self, setup);
   if (change.kind == ha::RoleChange::None) {
+    // The others hear at once that this one no longer hears an active one
+    // (or hears a new one): they may be waiting on it.
+    if (st.election->view().sees_active_term != saw) beat(self, setup);
     // An active negotiator follows the standbys as they come and go.
     if (!st.election->active()) return;
     auto standbys = reachable_standbys(self);
@@ -116,10 +121,7 @@ void decide(Self self, const HadSetup& setup) {
 void peer_collectors_changed(Self self, const HadSetup& setup) {
   auto& st = self->state;
   std::vector<collector_actor> peers = peer_collectors(st);
-  if (auto own = setup.link->collector()) {
-    st.told_collector = own;
-    self->send(own, CollectorPeers{peers});
-  }
+  tell_collector(self, setup, peers);
   setup.link->peer_collectors_changed(std::move(peers));
 }
 

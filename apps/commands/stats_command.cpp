@@ -24,12 +24,6 @@ constexpr const char* kStatsUsage =
     "                  -groupquery GROUP | -resourcelist | -userlist | -grouplist]\n"
     "                  [-constraint EXPR] [-af ATTR,ATTR...]\n";
 
-std::string classad_string(const std::string& s) {
-  std::string out;
-  classad::append_quoted(out, s, classad::Quoting::New);
-  return out;
-}
-
 std::optional<std::int64_t> number(const std::string& text) {
   char* end = nullptr;
   const long long v = std::strtoll(text.c_str(), &end, 10);
@@ -126,7 +120,7 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
        {std::pair{"resourcequery", "MachineHistory"}, std::pair{"userquery", "SubmitterHistory"},
         std::pair{"groupquery", "GroupHistory"}})
     if (auto v = option(p, name))
-      clauses.push_back("MyType == \"" + std::string(type) + "\" && Name == " + classad_string(*v));
+      clauses.push_back("MyType == \"" + std::string(type) + "\" && Name == " + classad::quoted(*v));
   if (!list.empty()) clauses.push_back("MyType == \"" + list + "\"");
   if (auto c = option(p, "constraint")) {
     if (auto e = classad::parse_expression(*c); !e) {

@@ -228,12 +228,6 @@ void generic_table(std::ostream& out, const std::vector<classad::ClassAd>& ads) 
   t.print(out);
 }
 
-std::string quoted(const std::string& s) {
-  std::string out;
-  classad::append_quoted(out, s, classad::Quoting::New);
-  return out;
-}
-
 // HTCondor's order: by Machine, then by slot number, then by name.
 void sort_ads(std::vector<classad::ClassAd>& ads) {
   std::stable_sort(ads.begin(), ads.end(), [](const classad::ClassAd& a, const classad::ClassAd& b) {
@@ -317,7 +311,7 @@ Result<StatusOptions> parse_status_options(const std::vector<std::string>& args)
 std::string status_constraint(const StatusOptions& o) {
   std::string names;
   for (const std::string& n : o.names) {
-    const std::string q = quoted(n);
+    const std::string q = classad::quoted(n);
     names += (names.empty() ? "" : " || ") + ("Name =?= " + q + " || Machine =?= " + q);
   }
   std::vector<std::string> clauses;

@@ -195,6 +195,12 @@ void append_real(std::string& out, double r) {
   }
 }
 
+std::string quoted(std::string_view s, Quoting q) {
+  std::string out;
+  append_quoted(out, s, q);
+  return out;
+}
+
 void append_quoted(std::string& out, std::string_view s, Quoting q) {
   out += '"';
   for (char c : s) {

@@ -30,6 +30,8 @@ std::string unparse_long_form(const ClassAd& ad);
 // Pieces shared with functions (string(), interval()).
 void append_real(std::string& out, double r);
 void append_quoted(std::string& out, std::string_view s, Quoting q);
+// `s` as a ClassAd string literal (a tool's constraint names a value).
+std::string quoted(std::string_view s, Quoting q = Quoting::New);
 void append_attribute_name(std::string& out, std::string_view name);
 
 }  // namespace cara::classad

@@ -42,6 +42,8 @@ struct SubmitReply;
 struct QueueQuery;
 struct HistoryQuery;
 struct QueueReply;
+struct JobActionRequest;
+struct JobActionReply;
 struct UserprioQuery;
 struct UserprioReply;
 struct UserprioCommand;
@@ -100,7 +102,8 @@ using group_actor = caf::typed_actor<caf::reacts_to<GroupTurn>, caf::replies_to<
 using schedd_actor = caf::typed_actor<
     caf::replies_to<SubmitRequest>::with<SubmitReply>, caf::replies_to<RequestsQuery>::with<RequestsReply>,
     caf::replies_to<QueueQuery>::with<QueueReply>, caf::replies_to<HistoryQuery>::with<QueueReply>,
-    caf::reacts_to<MatchBatch>, caf::reacts_to<ClaimEnded>, caf::replies_to<JobFinished>::with<CommandReply>,
+    caf::replies_to<JobActionRequest>::with<JobActionReply>, caf::reacts_to<MatchBatch>,
+    caf::reacts_to<ClaimEnded>, caf::replies_to<JobFinished>::with<CommandReply>,
     caf::reacts_to<JobSuspension>, caf::reacts_to<Timer>, caf::reacts_to<Collectors>,
     caf::replies_to<Reconfigure>::with<CommandReply>>;
 

@@ -41,6 +41,8 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<QueueQuery>("cara::QueueQuery")
       .add_message_type<HistoryQuery>("cara::HistoryQuery")
       .add_message_type<QueueReply>("cara::QueueReply")
+      .add_message_type<JobActionRequest>("cara::JobActionRequest")
+      .add_message_type<JobActionReply>("cara::JobActionReply")
       .add_message_type<UserprioQuery>("cara::UserprioQuery")
       .add_message_type<UserprioReply>("cara::UserprioReply")
       .add_message_type<UserprioCommand>("cara::UserprioCommand")

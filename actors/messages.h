@@ -290,12 +290,15 @@ typename I::result_type inspect(I& f, ActivateReply& x) {
   return f(caf::meta::type_name("ActivateReply"), x.ok, x.reason);
 }
 
+// `at_once`: the claim's job was held or removed; it leaves the slot now
+// rather than retiring (model/startd/slot_state.h ReleaseClaim).
 struct ReleaseSlot {
   std::string claim_id;
+  bool at_once = false;
 };
 template <class I>
 typename I::result_type inspect(I& f, ReleaseSlot& x) {
-  return f(caf::meta::type_name("ReleaseSlot"), x.claim_id);
+  return f(caf::meta::type_name("ReleaseSlot"), x.claim_id, x.at_once);
 }
 
 // Slot -> schedd.
@@ -414,6 +417,34 @@ typename I::result_type inspect(I& f, QueueReply& x) {
   return f(caf::meta::type_name("QueueReply"), x.ok, x.error, x.jobs);
 }
 
+// condor_rm, condor_hold, condor_release (model/schedd/job_actions.h):
+// `action` is the tool's word ("rm", "hold", "release"); `user` the one
+// who asks, which the schedd takes from a remote client's certificate.
+struct JobActionRequest {
+  std::string action;
+  std::string constraint;
+  std::string reason;
+  std::string user;
+  bool mine_only = false;  // -all: the asker's jobs, the others passed over
+};
+template <class I>
+typename I::result_type inspect(I& f, JobActionRequest& x) {
+  return f(caf::meta::type_name("JobActionRequest"), x.action, x.constraint, x.reason, x.user, x.mine_only);
+}
+
+// The jobs changed ("5.0") and those selected but not changed, each with
+// why ("5.1: job 5.1 is Idle; ...").
+struct JobActionReply {
+  bool ok = true;
+  std::string error;
+  std::vector<std::string> done;
+  std::vector<std::string> refused;
+};
+template <class I>
+typename I::result_type inspect(I& f, JobActionReply& x) {
+  return f(caf::meta::type_name("JobActionReply"), x.ok, x.error, x.done, x.refused);
+}
+
 // ---- The accountant (condor_userprio) ---------------------------------------
 
 struct UserprioQuery {};
@@ -423,12 +454,15 @@ typename I::result_type inspect(I& f, UserprioQuery&) {
 }
 
 struct UserprioReply {
-  std::vector<WireAd> records;  // Name, Priority, PriorityFactor, ResourcesUsed, ...
-  std::vector<WireAd> groups;   // each group actor's report (ConfigQuota, EffectiveQuota, ...)
+  std::vector<WireAd> records;     // Name, Priority, PriorityFactor, ResourcesUsed, ...
+  std::vector<WireAd> groups;      // each group actor's report (ConfigQuota, EffectiveQuota, ...)
+  std::int64_t last_update = 0;    // when the priorities were last updated
+  std::vector<WireAd> claims;      // the claims charged: Name (slot), Submitter, SlotWeight, StartTime
+  std::vector<WireAd> last_cycle;  // per submitter: Name, CycleTime, Matched, Rejections (reasons)
 };
 template <class I>
 typename I::result_type inspect(I& f, UserprioReply& x) {
-  return f(caf::meta::type_name("UserprioReply"), x.records, x.groups);
+  return f(caf::meta::type_name("UserprioReply"), x.records, x.groups, x.last_update, x.claims, x.last_cycle);
 }
 
 // ---- Execution points -----------------------------------------------------

@@ -179,6 +179,7 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     if (auto it = st.group_actors.find(o->name); it != st.group_actors.end())
       self->send(it->second, GroupTurn{st.cycles + 1, WireAd{negotiation::group_ad(*o, st.cycles + 1)}});
   st.last_stats = result.stats;
+  st.last_submitters = negotiation::submitter_cycle_ads(result, setup.clock.now(self));
   if (setup.context.log)
     setup.context.info("cycle " + std::to_string(st.cycles + 1) + ": " + std::to_string(g->slots.size()) +
                        " slots, " + std::to_string(result.submitters.size()) + " submitters with requests, " +
@@ -410,6 +411,10 @@ negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<S
         if (setup.context.refused(self, net::Permission::Read, "negotiator")) return reply;
         for (const auto& [key, r] : self->state.accountant->records())
           reply.records.push_back(WireAd{negotiation::accounting_ad(r)});
+        reply.last_update = self->state.accountant->last_update();
+        for (const auto& [slot, c] : self->state.accountant->claims())
+          reply.claims.push_back(WireAd{negotiation::claim_ad(c)});
+        for (const classad::ClassAd& s : self->state.last_submitters) reply.last_cycle.push_back(WireAd{s});
         if (self->state.group_actors.empty()) return reply;
         // The groups answer for themselves (GroupTree order).
         struct Gathering {

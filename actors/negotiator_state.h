@@ -42,6 +42,9 @@ struct NegotiatorState {
   std::uint64_t claim_counter = 0;
   std::int64_t started = 0;  // when this negotiator started: claim ids' public part
   negotiation::CycleStats last_stats;
+  // What the last cycle did for each submitter (submitter_cycle_ads):
+  // condor_q -better-analyze reads it through condor_userprio's query.
+  std::vector<classad::ClassAd> last_submitters;
   std::map<std::string, std::string> submitter_schedd;  // submitter -> ScheddName
   std::map<std::string, group_actor> group_actors;      // one per group of `groups`
   std::vector<collector_actor> collectors;              // setup's, until the node says otherwise

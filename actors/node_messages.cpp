@@ -12,6 +12,7 @@ std::string to_string(SlotCallKind kind) {
     case SlotCallKind::Release: return "release";
     case SlotCallKind::JobExited: return "job exit";
     case SlotCallKind::Vacate: return "vacate";
+    case SlotCallKind::ReleaseAtOnce: return "release (its job stopped)";
   }
   return "slot call " + std::to_string(static_cast<std::int32_t>(kind));  // not one of ours (from the wire)
 }

@@ -19,7 +19,7 @@ namespace cara::actors {
 
 // A slot actor hands an event to the startd, which owns the machine's
 // state machines (model/startd/startd.h).
-enum class SlotCallKind : std::int32_t { Match, Claim, Activate, Release, JobExited, Vacate };
+enum class SlotCallKind : std::int32_t { Match, Claim, Activate, Release, JobExited, Vacate, ReleaseAtOnce };
 // For logs and printed messages ("claim", "job exit").
 std::string to_string(SlotCallKind kind);
 

@@ -44,12 +44,27 @@ void find_negotiator(Self self) {
             [](caf::error&) {});
 }
 
+// A remote client is the user its certificate proves, whatever its
+// request says (a local one was checked by its front end, which asked the
+// kernel): the user part of it, as Owner has it.
+std::optional<std::string> remote_user(Self self, const ScheddSetup& setup) {
+  if (!setup.context.guard) return std::nullopt;
+  auto sender = self->current_sender();
+  if (!sender || sender->node() == self->system().node()) return std::nullopt;
+  auto who = setup.context.guard->identity(sender->node());
+  if (!who) return std::nullopt;
+  return who->user.substr(0, who->user.find('@'));
+}
+
 void on_tick(Self self, const ScheddSetup& setup) {
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
   if (now - st.last_periodic >= st.periodic_interval) {
     st.last_periodic = now;
-    if (st.queue->evaluate_periodic(now) > 0) changed(self);
+    if (st.queue->evaluate_periodic(now) > 0) {
+      changed(self);
+      carry_out(self, st.claims->stop_unwanted());  // held or removed by the policy: off their slots
+    }
   }
   // What the ads and the negotiator are told is stored first.
   if (!commit(self)) return;
@@ -78,6 +93,7 @@ void read_settings(ScheddState& st, const schedd::ScheddSettings& settings) {
   st.claim_leftovers = settings.claim_leftovers;
   st.update_interval = settings.update_interval;
   st.periodic_interval = settings.periodic_interval;
+  st.super_users = settings.super_users;
 }
 
 // condor_reconfig: submit requirements, transforms, periodic expressions
@@ -149,14 +165,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
       [self, setup](SubmitRequest& r) -> caf::result<SubmitReply> {
         if (auto no = setup.context.refused(self, net::Permission::Write, "schedd"))
           return SubmitReply{false, *no, 0, 0, ""};
-        // A remote submitter is the user its certificate proves, whatever
-        // the request says (a local one was checked by its front end).
-        if (setup.context.guard) {
-          auto sender = self->current_sender();
-          if (sender && sender->node() != self->system().node())
-            if (auto who = setup.context.guard->identity(sender->node()))
-              r.owner = who->user.substr(0, who->user.find('@'));
-        }
+        if (auto who = remote_user(self, setup)) r.owner = *who;
         auto reply = submit(self, setup, r);
         if (!reply.ok) {
           setup.context.warning("submission by " + r.owner + " refused: " + reply.error);
@@ -181,6 +190,19 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
           return QueueReply{false, *no, {}};
         if (!commit(self)) return QueueReply{false, "the schedd is stopping: its queue cannot be stored", {}};
         return query(self, q, setup.clock.now(self));
+      },
+      [self, setup](JobActionRequest& r) -> caf::result<JobActionReply> {
+        if (auto no = setup.context.refused(self, net::Permission::Write, "schedd"))
+          return JobActionReply{false, *no, {}, {}};
+        if (auto who = remote_user(self, setup)) r.user = *who;
+        JobActionReply reply = act_on_jobs(self, r, setup.clock.now(self));
+        if (!reply.ok || reply.done.empty()) return reply;
+        setup.context.info(r.user + ": " + r.action + " of " + std::to_string(reply.done.size()) + " jobs (" +
+                           r.constraint + ")");
+        // Acknowledged once stored.
+        auto rp = self->make_response_promise<JobActionReply>();
+        after_commit(self, [rp, reply]() mutable { rp.deliver(std::move(reply)); });
+        return rp;
       },
       [self, setup](HistoryQuery& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "schedd"))

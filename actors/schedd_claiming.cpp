@@ -151,7 +151,9 @@ Send act(ScheddSelf self, const claim::Action& action, const ScheddSetup& setup)
                         [&](const claim::Release& r) -> Send {
                           slot_actor slot = st.slots.get(r.slot);
                           if (!slot) return {};
-                          return [self, slot, id = r.claim_id] { self->send(slot, ReleaseSlot{id}); };
+                          return [self, slot, id = r.claim_id, now = r.at_once] {
+                            self->send(slot, ReleaseSlot{id, now});
+                          };
                         },
                         [&](const claim::Watch& w) -> Send {
                           if (slot_actor slot = st.slots.get(w.slot)) self->monitor(slot);

@@ -9,6 +9,7 @@
 #include "model/collector/ad_store.h"
 #include "model/common/environment.h"
 #include "model/schedd/autocluster.h"
+#include "model/schedd/job_actions.h"
 #include "model/schedd/schedd_ads.h"
 #include "model/schedd/submission.h"
 
@@ -102,6 +103,25 @@ QueueReply history(ScheddSelf self, const HistoryQuery& q, std::int64_t now) {
   });
   if (!read) return QueueReply{false, read.error(), {}};
   for (auto it = found.rbegin(); it != found.rend(); ++it) reply.jobs.push_back(WireAd{std::move(*it)});
+  return reply;
+}
+
+JobActionReply act_on_jobs(ScheddSelf self, const JobActionRequest& r, std::int64_t now) {
+  auto& st = self->state;
+  auto action = schedd::parse_job_action(r.action);
+  if (!action) return JobActionReply{false, action.error(), {}, {}};
+  const schedd::JobActionRequest request{
+      *action,    r.constraint, r.reason, r.user, schedd::is_queue_super_user(st.super_users, r.user),
+      r.mine_only};
+  auto report = schedd::act_on_jobs(*st.queue, request, now);
+  if (!report) return JobActionReply{false, report.error(), {}, {}};
+  JobActionReply reply;
+  for (const JobId& id : report->done) reply.done.push_back(id.str());
+  for (const auto& [id, why] : report->refused) reply.refused.push_back(id.str() + ": " + why);
+  if (!report->done.empty()) {
+    changed(self);
+    carry_out(self, st.claims->stop_unwanted());
+  }
   return reply;
 }
 

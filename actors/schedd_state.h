@@ -59,13 +59,14 @@ struct ScheddState {
   SlotHandles slots;
   std::string schedd_name;
   std::string uid_domain;
-  bool claim_leftovers = true;       // CLAIM_PARTITIONABLE_LEFTOVERS
-  std::set<std::string> submitters;  // every submitter advertised: it keeps an ad when idle
-  std::int64_t completed = 0;        // jobs that completed since the schedd started (JobsCompleted)
-  bool dirty = true;                 // counts changed: advertise
-  bool reschedule = true;            // ask for a cycle at the next tick
+  bool claim_leftovers = true;        // CLAIM_PARTITIONABLE_LEFTOVERS
+  std::set<std::string> super_users;  // QUEUE_SUPER_USERS
+  std::set<std::string> submitters;   // every submitter advertised: it keeps an ad when idle
+  std::int64_t completed = 0;         // jobs that completed since the schedd started (JobsCompleted)
+  bool dirty = true;                  // counts changed: advertise
+  bool reschedule = true;             // ask for a cycle at the next tick
   negotiator_actor negotiator;
-  std::int64_t negotiator_term = -1;  // the election term of its ad (0: no high availability)
+  std::int64_t negotiator_term = -1;         // the election term of its ad (0: no high availability)
   claim::TermFence terms;                    // matches of an older election term are refused
   std::vector<collector_actor> collectors;   // setup's, until the node says otherwise
   std::set<caf::node_id> direct;             // nodes this schedd has its own connection to
@@ -116,6 +117,9 @@ inline constexpr std::int32_t kReconnectTimer = 2;
 
 SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitRequest& r);
 QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now);
+// condor_rm, condor_hold, condor_release: the queue changes, and the jobs
+// held or removed leave their slots.
+JobActionReply act_on_jobs(ScheddSelf self, const JobActionRequest& r, std::int64_t now);
 // The finished jobs in the schedd's store, newest first.
 QueueReply history(ScheddSelf self, const HistoryQuery& q, std::int64_t now);
 RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q);

@@ -319,7 +319,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         if (r.claim_id.empty()) return;
         if (Status ok = claim::check_claim_id(r.claim_id); !ok)
           return warn(self, "a release ignored: " + ok.error());
-        call_startd(self, SlotCallKind::Release, r.claim_id);
+        call_startd(self, r.at_once ? SlotCallKind::ReleaseAtOnce : SlotCallKind::Release, r.claim_id);
       },
       [self](SlotOrder& o) {
         // Only the slot's own startd gives orders.

@@ -64,6 +64,7 @@ startd::SlotEvent to_event(SlotCall& c) {
     case SlotCallKind::Release: return startd::ReleaseClaim{c.claim_id};
     case SlotCallKind::JobExited: return startd::JobExited{c.claim_id};
     case SlotCallKind::Vacate: return startd::Vacate{};
+    case SlotCallKind::ReleaseAtOnce: return startd::ReleaseClaim{c.claim_id, true};
   }
   return startd::Tick{};
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -17,10 +18,11 @@
 #include "apps/commands/config_val_command.h"
 #include "apps/commands/eval_command.h"
 #include "apps/commands/negotiate_command.h"
-#include "apps/commands/node_commands.h"
+#include "apps/commands/schedd_commands.h"
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
 #include "os/companion_program.h"
+#include "os/current_user.h"
 #include "os/system_host.h"
 
 namespace {
@@ -37,6 +39,8 @@ int hand_over(int argc, char** argv) {
   std::cerr << "cara: cannot run " << program << ": " << std::strerror(errno) << "\n";
   return 2;
 }
+
+using EvalClockNow = cara::apps::EvalClock;
 
 cara::apps::EvalClock wall_clock() {
   std::time_t now = std::time(nullptr);
@@ -94,6 +98,9 @@ int main(int argc, char** argv) {
   auto* master = raw("master", "Run a node: the daemons of DAEMON_LIST, over TLS");
   auto* keygen = raw("keygen", "Create the pool CA and certificates signed by it");
   auto* q = raw("q", "List the jobs of this node's schedd (like condor_q)");
+  auto* rm = raw("rm", "Remove jobs from this node's schedd (like condor_rm)");
+  auto* hold = raw("hold", "Hold jobs: they stay queued and do not run (like condor_hold)");
+  auto* release = raw("release", "Release held jobs (like condor_release)");
   auto* history = raw("history", "List the jobs this node's schedd finished (like condor_history)");
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
   auto* stats = raw("stats", "The pool's history from the collector (like condor_stats)");
@@ -102,6 +109,16 @@ int main(int argc, char** argv) {
   auto* reconfig = raw("reconfig", "Have a node read its configuration again (like condor_reconfig)");
   auto* off = raw("off", "Stop a node, gracefully or fast (like condor_off -master)");
 
+  // An unknown command names itself and the commands there are (CLI11
+  // would only say that an argument was not expected).
+  const auto commands = app.get_subcommands([](CLI::App*) { return true; });
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(commands.begin(), commands.end(), [&](CLI::App* c) { return c->get_name() == argv[1]; })) {
+    std::cerr << "cara: unknown command '" << argv[1] << "'; the commands are:";
+    for (const CLI::App* c : commands) std::cerr << " " << c->get_name();
+    std::cerr << "\n(cara COMMAND -help shows a command's options)\n";
+    return 1;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -111,8 +128,20 @@ int main(int argc, char** argv) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
   }
-  if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr);
-  if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr);
+  const EvalClockNow now = wall_clock();
+  const cara::apps::ToolContext who{cara::os::current_user(), now.now, now.local_offset};
+  if (q->parsed()) {
+    // -better-analyze asks the collector and the negotiator too: an actor system's work.
+    for (const std::string& a : q->remaining())
+      if (a == "-better-analyze" || a == "--better-analyze" || a == "-analyze" || a == "--analyze")
+        return hand_over(argc, argv);
+    return cara::apps::run_q(q->remaining(), std::cout, std::cerr, who);
+  }
+  if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr, who);
+  using cara::schedd::JobAction;
+  for (auto [c, action] : {std::pair{rm, JobAction::Remove}, std::pair{hold, JobAction::Hold},
+                           std::pair{release, JobAction::Release}})
+    if (c->parsed()) return cara::apps::run_job_action(action, c->remaining(), std::cout, std::cerr, who);
   for (const CLI::App* pool : {master, keygen, userprio, stats, status, drain, reconfig, off, demo})
     if (pool->parsed()) return hand_over(argc, argv);
   if (submit->parsed()) {

@@ -20,7 +20,7 @@ const std::map<std::string, Command>& commands() {
       {"userprio", cara::apps::run_userprio}, {"stats", cara::apps::run_stats},
       {"status", cara::apps::run_status},     {"drain", cara::apps::run_drain},
       {"reconfig", cara::apps::run_reconfig}, {"off", cara::apps::run_off},
-      {"demo", cara::apps::run_demo},
+      {"demo", cara::apps::run_demo},         {"q", cara::apps::run_analyze},
   };
   return all;
 }

@@ -179,7 +179,9 @@ Result<nlohmann::json> local_call(const std::string& path, const nlohmann::json&
   if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
     const std::string why = errno_text();
     ::close(fd);
-    return Error{path + ": no schedd listens here (" + why + "); is `cara master` running on this node?"};
+    return Error{path + ": no schedd listens here (" + why +
+                 "); is `cara master` running on this node, and is this its "
+                 "configuration (--config FILE, or CARA_CONFIG)?"};
   }
   Result<nlohmann::json> out = Error{path + ": no reply within " + std::to_string(timeout.count()) + " ms"};
   if (send_frame(fd, request.dump(), deadline)) {

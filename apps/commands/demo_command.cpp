@@ -91,6 +91,7 @@ struct Row {
 }  // namespace
 
 int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) return (out << kUsage, 0);
   auto options = parse(args);
   if (!options) {
     err << "cara demo: " << options.error() << "\n" << kUsage;

@@ -12,6 +12,7 @@ constexpr const char* kDrainUsage =
 }  // namespace
 
 int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) return (out << kDrainUsage, 0);
   std::vector<std::string> rest;
   std::int32_t how = 0;
   bool cancel = false;

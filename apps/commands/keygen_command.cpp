@@ -1,4 +1,5 @@
 // cara keygen: the pool CA and the certificates it signs (net/pki.h).
+#include "apps/commands/arguments.h"
 #include "apps/commands/node_commands.h"
 #include "apps/commands/tool_support.h"
 #include "net/pki.h"
@@ -13,6 +14,7 @@ constexpr const char* kKeygenUsage =
 }  // namespace
 
 int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) return (out << kKeygenUsage, 0);
   auto p = parse(args, {"name", "days", "host", "user"}, "keygen", kKeygenUsage, err);
   if (!p) return 2;
   int days = 825;

@@ -137,6 +137,7 @@ nlohmann::json to_json(const negotiation::CycleResult& r, const std::vector<clas
 
 int run_negotiate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                   std::shared_ptr<config::ConfigHost> host, std::int64_t now) {
+  if (wants_help(args)) return (out << kUsage, 0);
   auto options = parse_args(args);
   if (!options) {
     err << "cara negotiate: " << options.error() << "\n" << kUsage;

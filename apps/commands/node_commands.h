@@ -1,7 +1,5 @@
 // The commands of a running pool: `cara master` (a node), `cara keygen`
-// (the pool CA and certificates), `cara q` and `cara history` (the local
-// schedd's queue and finished jobs),
-// `cara userprio` (the negotiator's accountant, over TLS), `cara drain` and
+// (the pool CA and certificates), `cara userprio` (the negotiator's accountant, over TLS), `cara drain` and
 // `cara reconfig`, `cara off`. Each lives in its own <name>_command.cpp;
 // what they share is in tool_support.h.
 #pragma once
@@ -14,10 +12,8 @@ namespace cara::apps {
 
 int run_master(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-// cara history [--config FILE] [-constraint EXPR] [-af A,B] [-limit N]: the
-// local schedd's finished jobs, newest first.
-int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara q -better-analyze JOB: why an idle job does not run (analyze_command.cpp).
+int run_analyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // cara stats [--config FILE] [-lastday|-lastweek|-lastmonth|-lasthours N|
 // -from S [-to S]] [-resourcequery M|-userquery U|-groupquery G|-resourcelist|

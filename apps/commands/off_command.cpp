@@ -11,6 +11,7 @@ constexpr const char* kOffUsage = "usage: cara off [--config FILE] [-graceful|-f
 }  // namespace
 
 int run_off(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) return (out << kOffUsage, 0);
   std::vector<std::string> rest;
   bool fast = false;
   for (const std::string& a : args) {

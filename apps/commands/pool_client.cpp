@@ -3,6 +3,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 
+#include "apps/commands/tool_options.h"
 #include "apps/node/tls_system.h"
 #include "net/pki.h"
 
@@ -22,7 +23,7 @@ std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const st
                                              std::ostream& err, int& exit_code,
                                              const std::optional<std::string>& pool) {
   using namespace std::chrono_literals;
-  exit_code = 2;
+  exit_code = kExitUserError;  // until the pool is reached: the configuration's fault
   std::string cert, key, ca, cm;
   for (auto [knob, into] :
        {std::pair{"AUTH_SSL_CLIENT_CERTFILE", &cert}, std::pair{"AUTH_SSL_CLIENT_KEYFILE", &key},
@@ -65,7 +66,7 @@ std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const st
     return nullptr;
   }
   c->sys_ = std::make_unique<caf::actor_system>(*c->cfg_);
-  exit_code = 1;
+  exit_code = kExitUnreachable;
   c->centrals_ = centrals;
   Result<net::Joined> joined = Error{"no central manager answered"};
   for (const HostPort& cm_at : centrals)
@@ -75,7 +76,7 @@ std::unique_ptr<PoolClient> PoolClient::open(const config::Config& cfg, const st
     return nullptr;
   }
   c->central_ = std::move(*joined);
-  exit_code = 0;
+  exit_code = kExitOk;
   return c;
 }
 

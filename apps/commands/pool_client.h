@@ -21,7 +21,8 @@ namespace cara::apps {
 class PoolClient {
  public:
   // Null on failure, after a message on `err` naming `tool`; `exit_code`
-  // is then 2 for a configuration problem, 1 for the pool not answering.
+  // is then 1 for a configuration problem, 2 for the pool not answering
+  // (tool_options.h kExit*).
   // `pool` (a tool's -pool HOST[:PORT]) replaces COLLECTOR_HOST.
   static std::unique_ptr<PoolClient> open(const config::Config& cfg, const std::string& tool,
                                           std::ostream& err, int& exit_code,

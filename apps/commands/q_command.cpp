@@ -1,13 +1,79 @@
-// cara q: the local schedd's queue, through its Unix socket (condor_q).
-#include "apps/commands/job_listing.h"
-#include "apps/commands/node_commands.h"
+// cara q and cara history: the local schedd's queue and finished jobs,
+// through its Unix socket (condor_q, condor_history; queue_view.h prints
+// them).
+#include <iostream>
+
+#include "apps/commands/arguments.h"
+#include "apps/commands/local_schedd.h"
+#include "apps/commands/queue_view.h"
+#include "apps/commands/schedd_commands.h"
+#include "apps/commands/tool_options.h"
+#include "model/classad/parser.h"
+#include "model/schedd/schedd_settings.h"
 
 namespace cara::apps {
+namespace {
 
-int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  static const JobListing q{"q", "q", "usage: cara q [--config FILE] [-constraint EXPR] [-af ATTR,ATTR...]\n",
-                            false};
-  return run_job_listing(q, args, out, err);
+std::vector<classad::ClassAd> ads_of(const nlohmann::json& reply) {
+  std::vector<classad::ClassAd> ads;
+  for (const std::string& text : reply.value("jobs", std::vector<std::string>{}))
+    if (auto ad = classad::parse_classad(text)) ads.push_back(std::move(*ad));
+  return ads;
+}
+
+int listing(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            const ToolContext& who, bool history) {
+  const std::string tool = history ? "cara history" : "cara q";
+  const char* usage = history ? kHistoryUsage : kQueueUsage;
+  if (wants_help(args)) {
+    out << usage << kAdOutputUsage;
+    return kExitOk;
+  }
+  auto o = parse_queue_options(args, history);
+  if (!o) {
+    err << tool << ": " << o.error() << "\n" << usage;
+    return kExitUserError;
+  }
+  auto cfg = tool_config(o->config, "TOOL");
+  if (!cfg) {
+    err << tool << ": " << cfg.error() << "\n";
+    return kExitUserError;
+  }
+  nlohmann::json request{{"command", history ? "history" : "q"},
+                         {"constraint", queue_constraint(*o, who.user, history)},
+                         {"projection", o->output.projection()}};
+  if (history) request["limit"] = o->limit;
+  int rc = kExitOk;
+  auto reply = ask_local_schedd(*cfg, request, tool, err, rc);
+  if (!reply) return rc;
+  QueueContext context{"", who.user, who.now, who.offset, {}};
+  if (history) {
+    out << format_history(*o, ads_of(*reply), context);
+    return kExitOk;
+  }
+  if (o->output.mode == AdOutput::Mode::Table) {
+    // The "Total for all users" line counts every job, shown or not.
+    auto all = ask_local_schedd(
+        *cfg, {{"command", "q"}, {"constraint", ""}, {"projection", {"Owner", "JobStatus"}}}, tool, err, rc);
+    if (!all) return rc;
+    context.everyone = ads_of(*all);
+    auto settings = schedd::ScheddSettings::from_config(*cfg);
+    context.schedd = settings ? settings->name : "?";
+  }
+  out << format_queue(*o, ads_of(*reply), context);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+          const ToolContext& who) {
+  return listing(args, out, err, who, false);
+}
+
+int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                const ToolContext& who) {
+  return listing(args, out, err, who, true);
 }
 
 }  // namespace cara::apps

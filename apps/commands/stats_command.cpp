@@ -63,6 +63,7 @@ void print_row(std::ostream& out, const classad::ClassAd& row) {
 }  // namespace
 
 int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) return (out << kStatsUsage, 0);
   // Flags without a value first; the rest are options with one.
   std::vector<std::string> rest;
   std::optional<std::int64_t> span;  // seconds back from now

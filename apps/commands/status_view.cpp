@@ -1,11 +1,14 @@
 #include "apps/commands/status_view.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
 #include "apps/commands/arguments.h"
+#include "apps/commands/text_table.h"
 #include "apps/commands/tool_options.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
@@ -17,7 +20,7 @@ namespace cara::apps {
 const char* const kStatusUsage =
     "usage: cara status [--config FILE] [-pool HOST[:PORT]]\n"
     "                   [-startd | -schedd | -submitters | -negotiator | -collector | -master | -any]\n"
-    "                   [-absent] [-l | -long | -af ATTR... | -total] [-constraint EXPR] [NAME...]\n";
+    "                   [-absent] [-total | -compact] [-constraint EXPR] [NAME...]\n";
 
 namespace {
 
@@ -48,46 +51,6 @@ std::string fixed3(const classad::ClassAd& ad, const char* attr) {
   std::snprintf(buf, sizeof buf, "%.3f", *n);
   return buf;
 }
-
-// A table: each column left- or right-aligned, as wide as its widest
-// cell; one space between columns, a blank line after the header.
-struct Table {
-  struct Column {
-    std::string header;
-    bool right = false;
-    std::size_t min_width = 0;
-  };
-  std::vector<Column> columns;
-  std::vector<std::vector<std::string>> rows;
-
-  std::vector<std::size_t> widths() const {
-    std::vector<std::size_t> w;
-    for (const Column& c : columns) w.push_back(std::max(c.header.size(), c.min_width));
-    for (const auto& r : rows)
-      for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
-    return w;
-  }
-  static void cell(std::ostream& out, const std::string& s, std::size_t width, bool right, bool last) {
-    if (right && s.size() < width) out << std::string(width - s.size(), ' ');
-    out << s;
-    if (!right && !last && s.size() < width) out << std::string(width - s.size(), ' ');
-  }
-  void line(std::ostream& out, const std::vector<std::string>& r, const std::vector<std::size_t>& w) const {
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      if (i) out << ' ';
-      cell(out, i < r.size() ? r[i] : "", w[i], columns[i].right, i + 1 == columns.size());
-    }
-    out << '\n';
-  }
-  void print(std::ostream& out) const {
-    const auto w = widths();
-    std::vector<std::string> header;
-    for (const Column& c : columns) header.push_back(c.header);
-    line(out, header, w);
-    out << '\n';
-    for (const auto& r : rows) line(out, r, w);
-  }
-};
 
 // condor_status's summary of slots: per Arch/OpSys and in all, how many
 // are in each state.
@@ -175,6 +138,72 @@ void jobs_table(std::ostream& out, const std::vector<classad::ClassAd>& ads, boo
   totals.line(out, {"Total", std::to_string(sum[0]), std::to_string(sum[1]), std::to_string(sum[2])}, w);
 }
 
+// condor_status -compact: one line per machine, its slots summed; a
+// partitionable slot counts what it has left as free. ST is the state and
+// activity the machine's slots share (Ui, Cb, ...), "**" when they differ.
+void compact_table(std::ostream& out, const std::vector<classad::ClassAd>& ads) {
+  struct Machine {
+    std::string name, platform, st;
+    std::int64_t slots = 0;
+    double cpus = 0, memory = 0, free_cpus = 0, free_memory = 0, load = 0;
+  };
+  std::vector<Machine> machines;
+  std::map<std::string, std::size_t> index;
+  for (const classad::ClassAd& ad : ads) {
+    const std::string name = text(ad, "Machine");
+    auto [it, fresh] = index.emplace(name, machines.size());
+    if (fresh) {
+      machines.emplace_back();
+      machines.back().name = name;
+      std::string arch = text(ad, "Arch");
+      if (arch == "X86_64") arch = "x64";
+      machines.back().platform = arch + "/" + text(ad, "OpSys");
+    }
+    Machine& m = machines[it->second];
+    ++m.slots;
+    const double cpus = number(ad, "Cpus").value_or(0), memory = number(ad, "Memory").value_or(0);
+    const std::string state = text(ad, "State"), activity = text(ad, "Activity");
+    const bool dynamic = text(ad, "SlotType") == "Dynamic";
+    if (!dynamic) {  // a dynamic slot's resources are its partitionable slot's
+      m.cpus += number(ad, "TotalSlotCpus").value_or(cpus);
+      m.memory += number(ad, "TotalSlotMemory").value_or(memory);
+    }
+    if (state == "Unclaimed") {
+      m.free_cpus += cpus;
+      m.free_memory += memory;
+    }
+    m.load += number(ad, "LoadAvg").value_or(0);
+    const std::string st =
+        state.substr(0, 1) +
+        (activity.empty() ? "" : std::string(1, static_cast<char>(std::tolower(activity[0]))));
+    m.st = m.st.empty() || m.st == st ? st : "**";
+  }
+  auto gb = [](double mb) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", mb / 1024);
+    return std::string(buf);
+  };
+  Table t;
+  t.columns = {{"Machine"},      {"Platform"},     {"Slots", true},   {"Cpus", true}, {"TotalGb", true},
+               {"FreCpu", true}, {"FreeGb", true}, {"CpuLoad", true}, {"ST"}};
+  std::int64_t slots = 0;
+  double cpus = 0, free_cpus = 0;
+  for (const Machine& m : machines) {
+    char load[32];
+    std::snprintf(load, sizeof load, "%.2f", m.load);
+    t.rows.push_back({m.name, m.platform, std::to_string(m.slots),
+                      std::to_string(static_cast<std::int64_t>(m.cpus)), gb(m.memory),
+                      std::to_string(static_cast<std::int64_t>(m.free_cpus)), gb(m.free_memory), load, m.st});
+    slots += m.slots;
+    cpus += m.cpus;
+    free_cpus += m.free_cpus;
+  }
+  t.print(out);
+  out << "\n               Machines Slots   Cpus FreCpu\n"
+      << "         Total " << std::setw(8) << machines.size() << std::setw(6) << slots << std::setw(7)
+      << static_cast<std::int64_t>(cpus) << std::setw(7) << static_cast<std::int64_t>(free_cpus) << "\n";
+}
+
 std::string when(const classad::ClassAd& ad, const char* attr) {
   auto t = number(ad, attr);
   if (!t) return "?";
@@ -252,10 +281,7 @@ std::string activity_time(std::int64_t seconds) {
 
 Result<StatusOptions> parse_status_options(const std::vector<std::string>& args) {
   StatusOptions o;
-  auto value = [&](std::size_t& i, const char* what) -> Result<std::string> {
-    if (i + 1 >= args.size()) return Error{args[i] + " expects " + what};
-    return args[++i];
-  };
+  const SharedOptions shared{&o.config, &o.pool, &o.constraint, &o.output};
   const std::pair<const char*, AdType> kinds[] = {
       {"startd", AdType::Machine},        {"schedd", AdType::Scheduler},    {"submitters", AdType::Submitter},
       {"negotiator", AdType::Negotiator}, {"collector", AdType::Collector}, {"master", AdType::Master},
@@ -263,6 +289,9 @@ Result<StatusOptions> parse_status_options(const std::vector<std::string>& args)
   bool any = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    auto common = shared.take(args, i);
+    if (!common) return Error{common.error()};
+    if (*common) continue;
     bool kind = false;
     for (const auto& [name, type] : kinds)
       if (is_flag(a, name)) {
@@ -274,29 +303,10 @@ Result<StatusOptions> parse_status_options(const std::vector<std::string>& args)
       any = true;
     } else if (is_flag(a, "absent")) {
       o.absent = true;
-    } else if (is_flag(a, "l") || is_flag(a, "long")) {
-      o.display = StatusOptions::Display::Long;
     } else if (is_flag(a, "total")) {
       o.display = StatusOptions::Display::Total;
-    } else if (is_flag(a, "af") || is_flag(a, "autoformat")) {
-      // The attributes up to the next option (HTCondor's -af A B C).
-      o.display = StatusOptions::Display::Autoformat;
-      while (i + 1 < args.size() && args[i + 1].rfind('-', 0) != 0)
-        for (std::string& attr : attribute_list(args[++i])) o.af.push_back(std::move(attr));
-      if (o.af.empty()) return Error{a + " expects one or more attribute names"};
-    } else if (is_flag(a, "constraint")) {
-      auto v = value(i, "a ClassAd expression");
-      if (!v) return Error{v.error()};
-      if (auto e = classad::parse_expression(*v); !e) return Error{"-constraint: " + e.error()};
-      o.constraint = *v;
-    } else if (is_flag(a, "pool")) {
-      auto v = value(i, "a central manager, HOST[:PORT]");
-      if (!v) return Error{v.error()};
-      o.pool = *v;
-    } else if (is_flag(a, "config")) {
-      auto v = value(i, "a configuration file");
-      if (!v) return Error{v.error()};
-      o.config = *v;
+    } else if (is_flag(a, "compact")) {
+      o.display = StatusOptions::Display::Compact;
     } else if (!a.empty() && a[0] == '-') {
       return Error{"unknown option " + a};
     } else {
@@ -327,17 +337,15 @@ std::string status_constraint(const StatusOptions& o) {
 std::string format_status(const StatusOptions& o, std::vector<classad::ClassAd> ads, std::int64_t now) {
   sort_ads(ads);
   std::ostringstream out;
-  switch (o.display) {
-    case StatusOptions::Display::Long:
-      for (const classad::ClassAd& ad : ads) out << classad::unparse_long_form(ad) << "\n";
-      return out.str();
-    case StatusOptions::Display::Autoformat:
-      for (const classad::ClassAd& ad : ads) out << autoformat(ad, o.af) << "\n";
-      return out.str();
-    case StatusOptions::Display::Table:
-    case StatusOptions::Display::Total: break;
+  if (o.output.mode != AdOutput::Mode::Table) {
+    o.output.print(out, ads);
+    return out.str();
   }
   if (ads.empty()) return "";
+  if (o.display == StatusOptions::Display::Compact && o.type == AdType::Machine && !o.any) {
+    compact_table(out, ads);
+    return out.str();
+  }
   const bool totals_only = o.display == StatusOptions::Display::Total;
   if (o.any) {
     generic_table(out, ads);

@@ -1,5 +1,6 @@
 // cara status (condor_status) without the pool: its options, the query
-// they make of the collector, and the tables it prints of the answer.
+// they make of the collector, and the tables it prints of the answer
+// (-compact: a machine per line, its slots summed).
 // HTCondor's layouts, so that a site's scripts keep working: the slot
 // table (Name, OpSys, Arch, State, Activity, LoadAv, Mem, ActvtyTime) with
 // its totals by Arch/OpSys, the schedd and submitter tables with theirs,
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/commands/ad_output.h"
 #include "model/classad/classad.h"
 #include "model/collector/ad_store.h"
 #include "model/common/result.h"
@@ -22,8 +24,10 @@ struct StatusOptions {
   collector::AdType type = collector::AdType::Machine;  // -startd (default), -schedd, -negotiator, ...
   bool any = false;                                     // -any: ads of every type
   bool absent = false;                                  // -absent: the machines that went away
-  enum class Display { Table, Long, Autoformat, Total } display = Display::Table;
-  std::vector<std::string> af;        // -af ATTR...
+  // The tables: HTCondor's per type, -total's totals alone, -compact's
+  // one line per machine; -l, -json, -af and -format print the ads.
+  enum class Display { Table, Total, Compact } display = Display::Table;
+  AdOutput output;
   std::string constraint;             // -constraint EXPR (checked)
   std::vector<std::string> names;     // NAME...: ads whose Name or Machine is one of these
   std::optional<std::string> pool;    // -pool HOST[:PORT]

@@ -1,7 +1,9 @@
 #include "apps/commands/tool_options.h"
 
+#include "apps/commands/ad_output.h"
 #include "apps/commands/arguments.h"
 #include "model/classad/eval.h"
+#include "model/classad/parser.h"
 #include "model/classad/unparse.h"
 #include "os/system_host.h"
 
@@ -43,6 +45,39 @@ std::optional<Parsed> parse(const std::vector<std::string>& args, const std::vec
     }
   }
   return p;
+}
+
+Result<std::string> option_value(const std::vector<std::string>& args, std::size_t& i, const char* what) {
+  if (i + 1 >= args.size()) return Error{args[i] + " expects " + what};
+  return args[++i];
+}
+
+Result<bool> SharedOptions::take(const std::vector<std::string>& args, std::size_t& i) const {
+  if (output) {
+    auto taken = output->take(args, i);
+    if (!taken || *taken) return taken;
+  }
+  const std::string& a = args[i];
+  if (config && is_flag(a, "config")) {
+    auto v = option_value(args, i, "a configuration file");
+    if (!v) return Error{v.error()};
+    *config = *v;
+    return true;
+  }
+  if (pool && is_flag(a, "pool")) {
+    auto v = option_value(args, i, "a central manager, HOST[:PORT]");
+    if (!v) return Error{v.error()};
+    *pool = *v;
+    return true;
+  }
+  if (constraint && is_flag(a, "constraint")) {
+    auto v = option_value(args, i, "a ClassAd expression");
+    if (!v) return Error{v.error()};
+    if (auto e = classad::parse_expression(*v); !e) return Error{"-constraint: " + e.error()};
+    *constraint = *v;
+    return true;
+  }
+  return false;
 }
 
 std::optional<std::string> option(const Parsed& p, const std::string& name) {

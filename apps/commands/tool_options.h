@@ -17,6 +17,13 @@
 
 namespace cara::apps {
 
+// Every tool's exit codes (issue 23): success; the user's error (the
+// message says what to fix); the pool unreachable (the message names the
+// address and what refused: the connection, TLS or authorization).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUserError = 1;
+inline constexpr int kExitUnreachable = 2;
+
 // Reads the configuration the way every tool does; `--config FILE` wins.
 Result<config::Config> tool_config(const std::optional<std::string>& file, const char* who);
 
@@ -28,6 +35,24 @@ struct Parsed {
 std::optional<Parsed> parse(const std::vector<std::string>& args, const std::vector<std::string>& with_value,
                             const char* command, const char* usage, std::ostream& err);
 std::optional<std::string> option(const Parsed& p, const std::string& name);
+
+// args[i]'s value (`i` moves to it), or "-x expects WHAT".
+Result<std::string> option_value(const std::vector<std::string>& args, std::size_t& i, const char* what);
+
+struct AdOutput;
+
+// The options the query tools share, read alike: --config FILE, -pool
+// HOST[:PORT], -constraint EXPR (checked to parse) and the output options
+// (ad_output.h). A null target is an option the tool does not take.
+// Whether args[i] was one (`i` left at its last value), or what is wrong
+// with it.
+struct SharedOptions {
+  std::optional<std::string>* config = nullptr;
+  std::optional<std::string>* pool = nullptr;
+  std::string* constraint = nullptr;
+  AdOutput* output = nullptr;
+  Result<bool> take(const std::vector<std::string>& args, std::size_t& i) const;
+};
 
 // "A,B C" → {A, B, C}: the attributes -af names.
 std::vector<std::string> attribute_list(const std::string& text);

@@ -13,6 +13,7 @@
 
 #include "actors/daemon_directory.h"
 #include "actors/interfaces.h"
+#include "apps/commands/arguments.h"
 #include "apps/commands/pool_client.h"
 #include "apps/commands/tool_options.h"
 #include "model/classad/unparse.h"
@@ -62,6 +63,7 @@ int send_command(caf::actor_system& sys, const Handle& to, Message message, cons
 template <class Message>
 int to_master(const char* tool, const char* usage, const std::vector<std::string>& args, Message message,
               const std::string& done, std::ostream& out, std::ostream& err) {
+  if (wants_help(args)) return (out << usage, 0);
   auto p = parse(args, {"config"}, tool, usage, err);
   if (!p) return 2;
   if (p->positional.size() > 1) {

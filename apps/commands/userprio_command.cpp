@@ -1,133 +1,111 @@
-// cara userprio: the negotiator's accountant over TLS (condor_userprio).
-#include <iomanip>
-#include <sstream>
+// cara userprio: the negotiator's accountant over TLS (condor_userprio);
+// its options and tables are userprio_view.h's.
+#include <ctime>
 
 #include "apps/commands/arguments.h"
 #include "apps/commands/node_commands.h"
+#include "apps/commands/tool_options.h"
 #include "apps/commands/tool_support.h"
-#include "model/classad/eval.h"
+#include "apps/commands/userprio_view.h"
 
 namespace cara::apps {
 namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kUserprioUsage = "usage: cara userprio [--config FILE] [-setfactor NAME FACTOR]\n";
+std::vector<classad::ClassAd> ads(std::vector<actors::WireAd>& wire) {
+  std::vector<classad::ClassAd> out;
+  for (actors::WireAd& w : wire) out.push_back(std::move(w.ad));
+  return out;
+}
+
+// One change, to the active negotiator: under high availability a standby
+// says so, and the next central manager is asked. Empty when done, else why not.
+std::string send_edit(PoolClient& client, caf::scoped_actor& self, const UserprioEdit& e) {
+  caf::actor_system& sys = client.system();
+  const actors::UserprioCommand command{e.command, e.name, e.value, e.duration};
+  std::string refusal = "no negotiator answered";
+  for (const HostPort& cm : client.centrals()) {
+    auto other = client.join(cm);
+    const auto n =
+        other ? actors::daemon_in<actors::negotiator_actor>(other->daemons) : actors::negotiator_actor{};
+    if (!n) continue;
+    bool answered = false;
+    self->request(n, 10s, command)
+        .receive(
+            [&](actors::CommandReply& r) {
+              answered = r.ok || r.error.find("stands by") == std::string::npos;
+              refusal = r.ok ? "" : r.error;
+            },
+            [&](caf::error& e) { refusal = "the negotiator did not answer: " + sys.render(e); });
+    if (answered) return refusal;
+  }
+  return refusal;
+}
 
 }  // namespace
 
 int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> rest;
-  std::optional<std::pair<std::string, std::string>> setfactor;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (is_flag(args[i], "setfactor")) {
-      if (i + 2 >= args.size()) {
-        err << "cara userprio: -setfactor expects a submitter name and a factor\n" << kUserprioUsage;
-        return 2;
-      }
-      setfactor = std::pair{args[i + 1], args[i + 2]};
-      i += 2;
-    } else {
-      rest.push_back(args[i]);
-    }
+  if (wants_help(args)) return (out << kUserprioUsage, kExitOk);
+  auto o = parse_userprio_options(args);
+  if (!o) {
+    err << "cara userprio: " << o.error() << "\n" << kUserprioUsage;
+    return kExitUserError;
   }
-  auto p = parse(rest, {"config"}, "userprio", kUserprioUsage, err);
-  if (!p) return 2;
-  auto cfg = tool_config(option(*p, "config"), "TOOL");
+  auto cfg = tool_config(o->config, "TOOL");
   if (!cfg) {
     err << "cara userprio: " << cfg.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
-  double factor = 0;
-  if (setfactor) {
-    try {
-      std::size_t used = 0;
-      factor = std::stod(setfactor->second, &used);
-      if (used != setfactor->second.size()) throw std::invalid_argument("trailing");
-    } catch (...) {
-      err << "cara userprio: -setfactor expects a number, not '" << setfactor->second << "'\n";
-      return 2;
-    }
-  }
-  int rc = 0;
-  auto client = PoolClient::open(*cfg, "userprio", err, rc);
+  int rc = kExitOk;
+  auto client = PoolClient::open(*cfg, "userprio", err, rc, o->pool);
   if (!client) return rc;
   caf::actor_system& sys = client->system();
   const net::Joined* joined = &client->central();
   const auto negotiator = actors::daemon_in<actors::negotiator_actor>(joined->daemons);
   if (!negotiator) {
     err << "cara userprio: the central manager (" << joined->peer.text() << ") runs no negotiator\n";
-    return 1;
+    return kExitUnreachable;
   }
   caf::scoped_actor self{sys};
-  if (setfactor) {
-    std::ostringstream done;
-    done << "The priority factor of " << setfactor->first << " was set to " << factor;
-    const actors::UserprioCommand command{"setfactor", setfactor->first, factor, 0};
-    // Under high availability only the active negotiator takes changes:
-    // a standby says so, and the next central manager is asked.
-    std::string refusal;
-    for (const HostPort& cm : client->centrals()) {
-      auto other = client->join(cm);
-      const auto n =
-          other ? actors::daemon_in<actors::negotiator_actor>(other->daemons) : actors::negotiator_actor{};
-      if (!n) continue;
-      bool answered = false;
-      self->request(n, 10s, command)
-          .receive(
-              [&](actors::CommandReply& r) {
-                answered = r.ok || r.error.find("stands by") == std::string::npos;
-                refusal = r.ok ? "" : r.error;
-              },
-              [&](caf::error& e) { refusal = "the negotiator did not answer: " + sys.render(e); });
-      if (!answered) continue;
-      if (!refusal.empty()) {
-        err << "cara userprio: " << refusal << "\n";
-        return 1;
-      }
-      out << done.str() << "\n";
-      return 0;
-    }
-    err << "cara userprio: " << (refusal.empty() ? "no negotiator answered" : refusal) << "\n";
-    return 1;
-  }
+  AccountantView view;
+  bool answered = false;
   self->request(negotiator, 10s, actors::UserprioQuery{})
       .receive(
           [&](actors::UserprioReply& r) {
-            out << std::left << std::setw(40) << "Name" << std::setw(16) << "Priority"
-                << "Factor\n";
-            for (const actors::WireAd& a : r.records) {
-              classad::Value n = classad::evaluate_attr(a.ad, "Name"),
-                             pr = classad::evaluate_attr(a.ad, "Priority"),
-                             f = classad::evaluate_attr(a.ad, "PriorityFactor");
-              // A space after each column, however long the value: the
-              // table is read by scripts too.
-              out << std::setw(39) << (n.is_string() ? std::string(n.as_string()) : "?") << ' '
-                  << std::setw(15) << classad::unparse(pr) << ' ' << classad::unparse(f) << "\n";
-            }
-            if (r.groups.empty()) return;
-            // Each group's own report (condor_userprio -quotas).
-            out << "\n"
-                << std::setw(28) << "Group" << std::setw(14) << "ConfigQuota" << std::setw(16)
-                << "EffectiveQuota" << std::setw(11) << "Requested" << std::setw(11) << "Allocated"
-                << std::setw(7) << "InUse"
-                << "Turn\n";
-            for (const actors::WireAd& a : r.groups) {
-              auto text = [&](const char* attr) {
-                classad::Value v = classad::evaluate_attr(a.ad, attr);
-                return v.is_string() ? std::string(v.as_string()) : classad::unparse(v);
-              };
-              out << std::setw(28) << text("Name") << std::setw(14) << text("ConfigQuota") << std::setw(16)
-                  << text("EffectiveQuota") << std::setw(11) << text("Requested") << std::setw(11)
-                  << text("GroupResourcesAllocated") << std::setw(7) << text("GroupResourcesInUse")
-                  << text("NegotiationTurn") << "\n";
-            }
+            view = AccountantView{ads(r.records), ads(r.groups), ads(r.claims), r.last_update};
+            answered = true;
           },
           [&](caf::error& e) {
             err << "cara userprio: the negotiator did not answer: " << sys.render(e) << "\n";
-            rc = 1;
           });
-  return rc;
+  if (!answered) return kExitUnreachable;
+  if (o->edits.empty()) {
+    std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    out << format_userprio(*o, view, static_cast<std::int64_t>(now),
+                           static_cast<std::int32_t>(local.tm_gmtoff));
+    return kExitOk;
+  }
+  // Every change is checked before the first is sent: a mistyped name
+  // changes nothing.
+  for (const UserprioEdit& e : o->edits) {
+    auto target = check_edit_target(e, view);
+    if (!target) {
+      err << "cara userprio: -" << e.command << ": " << target.error() << "\n";
+      return kExitUserError;
+    }
+    if (*target) err << "cara userprio: note: " << **target << "\n";
+  }
+  for (const UserprioEdit& e : o->edits) {
+    if (std::string why = send_edit(*client, self, e); !why.empty()) {
+      err << "cara userprio: -" << e.command << " " << e.name << ": " << why << "\n";
+      return kExitUserError;
+    }
+    out << describe_edit(e) << "\n";
+  }
+  return kExitOk;
 }
 
 }  // namespace cara::apps

@@ -33,7 +33,7 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
                             const nlohmann::json& request, const net::LocalPeer& peer) {
   const std::string command = request.value("command", "");
   const net::Identity who{peer.user + "@" + domain, host};
-  if (!schedd && (command == "submit" || command == "q" || command == "history"))
+  if (!schedd && (command == "submit" || command == "q" || command == "history" || command == "act"))
     return {{"ok", false}, {"error", "the schedd is not running (its master restarts it); try again"}};
   caf::scoped_actor self{sys};
   if (command == "submit") {
@@ -81,7 +81,22 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
     h.limit = request.value("limit", std::int64_t{0});
     return jobs_reply(sys, self->request(schedd, 30s, std::move(h)));
   }
-  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit, q or history"}};
+  if (command == "act") {
+    if (auto no = guard.refuse(net::Permission::Write, who, "schedd (local)"))
+      return {{"ok", false}, {"error", *no}};
+    // The asker is the kernel's word (root is a queue super user by default).
+    actors::JobActionRequest r{request.value("action", ""), request.value("constraint", ""),
+                               request.value("reason", ""), peer.user, request.value("mine_only", false)};
+    nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
+    self->request(schedd, 30s, std::move(r))
+        .receive(
+            [&](actors::JobActionReply& a) {
+              reply = {{"ok", a.ok}, {"error", a.error}, {"done", a.done}, {"refused", a.refused}};
+            },
+            [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
+    return reply;
+  }
+  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit, q, history or act"}};
 }
 
 }  // namespace cara::apps

@@ -90,7 +90,8 @@ Status Accountant::begin_claim(const ClaimRecord& claim, std::int64_t now) {
     if (r->begin_usage_time == 0) r->begin_usage_time = now;
     r->last_usage_time = now;
   }
-  claims_.emplace(claim.slot, claim);
+  ClaimRecord& stored = claims_.emplace(claim.slot, claim).first->second;
+  if (stored.start == 0) stored.start = now;  // when it began to be charged (-getreslist)
   return Ok{};
 }
 
@@ -193,6 +194,18 @@ Status Accountant::set_accumulated_usage(const std::string& name, double usage) 
   if (!(usage >= 0)) return Error{"setaccum: the accumulated usage of " + name + " cannot be negative"};
   CustomerRecord& r = record(name, is_group(name));
   r.accumulated_usage = r.weighted_accumulated_usage = usage;
+  return Ok{};
+}
+
+Status Accountant::set_begin_usage(const std::string& name, std::int64_t when) {
+  if (when < 0) return Error{"setbegin: the time for " + name + " cannot be negative"};
+  record(name, is_group(name)).begin_usage_time = when;
+  return Ok{};
+}
+
+Status Accountant::set_last_usage(const std::string& name, std::int64_t when) {
+  if (when < 0) return Error{"setlast: the time for " + name + " cannot be negative"};
+  record(name, is_group(name)).last_usage_time = when;
   return Ok{};
 }
 

@@ -57,8 +57,8 @@ struct CustomerRecord {
 struct ClaimRecord {
   std::string slot;
   std::string submitter;
-  double weight = 1;  // the slot's SlotWeight
-  std::int64_t start = 0;
+  double weight = 1;                            // the slot's SlotWeight
+  std::int64_t start = 0;                       // when it began to be charged (begin_claim sets it)
   std::vector<std::string> concurrency_limits;  // lower-cased "name" or "name:units"
 };
 
@@ -127,7 +127,11 @@ class Accountant {
   Status set_ceiling(const std::string& name, double value, std::optional<std::int64_t> duration,
                      std::int64_t now);
   Status reset_usage(const std::string& name, std::int64_t now);  // -resetusage
-  Status remove(const std::string& name);                         // -delete
+  // -setbegin, -setlast: when the record's usage began and last was seen
+  // (seconds since the epoch).
+  Status set_begin_usage(const std::string& name, std::int64_t when);
+  Status set_last_usage(const std::string& name, std::int64_t when);
+  Status remove(const std::string& name);  // -delete
 
  private:
   CustomerRecord& record(const std::string& name, bool group);

@@ -21,7 +21,9 @@ enum class PriorityEditKind {
   SetFloor,
   SetCeiling,
   ResetUsage,
-  Delete
+  Delete,
+  SetBegin,  // value: seconds since the epoch
+  SetLast,
 };
 
 struct PriorityEdit {
@@ -31,8 +33,9 @@ struct PriorityEdit {
   std::optional<std::int64_t> duration;  // SetFloor, SetCeiling: seconds until the limit lapses
 };
 
-// "setfactor", "setprio", "setaccum", "setfloor", "setceil", "resetusage"
-// or "delete" (condor_userprio's option names without the dash).
+// "setfactor", "setprio", "setaccum", "setfloor", "setceil", "resetusage",
+// "delete", "setbegin" or "setlast" (condor_userprio's option names
+// without the dash).
 Result<PriorityEditKind> parse_priority_edit_kind(std::string_view word);
 std::string_view to_string(PriorityEditKind kind);
 

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "model/claim/claim_id.h"
 #include "model/classad/eval.h"
 #include "model/schedd/job_status.h"
 
@@ -69,7 +70,9 @@ accounting::ClaimRecord match_claim(const negotiation::Match& match, const class
   accounting::ClaimRecord c;
   c.slot = match.slot_name;
   const classad::Value pslot = classad::evaluate_attr(slot, "PartitionableSlot");
-  if (pslot.is_bool() && pslot.as_bool()) c.slot += "/" + claim_id;
+  // Its public part only: the record is stored, replicated and shown by
+  // condor_userprio -getreslist; the secret is the schedd's alone.
+  if (pslot.is_bool() && pslot.as_bool()) c.slot += "/" + std::string(public_claim_id(claim_id));
   c.submitter = match.submitter;
   c.weight = match.weight;
   return c;

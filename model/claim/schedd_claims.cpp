@@ -24,6 +24,15 @@ std::string describe(const JobEnd& end) {
   return "exited with code " + std::to_string(end.code);
 }
 
+// Whether the queue still wants `job` run: it is there, idle (being
+// started) or running.
+bool wanted(const schedd::JobQueue& queue, JobId job) {
+  const classad::ClassAd* ad = queue.find(job);
+  if (!ad) return false;
+  const auto s = schedd::job_status(*ad);
+  return s == schedd::JobStatus::Idle || s == schedd::JobStatus::Running || s == schedd::JobStatus::Suspended;
+}
+
 }  // namespace
 
 bool ScheddClaims::is_idle(JobId job) const {
@@ -222,6 +231,28 @@ Outcome ScheddClaims::suspended(const std::string& claim_id, bool suspended, std
   return out;
 }
 
+Outcome ScheddClaims::stop_unwanted() {
+  Outcome out;
+  std::vector<std::string> unwanted;
+  for (const auto& [id, c] : held_)
+    if (c.job && !wanted(*queue_, *c.job)) unwanted.push_back(id);
+  for (const std::string& id : unwanted) {
+    HeldClaim& c = held_[id];
+    const JobId job = *c.job;
+    busy_.erase(job);
+    if (queue_->find(job))
+      check(queue_->unbind_claim(job), out, [&] { return "job " + job.str() + ": its claim not forgotten"; });
+    const classad::ClassAd* ad = queue_->find(job);
+    const auto status = ad ? schedd::job_status(*ad) : std::nullopt;
+    out.actions.push_back(Note{false, "job " + job.str() + " on " + c.slot_name + " stopped: it is " +
+                                          (status ? std::string(schedd::job_status_name(*status)) : "gone")});
+    c.job.reset();
+    release(id, out, true);
+    out.queue_changed = true;
+  }
+  return out;
+}
+
 // The claim is recorded with the job before the activation goes out: a
 // schedd that crashes after sending it finds the job's claim in its store
 // and asks the slot (restored), so the job never runs twice at once.
@@ -305,6 +336,8 @@ Outcome ScheddClaims::reconnected(const std::string& claim_id, SlotRef slot, Rec
     check(queue_->unsuspend(r.job, now), out, [&] { return who() + " not marked running again"; });
   out.actions.push_back(Note{false, who() + ": reconnected to its claim"});
   out.queue_changed = true;
+  // Held or removed while the schedd was away: it leaves the slot now.
+  if (!wanted(*queue_, r.job)) append(out, stop_unwanted());
   return out;
 }
 
@@ -334,11 +367,11 @@ void ScheddClaims::reuse_or_release(const std::string& claim_id, Outcome& out) {
     release(claim_id, out);
 }
 
-void ScheddClaims::release(const std::string& claim_id, Outcome& out) {
+void ScheddClaims::release(const std::string& claim_id, Outcome& out, bool at_once) {
   auto it = held_.find(claim_id);
   if (it == held_.end()) return;
   const SlotRef slot = it->second.slot;
-  out.actions.push_back(Release{claim_id, slot});
+  out.actions.push_back(Release{claim_id, slot, at_once});
   held_.erase(it);
   unwatch_if_unused(slot, out);
   out.claims_changed = true;

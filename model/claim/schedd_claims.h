@@ -83,10 +83,12 @@ struct Activate {
   SlotRef slot = 0;
   JobId job;
 };
-// Give the claim back (ReleaseSlot).
+// Give the claim back (ReleaseSlot). `at_once`: its job was held or
+// removed, and leaves the slot now rather than retiring (condor_rm).
 struct Release {
   std::string claim_id;
   SlotRef slot = 0;
+  bool at_once = false;
 };
 // Be told when the slot dies (its node is gone), or stop being told.
 struct Watch {
@@ -167,6 +169,10 @@ class ScheddClaims {
   Outcome job_ended(const std::string& claim_id, const JobEnd& end, std::int64_t now);
   // The slot suspended or continued the claim's job (SUSPEND, CONTINUE).
   Outcome suspended(const std::string& claim_id, bool suspended, std::int64_t now);
+  // Jobs the queue no longer wants run (held or removed by a user or the
+  // periodic policy) that a claim runs or is starting: each such claim is
+  // given back at once, its job leaving the slot without retirement.
+  Outcome stop_unwanted();
 
   // A schedd restarted from its store: every job stored with a claim
   // (schedd::job_claim) is being reconnected (Reconnect) and busy until
@@ -204,7 +210,7 @@ class ScheddClaims {
   std::optional<JobId> next_job(const std::string& submitter, const std::vector<JobId>& job_ids,
                                 const classad::ClassAd& slot_ad) const;
   void activate(HeldClaim& c, JobId job, Outcome& out);
-  void release(const std::string& claim_id, Outcome& out);
+  void release(const std::string& claim_id, Outcome& out, bool at_once = false);
   void reuse_or_release(const std::string& claim_id, Outcome& out);
   void lose(const std::string& claim_id, const std::string& why, std::int64_t now, Outcome& out);
   // The job lost its claim: it runs again (evicted when it ran).

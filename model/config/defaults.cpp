@@ -120,6 +120,8 @@ constexpr KnobDefault kDefaults[] = {
      "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRunTime), 0, TotalJobRunTime)"},
     {"PREEMPTION_REQUIREMENTS", "False"},
     {"PRIORITY_HALFLIFE", "86400"},
+    // Who may hold, release and remove anyone's jobs (HTCondor's default).
+    {"QUEUE_SUPER_USERS", "root, condor"},
     {"RANK", "0.0"},
     {"REMOTE_PRIO_FACTOR", "10000000"},
     {"REPLICATION_LIST", ""},

@@ -1,6 +1,10 @@
 #include "model/negotiation/negotiator_ads.h"
 
+#include <algorithm>
+
 #include "model/classad/eval.h"
+#include "model/classad/parser.h"
+#include "model/classad/unparse.h"
 #include "model/config/config.h"
 
 namespace cara::negotiation {
@@ -46,6 +50,34 @@ classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {
   a.set("LastUsageTime", r.last_usage_time);
   if (r.floor) a.set("Floor", r.floor->value);
   if (r.ceiling) a.set("Ceiling", r.ceiling->value);
+  return a;
+}
+
+std::vector<classad::ClassAd> submitter_cycle_ads(const CycleResult& result, std::int64_t cycle_time) {
+  std::vector<classad::ClassAd> out;
+  for (const SubmitterOutcome& s : result.submitters) {
+    std::vector<std::string> reasons;
+    for (const Rejection& r : result.rejections)
+      if (r.submitter == s.name && std::find(reasons.begin(), reasons.end(), r.reason) == reasons.end())
+        reasons.push_back(r.reason);
+    classad::ClassAd a;
+    a.set("Name", s.name);
+    a.set("CycleTime", cycle_time);
+    a.set("Matched", s.matched);
+    std::string list;
+    for (const std::string& r : reasons) list += (list.empty() ? "" : ", ") + classad::quoted(r);
+    if (auto e = classad::parse_expression("{" + list + "}")) a.insert("Rejections", *e);
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+classad::ClassAd claim_ad(const accounting::ClaimRecord& c) {
+  classad::ClassAd a;
+  a.set("Name", c.slot);
+  a.set("Submitter", c.submitter);
+  a.set("SlotWeight", c.weight);
+  a.set("StartTime", c.start);
   return a;
 }
 

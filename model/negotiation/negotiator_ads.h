@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "model/accounting/accountant.h"
 #include "model/classad/classad.h"
@@ -42,6 +43,12 @@ std::int64_t active_term_of(const classad::ClassAd& ad);
 // AccumulatedUsage, WeightedAccumulatedUsage, BeginUsageTime,
 // LastUsageTime, and Floor and Ceiling when set.
 classad::ClassAd accounting_ad(const accounting::CustomerRecord& record);
+// What the last cycle did for each submitter with requests (condor_q
+// -better-analyze): Name, CycleTime, Matched, and Rejections, the
+// distinct reasons its requests went unmatched ("no match found", ...).
+std::vector<classad::ClassAd> submitter_cycle_ads(const CycleResult& result, std::int64_t cycle_time);
+// A claim the accountant charges (condor_userprio -getreslist).
+classad::ClassAd claim_ad(const accounting::ClaimRecord& claim);
 
 // MyType "Accounting", Name, IsAccountingGroup, ConfigQuota,
 // EffectiveQuota, SubtreeQuota, SurplusPolicy ("byquota" or "no"),

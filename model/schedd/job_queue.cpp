@@ -37,7 +37,10 @@ Result<SubmitResult> JobQueue::submit(std::vector<classad::ClassAd> jobs, std::i
   auto admitted = admit_cluster(policy_, jobs, env);
   if (!admitted) return Error{admitted.error()};
   ++next_cluster_;
+  const auto procs = static_cast<std::int64_t>(jobs.size());
   for (classad::ClassAd& job : jobs) {
+    // condor_q's DONE column: the cluster's jobs no longer in the queue.
+    job.set("TotalSubmitProcs", procs);
     log(job, submit_event(job, address_, now, admitted->warning.value_or("")));
     const JobId id = job_id(job);
     touched_.push_back(id);

@@ -43,6 +43,9 @@ Result<ScheddSettings> ScheddSettings::from_config(const config::Config& config)
     if (*v < 0) return Error{std::string(knob) + " must not be negative (0 keeps no history)"};
     *into = *v;
   }
+  auto super = config.list("QUEUE_SUPER_USERS");
+  if (!super) return Error{super.error()};
+  s.super_users = std::set<std::string>(super->begin(), super->end());
   return s;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "model/common/result.h"
@@ -29,6 +30,8 @@ struct ScheddSettings {
   std::string queue_store;
   std::int64_t history_max_bytes = 20 * 1024 * 1024;
   std::int64_t history_max_jobs = 100000;
+  // QUEUE_SUPER_USERS: who may change anyone's jobs (condor_rm, condor_hold).
+  std::set<std::string> super_users{"root", "condor"};
 
   // A value of the wrong type or out of range is an error naming the knob.
   static Result<ScheddSettings> from_config(const config::Config& config);

@@ -174,7 +174,9 @@ void Slot::handle(const ReleaseClaim& e) {
     return;
   }
   if (!claim_ || claim_->id != e.claim_id || state_ != State::Claimed) return;
-  if (claim_->running) {
+  if (claim_->running && e.at_once) {
+    preempt(Reason::Release, false, "H/10");
+  } else if (claim_->running) {
     retire(Reason::Release, "H/13");
   } else {
     preempt(Reason::Release, false, "H/10");

@@ -68,6 +68,9 @@ struct JobExited {
 // The schedd gives the claim back (H).
 struct ReleaseClaim {
   std::string claim_id;
+  // The claim's job was held or removed (condor_rm, condor_hold): it
+  // leaves now, without the retirement a release otherwise grants it.
+  bool at_once = false;
 };
 
 // A preempting claim that is waiting on retirement was withdrawn (19).

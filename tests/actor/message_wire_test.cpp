@@ -96,7 +96,7 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   CHECK(classad::evaluate_attr(cr.leftover_ad.ad, "RequestCpus").as_int() == 2);
   CHECK(w.crosses(ActivateClaim{"1.1#s", job, 1001, 1002}).owner_gid == 1002);
   w.crosses(ActivateReply{false, "no claim"});
-  w.crosses(ReleaseSlot{"1.1#s"});
+  CHECK(w.crosses(ReleaseSlot{"1.1#s", true}).at_once);
   w.crosses(ClaimEnded{"1.1#s", "preempted by a better match"});
   const JobFinished f = w.crosses(JobFinished{"1.1#s", {1, 0}, true, 9, "", true, 23});
   CHECK((f.by_signal && f.code == 9 && f.evicted));
@@ -104,10 +104,12 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}});
   w.crosses(SubmitReply{true, "", 4, 10, "careful"});
   w.crosses(QueueQuery{"JobStatus == 1", {"Owner"}});
+  CHECK(w.crosses(JobActionRequest{"hold", "ClusterId == 5", "disk full", "alice", true}).mine_only);
+  w.crosses(JobActionReply{true, "", {"5.0"}, {"5.1: job 5.1 is Held"}});
   CHECK(w.crosses(HistoryQuery{"JobStatus == 4", {"Owner"}, 20}).limit == 20);
   w.crosses(QueueReply{true, "", {job}});
   w.crosses(UserprioQuery{});
-  w.crosses(UserprioReply{{job}, {job}});
+  CHECK(w.crosses(UserprioReply{{job}, {job}, 77, {job}, {job}}).last_cycle.size() == 1);
   w.crosses(UserprioCommand{"setfactor", "alice@x", 10, 0});
   w.crosses(CommandReply{false, "refused"});
   w.crosses(DrainRequest{2, false});

@@ -218,9 +218,10 @@ TEST_CASE("cara history lists the finished jobs newest first, within MAX_HISTORY
   const long one = kept[1].first;
   CHECK(listed({"-constraint", "ProcId == " + std::to_string(one)}).size() == 1);
   auto table = pool.tool(ap, {"history"});
-  CHECK_THAT(table.out, Catch::Contains("COMPLETED") && Catch::Contains("4 jobs"));
+  CHECK_THAT(table.out, Catch::Contains("COMPLETED"));
+  CHECK(count(table.out, "\n") == 5);  // the header and the four jobs
   auto bad = pool.tool(ap, {"history", "-limit", "0"});
-  CHECK(bad.exit_code == 2);
+  CHECK(bad.exit_code == 1);  // the user's error
   CHECK_THAT(bad.err, Catch::Contains("-limit expects a positive number of jobs, not '0'"));
 
   // The history is in the store: a killed access point still has it.

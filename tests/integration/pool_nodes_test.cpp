@@ -312,9 +312,11 @@ TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integrati
     auto allowed =
         run_process({CARA_BINARY, "userprio", "--config", client("admin"), "-setfactor", "alice@pool", "10"});
     CHECK(allowed.exit_code == 0);
-    auto listed = run_process({CARA_BINARY, "userprio", "--config", client("bob")});
+    // alice has no usage yet: -allusers lists her too.
+    auto listed = run_process({CARA_BINARY, "userprio", "--config", client("bob"), "-allusers"});
     REQUIRE(listed.exit_code == 0);
-    CHECK_THAT(listed.out, Catch::Contains("alice@pool") && Catch::Contains("10.0"));
+    CHECK_THAT(listed.out, Catch::Contains("alice@pool") && Catch::Contains("    10.00 "));
+    CHECK_THAT(allowed.err, Catch::Contains("note: alice@pool has no record yet"));
   }
 }
 

@@ -226,7 +226,8 @@ inline std::optional<std::map<long, std::vector<long>>> queue_of(Pool& pool, con
 // `cara userprio` as the tool configuration `conf` sees it: each
 // submitter's priority and factor; empty when the tool failed.
 inline std::map<std::string, std::pair<double, double>> priorities(const std::string& conf) {
-  auto r = run_process({CARA_BINARY, "userprio", "--config", conf});
+  auto r = run_process(
+      {CARA_BINARY, "userprio", "--config", conf, "-allusers", "-af", "Name", "Priority", "PriorityFactor"});
   std::map<std::string, std::pair<double, double>> out;
   if (r.exit_code != 0) return out;
   std::istringstream lines(r.out);

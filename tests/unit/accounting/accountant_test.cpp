@@ -189,6 +189,9 @@ TEST_CASE("concurrency limits held by claims", "[accounting][concurrency]") {
   CHECK(a.concurrency_in_use("LARGE.license") == 2);
   CHECK(a.concurrency_in_use("small") == 0);
   CHECK_FALSE(a.begin_claim({"s1", "w@physik.rwth-aachen.de", 1, kT0, {}}, kT0));  // already claimed
+  // A claim records when it began to be charged (condor_userprio -getreslist).
+  REQUIRE(a.begin_claim({"s3", "w@physik.rwth-aachen.de", 1, 0, {}}, kT0 + 5));
+  CHECK(a.claims().at("s3").start == kT0 + 5);
 }
 
 TEST_CASE("the spec's A/B example: A alone 48 h on 100 cores, then B", "[accounting][spec]") {
@@ -236,8 +239,8 @@ TEST_CASE("a reconfigured half-life applies from the reconfiguration on, factors
 
 TEST_CASE("condor_userprio's changes are typed edits, parsed once", "[accounting][userprio]") {
   using accounting::PriorityEditKind;
-  for (const char* word :
-       {"setfactor", "setprio", "setaccum", "setfloor", "setceil", "resetusage", "delete"}) {
+  for (const char* word : {"setfactor", "setprio", "setaccum", "setfloor", "setceil", "resetusage", "delete",
+                           "setbegin", "setlast"}) {
     auto kind = accounting::parse_priority_edit_kind(word);
     REQUIRE(kind);
     CHECK(accounting::to_string(*kind) == word);
@@ -259,6 +262,12 @@ TEST_CASE("condor_userprio's changes are typed edits, parsed once", "[accounting
   CHECK(a.ceiling(u, kT0) == 8.0);
   // The accountant's refusal is the edit's error.
   CHECK_FALSE(apply(a, {PriorityEditKind::SetFactor, u, -1, std::nullopt}, kT0));
+  // -setbegin and -setlast: when its usage began and was last seen.
+  REQUIRE(apply(a, {PriorityEditKind::SetBegin, u, 1500000000, std::nullopt}, kT0));
+  REQUIRE(apply(a, {PriorityEditKind::SetLast, u, 1500003600, std::nullopt}, kT0));
+  CHECK(a.find(u)->begin_usage_time == 1500000000);
+  CHECK(a.find(u)->last_usage_time == 1500003600);
+  CHECK_FALSE(apply(a, {PriorityEditKind::SetLast, u, -5, std::nullopt}, kT0));
   REQUIRE(apply(a, {PriorityEditKind::Delete, u, 0, std::nullopt}, kT0));
   CHECK_FALSE(a.find(u));
 }

@@ -4,18 +4,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "model/classad/parser.h"
+#include "tests/support/ads.h"
 
 using namespace cara;
 using namespace cara::apps;
+using cara::test_ads::ad;
 
 namespace {
-
-classad::ClassAd ad(const std::string& text) {
-  auto a = classad::parse_classad(text);
-  REQUIRE(a);
-  return *a;
-}
 
 StatusOptions options(const std::vector<std::string>& args) {
   auto o = parse_status_options(args);
@@ -41,12 +36,13 @@ TEST_CASE("cara status options: query type, display, constraint, names, pool", "
   CHECK(o.type == collector::AdType::Negotiator);
   CHECK(o.pool == std::optional<std::string>("cm2:9618"));
   o = options({"-af", "Name", "Cpus,Memory", "-constraint", "Cpus > 1", "ep1"});
-  CHECK(o.display == StatusOptions::Display::Autoformat);
-  CHECK(o.af == std::vector<std::string>{"Name", "Cpus", "Memory"});
+  CHECK(o.output.mode == AdOutput::Mode::Autoformat);
+  CHECK(o.output.af == std::vector<std::string>{"Name", "Cpus", "Memory"});
   CHECK(o.names == std::vector<std::string>{"ep1"});
   CHECK(status_constraint(o) == "(Cpus > 1) && (Name =?= \"ep1\" || Machine =?= \"ep1\")");
   CHECK(status_constraint(options({"-absent"})) == "Absent =?= true");
-  CHECK(options({"-long", "-schedd"}).display == StatusOptions::Display::Long);
+  CHECK(options({"-long", "-schedd"}).output.mode == AdOutput::Mode::Long);
+  CHECK(options({"-compact"}).display == StatusOptions::Display::Compact);
   CHECK(options({"-any"}).any);
 
   auto bad = parse_status_options({"-constraint", "Cpus >"});
@@ -58,6 +54,28 @@ TEST_CASE("cara status options: query type, display, constraint, names, pool", "
   CHECK_FALSE(parse_status_options({"-pool"}));
   CHECK_FALSE(parse_status_options({"-af"}));
   CHECK_FALSE(parse_status_options({"-schedd", "-absent"}));
+}
+
+TEST_CASE("condor_status -compact: a machine per line, its slots summed", "[status]") {
+  // A partitionable slot with 6 of 8 cpus left and a dynamic slot of 2.
+  std::vector<classad::ClassAd> ads{
+      ad("[ Name = \"slot1@ep1\"; Machine = \"ep1\"; SlotID = 1; SlotType = \"Partitionable\"; Arch = "
+         "\"X86_64\"; "
+         "OpSys = \"LINUX\"; State = \"Unclaimed\"; Activity = \"Idle\"; Cpus = 6; Memory = 12288; "
+         "TotalSlotCpus = 8; TotalSlotMemory = 16384; LoadAvg = 0.0 ]"),
+      ad("[ Name = \"slot1_1@ep1\"; Machine = \"ep1\"; SlotID = 1; SlotType = \"Dynamic\"; Arch = "
+         "\"X86_64\"; "
+         "OpSys = \"LINUX\"; State = \"Claimed\"; Activity = \"Busy\"; Cpus = 2; Memory = 4096; LoadAvg = "
+         "1.5 ]"),
+      slot("slot1@ep2", "ep2", 1, "Unclaimed", "Idle", 0)};
+  CHECK(format_status(options({"-compact"}), ads, kNow) ==
+        "Machine Platform  Slots Cpus TotalGb FreCpu FreeGb CpuLoad ST\n"
+        "\n"
+        "ep1     x64/LINUX     2    8   16.00      6  12.00    1.50 **\n"
+        "ep2     x64/LINUX     1    0    2.00      0   2.00    0.25 Ui\n"
+        "\n"
+        "               Machines Slots   Cpus FreCpu\n"
+        "         Total        2     3      8      6\n");
 }
 
 TEST_CASE("condor_status's activity time: days+hh:mm:ss", "[status]") {
@@ -137,6 +155,9 @@ TEST_CASE("cara status -l, -af and -any", "[status]") {
   const std::string l = format_status(options({"-l"}), ads, kNow);
   CHECK_THAT(l, Catch::Contains("Name = \"slot1@ep1\"\n"));
   CHECK_THAT(l, Catch::EndsWith("\n\n"));
+  CHECK(format_status(options({"-format", "%s:", "Name", "-format", "%d\\n", "Memory"}), ads, kNow) ==
+        "slot1@ep1:2048\n");
+  CHECK_THAT(format_status(options({"-json"}), ads, kNow), Catch::Contains("\"Memory\": 2048"));
   ads.push_back(ad("[ MyType = \"Negotiator\"; Name = \"cm\"; Machine = \"cm\" ]"));
   CHECK_THAT(format_status(options({"-any"}), ads, kNow),
              Catch::Contains("Negotiator                            cm\n"));

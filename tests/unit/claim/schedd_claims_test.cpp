@@ -100,7 +100,8 @@ std::vector<std::string> lines(const Outcome& out) {
     else if (auto* x = std::get_if<Activate>(&a))
       v.push_back("activate " + x->claim_id + " slot " + std::to_string(x->slot) + " with " + x->job.str());
     else if (auto* x = std::get_if<Release>(&a))
-      v.push_back("release " + x->claim_id + " slot " + std::to_string(x->slot));
+      v.push_back("release " + x->claim_id + " slot " + std::to_string(x->slot) +
+                  (x->at_once ? " at once" : ""));
     else if (auto* x = std::get_if<Watch>(&a))
       v.push_back("watch " + std::to_string(x->slot));
     else if (auto* x = std::get_if<Unwatch>(&a))
@@ -345,6 +346,52 @@ TEST_CASE("a claim lost: its job runs again", "[claim][schedd]") {
   });
 }
 
+TEST_CASE("a job held or removed while a claim runs it leaves the slot at once", "[claim][schedd][actions]") {
+  run({
+      {"held while running: the claim is given back at once and the job keeps no claim",
+       [](Harness& h) {
+         h.running();
+         REQUIRE(h.queue->hold({1, 0}, "via condor_hold", 1, 0, kT0 + 5));
+       },
+       [](Harness& h) {
+         Outcome out = h.claims->stop_unwanted();
+         CHECK(h.claim_of({1, 0}) == "none");
+         return out;
+       },
+       {"info: job 1.0 on slot1@ep stopped: it is Held", "release c slot 1 at once", "unwatch 1"},
+       "5",
+       false,
+       true},
+      {"removed while being activated: the same",
+       [](Harness& h) {
+         h.activating();
+         REQUIRE(h.queue->remove({1, 0}, "via condor_rm", kT0 + 5));
+       },
+       [](Harness& h) { return h.claims->stop_unwanted(); },
+       {"info: job 1.0 on slot1@ep stopped: it is Removed", "release c slot 1 at once", "unwatch 1"},
+       "3",
+       false,
+       true},
+      {"nothing held or removed: nothing",
+       [](Harness& h) { h.running(); },
+       [](Harness& h) { return h.claims->stop_unwanted(); },
+       {},
+       "2",
+       true},
+      {"its end, told after, is not counted again",
+       [](Harness& h) {
+         h.running();
+         REQUIRE(h.queue->hold({1, 0}, "via condor_hold", 1, 0, kT0 + 5));
+         h.claims->stop_unwanted();
+       },
+       [](Harness& h) {
+         return h.claims->job_ended("c", JobEnd{false, 0, "", true, 0, {}}, kT0 + 6);
+       },
+       {},
+       "5"},
+  });
+}
+
 TEST_CASE("a queue change that fails is said, with what it means", "[claim][schedd]") {
   run({
       {"the job was removed while it ran: its exit is not recorded",
@@ -469,6 +516,19 @@ TEST_CASE("a restarted schedd reconnects to the claims stored with its jobs", "[
        "1",
        true,
        true,
+       true},
+      {"held while the slot was being asked: it leaves the slot at once",
+       [&](Harness& h) {
+         restarted(h);
+         REQUIRE(h.queue->hold({1, 0}, "via condor_hold", 1, 0, kRestart + 1));
+       },
+       [](Harness& h) {
+         return h.claims->reconnected("c", kOther, Reconnection::Running, kSlotAd, kRestart + 2);
+       },
+       {"watch 2", "info: job 1.0 on slot1@ep: reconnected to its claim",
+        "info: job 1.0 on slot1@ep stopped: it is Held", "release c slot 2 at once", "unwatch 2"},
+       "5",
+       false,
        true},
       {"not reached yet: tried again while the lease lasts",
        restarted,

@@ -108,3 +108,26 @@ TEST_CASE("a group's turn is an Accounting ad with its quotas", "[negotiation][a
   CHECK(number(ad, "NegotiationTurn") == 1);
   CHECK(number(ad, "LastCycle") == 9);
 }
+
+TEST_CASE("what the last cycle did for each submitter, for condor_q -better-analyze", "[negotiation][ads]") {
+  CycleResult r;
+  SubmitterOutcome alice;
+  alice.name = "alice@pool";
+  alice.matched = 2;
+  SubmitterOutcome bob;
+  bob.name = "bob@pool";
+  r.submitters = {alice, bob};
+  r.rejections = {Rejection{"bob@pool", 0, std::nullopt, "no match found"},
+                  Rejection{"bob@pool", 1, std::nullopt, "group quota exceeded"},
+                  Rejection{"bob@pool", 2, std::nullopt, "no match found"}};
+  const auto ads = submitter_cycle_ads(r, 1700000000);
+  REQUIRE(ads.size() == 2);
+  CHECK(text(ads[0], "Name") == "alice@pool");
+  CHECK(number(ads[0], "Matched") == 2);
+  CHECK(number(ads[1], "CycleTime") == 1700000000);
+  // Each reason once, in the order first seen.
+  const classad::Value reasons = classad::evaluate_attr(ads[1], "Rejections");
+  REQUIRE(reasons.is_list());
+  REQUIRE(reasons.as_list().size() == 2);
+  CHECK(reasons.as_list()[1].as_string() == "group quota exceeded");
+}

@@ -12,12 +12,6 @@ using namespace cara::schedd_test;
 
 namespace {
 
-std::vector<std::string> strs(const std::vector<JobId>& ids) {
-  std::vector<std::string> out;
-  for (const JobId& id : ids) out.push_back(id.str());
-  return out;
-}
-
 std::vector<classad::ClassAd> all_jobs(const JobQueue& q) {
   std::vector<classad::ClassAd> out;
   for (const auto& [id, job] : q.jobs()) out.push_back(job);

@@ -245,6 +245,10 @@ TEST_CASE("the schedd's name and UID_DOMAIN are resolved in one place", "[schedd
   CHECK(named.uid_domain == "physik.rwth-aachen.de");
   // An empty UID_DOMAIN falls back to the schedd's name.
   CHECK(settings("SCHEDD_NAME = ap2\nUID_DOMAIN =\n").uid_domain == "ap2");
+  // QUEUE_SUPER_USERS: root and condor unless configured.
+  CHECK(plain.super_users == std::set<std::string>{"root", "condor"});
+  CHECK(settings("QUEUE_SUPER_USERS = root, cmsadmin\n").super_users ==
+        std::set<std::string>{"root", "cmsadmin"});
 }
 
 TEST_CASE("submit_description parses, builds and queues one cluster, or leaves the queue as it was",

@@ -79,6 +79,13 @@ inline std::string value(const classad::ClassAd& ad, const std::string& name) {
   return classad::unparse(classad::evaluate_attr(ad, name, nullptr, {}));
 }
 
+// Job ids as "cluster.proc" text: what a test compares.
+inline std::vector<std::string> strs(const std::vector<JobId>& ids) {
+  std::vector<std::string> out;
+  for (const JobId& id : ids) out.push_back(id.str());
+  return out;
+}
+
 inline const std::string kExe = "executable = /bin/true\n";
 
 inline constexpr std::int64_t kT0 = 1535000000;

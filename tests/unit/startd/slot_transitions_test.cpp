@@ -232,6 +232,23 @@ TEST_CASE("Claimed/Busy: H/13 retire on PREEMPT when WANT_SUSPEND is not true, 1
   CHECK(h.did(ActionKind::ClaimEnded));
 }
 
+TEST_CASE("a release retires a running job, one at once (condor_rm) vacates it now", "[startd][slot]") {
+  SlotHarness h("MAXJOBRETIREMENTTIME = 3600\nWANT_VACATE = True\n");
+  h.run(kJob);
+  h.send(ReleaseClaim{"claim1"}, 10);
+  CHECK(h.transitions() == "H/13");
+  CHECK(h.state() == "Claimed/Retiring");
+  SlotHarness now("MAXJOBRETIREMENTTIME = 3600\nWANT_VACATE = True\n");
+  now.run(kJob);
+  now.send(ReleaseClaim{"claim1", true}, 10);
+  CHECK(now.transitions() == "H/10");
+  CHECK(now.state() == "Preempting/Vacating");
+  CHECK(now.did(ActionKind::SoftKill));
+  now.send(JobExited{"claim1"}, 2);
+  CHECK(now.state() == "Unclaimed/Idle");
+  CHECK(now.did(ActionKind::ClaimEnded));
+}
+
 TEST_CASE("WANT_SUSPEND true means PREEMPT is not consulted from Busy", "[startd][slot]") {
   SlotHarness h("WANT_SUSPEND = True\nSUSPEND = False\nPREEMPT = True\n");
   h.run(kJob);

@@ -1,0 +1,192 @@
+// The HTCondor commands a site's scripts call, against a running pool
+// (issue 23): cara q's tables, cara hold / release / rm on a running job
+// (which leaves its slot at once, retirement or not), cara history, and
+// the exit codes and messages of the error paths.
+#include <pwd.h>
+
+#include "integration/pool_support.h"
+
+using namespace cara::test;
+
+TEST_CASE("cara q, hold, release, rm and history against a running pool", "[integration][pool][commands]") {
+  Pool pool;
+  // Retirement would let a released claim's job run on for an hour: a
+  // held or removed job must not wait for it.
+  const fs::path ap = pool.start_all("NUM_CPUS = 1\nMAXJOBRETIREMENTTIME = 3600\n");
+  auto tool = [&](std::vector<std::string> args) { return pool.tool(ap, std::move(args)); };
+  // Who submits: nobody when the test runs as root (pool.tool), else us.
+  const std::string me = ::geteuid() == 0 ? "nobody" : ::getpwuid(::geteuid())->pw_name;
+
+  const fs::path sub = pool.dir / "long.sub";
+  const std::string pids = pool.dir.string() + "/pid";
+  std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'echo $$ >> " << pids
+                     << "; exec sleep 300'\"\nlog = " << pool.dir.string() << "/long.log\nqueue 1\n";
+  REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+  const fs::path log = pool.dir / "long.log";
+  auto last_pid = [&] {
+    std::istringstream in(read(pids));
+    pid_t p = -1;
+    for (pid_t x; in >> x;) p = x;
+    return p;
+  };
+  REQUIRE(await([&] { return count(read(log), "Job executing") == 1 && last_pid() > 0; }, 60));
+  const pid_t first = last_pid();
+
+  // condor_q's batch table, -nobatch, -run and the totals.
+  auto q = tool({"q"});
+  REQUIRE(q.exit_code == 0);
+  CHECK_THAT(q.out, Catch::Contains("OWNER") && Catch::Contains("BATCH_NAME") && Catch::Contains("ID: 1") &&
+                        Catch::Contains("-- Schedd: ap.pool @ ") &&
+                        Catch::Contains("Total for query: 1 jobs; 0 completed, 0 removed, 0 idle, 1 running, "
+                                        "0 held, 0 suspended") &&
+                        Catch::Contains("Total for all users: 1 jobs;"));
+  CHECK_THAT(tool({"q", "-nobatch"}).out,
+             Catch::Contains("1.0") && Catch::Contains(" R ") && Catch::Contains("sh -c 'echo"));
+  CHECK_THAT(tool({"q", "-run"}).out, Catch::Contains("HOST(S)") && Catch::Contains("@ep"));
+  CHECK_THAT(tool({"q", "-json", "1.0"}).out, Catch::Contains("\"JobStatus\": 2"));
+  CHECK(tool({"q", "-af", "ClusterId", "ProcId", "JobStatus"}).out == "1 0 2\n");
+  CHECK(tool({"q", "-format", "%d.", "ClusterId", "-format", "%d\\n", "ProcId"}).out == "1.0\n");
+
+  // Another user may not touch it; a queue super user (root) may.
+  if (::geteuid() == 0) {
+    auto other = pool.tool(ap, {"hold", "1.0"}, "daemon");
+    CHECK(other.exit_code == 1);
+    CHECK_THAT(other.err, Catch::Contains("Job 1.0 not held: permission denied: it belongs to nobody"));
+  }
+
+  // Hold: the job leaves its slot now, not after its retirement.
+  auto held = tool({"hold", "1.0", "-reason", "input not staged yet"});
+  INFO(held.err);
+  REQUIRE(held.exit_code == 0);
+  CHECK(held.out == "Job 1.0 held\n");
+  CHECK(await_end(first, std::chrono::seconds(30)));
+  REQUIRE(await([&] { return read(log).find("Job was held.") != std::string::npos; }, 30));
+  CHECK_THAT(read(log), Catch::Contains("input not staged yet"));
+  CHECK_THAT(tool({"q", "-hold"}).out,
+             Catch::Contains("HOLD_REASON") && Catch::Contains("input not staged yet"));
+  CHECK(tool({"q", "-af", "JobStatus", "HoldReasonCode"}).out == "5 1\n");
+
+  // -better-analyze (as this process's user, with a client certificate):
+  // a held job says why; a job no slot matches names the clause.
+  const std::string reader = pool.client("reader", ap);
+  auto analyze = [&](const std::string& job) {
+    return run_process({CARA_BINARY, "q", "--config", reader, "-better-analyze", job});
+  };
+  auto why_held = analyze("1.0");
+  INFO(why_held.err);
+  CHECK(why_held.exit_code == 0);
+  CHECK_THAT(why_held.out, Catch::Contains("Job 1.0 is held: input not staged yet (code 1)"));
+  std::ofstream(pool.dir / "solaris.sub")
+      << "executable = /bin/true\nrequirements = TARGET.OpSys == \"SOLARIS\"\n"
+      << "queue 1\n";
+  REQUIRE(tool({"submit", (pool.dir / "solaris.sub").string()}).exit_code == 0);
+  auto why_idle = analyze("2");
+  INFO(why_idle.err);
+  CHECK(why_idle.exit_code == 0);
+  CHECK_THAT(why_idle.out, Catch::Contains("The Requirements expression for job 2.0 is") &&
+                               Catch::Contains("       0  TARGET.OpSys == \"SOLARIS\"") &&
+                               Catch::Contains("Of 2 slots,\n  2 are rejected by your job's requirements") &&
+                               Catch::Contains("WARNING: no slot of the pool matches"));
+  CHECK(analyze("77.0").exit_code == 1);
+  REQUIRE(tool({"rm", "2"}).exit_code == 0);
+
+  // Holding it again is refused with its state; release: it runs again.
+  auto twice = tool({"hold", "1"});
+  CHECK(twice.exit_code == 1);
+  CHECK_THAT(twice.err,
+             Catch::Contains("Job 1.0 not held: job 1.0 is Held; hold applies only to a job that is"));
+  auto released = tool({"release", "1"});
+  REQUIRE(released.exit_code == 0);
+  CHECK(released.out == "All jobs in cluster 1 have been released (1 job)\n");
+  REQUIRE(await([&] { return count(read(log), "Job executing") == 2 && last_pid() != first; }, 60));
+  const pid_t second = last_pid();
+
+  // Remove: gone from the queue and its slot, kept in the history.
+  auto removed = tool({"rm", "-constraint", "ClusterId == 1"});
+  REQUIRE(removed.exit_code == 0);
+  CHECK(removed.out == "Jobs matching constraint (ClusterId == 1) have been marked for removal (1 job)\n");
+  CHECK(await_end(second, std::chrono::seconds(30)));
+  REQUIRE(await([&] { return queue_of(pool, ap) && queue_of(pool, ap)->empty(); }, 30));
+  CHECK(tool({"history", "-af", "ClusterId", "ProcId", "JobStatus", "NumJobStarts", "-constraint",
+              "ClusterId == 1"})
+            .out == "1 0 3 2\n");
+  CHECK_THAT(tool({"history"}).out, Catch::Contains("COMPLETED") && Catch::Contains(" X "));
+  CHECK_THAT(tool({"history", "-l", "1.0"}).out, Catch::Contains("RemoveReason = \"via condor_rm (by user"));
+
+  // The slot is free again: a new job runs.
+  std::ofstream(pool.dir / "quick.sub")
+      << "executable = /bin/true\nlog = " << pool.dir.string() << "/quick.log\nqueue 1\n";
+  REQUIRE(tool({"submit", (pool.dir / "quick.sub").string()}).exit_code == 0);
+  REQUIRE(
+      await([&] { return read(pool.dir / "quick.log").find("Job terminated.") != std::string::npos; }, 60));
+
+  // condor_userprio: the submitter's usage in the default table; changes
+  // by an administrator, checked names.
+  const std::string submitter = me + "@pool";
+  const std::string admin = pool.client("admin", ap);
+  auto userprio = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {CARA_BINARY, "userprio", "--config", admin});
+    return run_process(args);
+  };
+  REQUIRE(await([&] { return userprio({}).out.find(submitter) != std::string::npos; }, 60));
+  auto table = userprio({});
+  CHECK_THAT(table.out, Catch::Contains("Last Priority Update: ") && Catch::Contains("(wghted-hrs)") &&
+                            Catch::Contains("Number of users: 1"));
+  auto set = userprio({"-setfactor", submitter, "2000", "-setceil", submitter, "3", "-duration", "600"});
+  INFO(set.err);
+  CHECK(set.exit_code == 0);
+  CHECK(set.out == "The priority factor of " + submitter + " was set to 2000.00\nThe ceiling of " +
+                       submitter + " was set to 3 for 600 seconds\n");
+  CHECK(userprio({"-af", "Name", "PriorityFactor", "Ceiling"}).out == submitter + " 2000.0 3.0\n");
+  auto ghost = userprio({"-setfactor", "ghost", "5"});
+  CHECK(ghost.exit_code == 1);
+  CHECK_THAT(ghost.err, Catch::Contains("no submitter or group named ghost"));
+  CHECK_THAT(userprio({"-quotas"}).out, Catch::Contains("Number of users: 0") && Catch::Contains("Subtree"));
+  // The quick job's claim is charged until the next cycle sees it gone.
+  auto reslist = userprio({"-getreslist", submitter});
+  CHECK_THAT(reslist.out, Catch::StartsWith(submitter + ": "));
+  CHECK(reslist.out.find('#') == std::string::npos);  // no claim's secret
+  CHECK(reslist.out.find("<never>") == std::string::npos);
+
+  // Error paths: what is wrong, and exit 1 for the user's mistakes.
+  auto missing = tool({"rm", "99.0"});
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err == "Job 99.0 not found\n");
+  auto bad = tool({"hold", "-constraint", "ClusterId =="});
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("cara hold: -constraint:"));
+  auto none = tool({"release"});
+  CHECK(none.exit_code == 1);
+  CHECK_THAT(none.err, Catch::Contains("name the jobs") && Catch::Contains("usage: cara release"));
+  auto option = tool({"q", "-bogus"});
+  CHECK(option.exit_code == 1);
+  CHECK_THAT(option.err, Catch::Contains("cara q: unknown option -bogus"));
+}
+
+TEST_CASE("the tools say where the schedd was not found, and answer -help", "[integration][commands]") {
+  cara::scratch::TempDir dir{"tools"};
+  const fs::path conf = dir.path / "none.conf";
+  std::ofstream(conf) << "SCHEDD_SOCKET = " << (dir.path / "no.sock").string() << "\n";
+  for (const char* command : {"q", "history", "rm"}) {
+    std::vector<std::string> args{CARA_BINARY, command, "--config", conf.string()};
+    if (std::string(command) == "rm") args.push_back("-all");
+    auto r = run_process(args);
+    INFO(command);
+    CHECK(r.exit_code == 2);  // unreachable
+    CHECK_THAT(r.err, Catch::Contains((dir.path / "no.sock").string() + ": no schedd listens here") &&
+                          Catch::Contains("CARA_CONFIG"));
+  }
+  for (const char* command :
+       {"master", "keygen", "userprio", "stats", "status", "drain", "reconfig", "off", "q", "history", "rm",
+        "hold", "release", "submit", "eval", "config-val", "negotiate", "demo"}) {
+    INFO(command);
+    auto r = run_process({CARA_BINARY, command, "-help"});
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains(std::string("usage: cara ") + command));
+    CHECK(run_process({CARA_BINARY, command, "--help"}).exit_code == 0);
+  }
+  auto unknown = run_process({CARA_BINARY, "frobnicate"});
+  CHECK(unknown.exit_code == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("unknown command 'frobnicate'") && Catch::Contains(" rm ") &&
+                              Catch::Contains(" status"));
+}

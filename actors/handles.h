@@ -48,6 +48,10 @@ struct UserprioQuery;
 struct UserprioReply;
 struct UserprioCommand;
 struct DrainRequest;
+struct PingRequest;
+struct DaemonControl;
+struct PingReply;
+struct VacateRequest;
 struct GroupTurn;
 struct GroupQuery;
 struct CommandReply;
@@ -116,6 +120,7 @@ using slot_actor =
 using startd_actor =
     caf::typed_actor<caf::replies_to<SlotCall>::with<ClaimReply>, caf::reacts_to<Timer>,
                      caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>,
+                     caf::replies_to<VacateRequest>::with<CommandReply>,
                      caf::replies_to<Reconfigure>::with<CommandReply>, caf::reacts_to<NodeStop>>;
 
 using starter_actor = caf::typed_actor<caf::reacts_to<StarterSignal>, caf::reacts_to<StarterExit>>;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "model/collector/ad_store.h"
+#include "model/common/text.h"
 #include "model/node/master_ad.h"
 #include "net/gate_messages.h"
 
@@ -16,6 +17,8 @@ struct Running {
   caf::actor actor;
   std::int32_t restarts = 0;
   std::int64_t started = 0;
+  bool off = false;      // condor_off -daemon: not restarted until condor_on
+  bool restart = false;  // condor_restart: started again once it has stopped
 };
 
 struct MasterState {
@@ -190,6 +193,52 @@ void stop_deadline(Self self, const MasterSetup& setup) {
     if (r.actor) self->send_exit(r.actor, caf::exit_reason::kill);
 }
 
+// One daemon stops (condor_off -daemon, condor_restart): a startd as the
+// node's stop would have it (its jobs retire and vacate, or are killed
+// when fast), the others at once.
+void stop_daemon(Self self, const MasterSetup& setup, std::size_t i, bool fast) {
+  const caf::actor& a = self->state.running[i].actor;
+  if (!a) return;
+  if (is_startd(setup, i))
+    self->send(caf::actor_cast<startd_actor>(a), NodeStop{fast});
+  else
+    self->send_exit(a, fast ? caf::exit_reason::kill : caf::exit_reason::user_shutdown);
+}
+
+CommandReply control(Self self, const MasterSetup& setup, const DaemonControl& c) {
+  auto& running = self->state.running;
+  if (self->state.stopping) return CommandReply{false, "the node is stopping"};
+  if (c.what != "off" && c.what != "on" && c.what != "restart")
+    return CommandReply{false, "unknown daemon command '" + c.what + "': expected off, on or restart"};
+  std::vector<std::size_t> which;
+  std::string names;
+  for (std::size_t i = 0; i < setup.daemons.size(); ++i) {
+    names += (names.empty() ? "" : " ") + setup.daemons[i].name;
+    if (c.daemon.empty() || iequals(c.daemon, setup.daemons[i].name)) which.push_back(i);
+  }
+  if (which.empty()) return CommandReply{false, "this node runs no " + c.daemon + "; it runs " + names};
+  std::string done;
+  for (std::size_t i : which) {
+    Running& r = running[i];
+    const std::string& name = setup.daemons[i].name;
+    if (c.what == "on") {
+      r.off = false;
+      if (!r.actor) self->send(self, Timer{static_cast<std::int32_t>(i)});
+    } else {
+      r.off = c.what == "off";
+      r.restart = c.what == "restart";
+      if (r.actor)
+        stop_daemon(self, setup, i, c.fast);
+      else if (r.restart)
+        r.restart = false, self->send(self, Timer{static_cast<std::int32_t>(i)});
+    }
+    done += (done.empty() ? "" : " ") + name;
+  }
+  setup.context.info(c.what + " " + done + (c.fast ? " (fast)" : "") + " by " +
+                     setup.context.requester(self));
+  return CommandReply{true, c.what + " " + done};
+}
+
 void announce(Self self, const MasterSetup& setup, std::size_t i) {
   self->monitor(self->state.running[i].actor);
   if (setup.gate)
@@ -213,6 +262,16 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
     for (std::size_t i = 0; i < running.size(); ++i) {
       if (caf::actor_cast<caf::actor_addr>(running[i].actor) != d.source) continue;
       running[i].actor = nullptr;
+      if (running[i].restart && !self->state.stopping) {  // condor_restart: up again at once
+        running[i].restart = false;
+        setup.context.info(setup.daemons[i].name + " stopped; starting it again");
+        self->send(self, Timer{static_cast<std::int32_t>(i)});
+        return;
+      }
+      if (running[i].off) {
+        setup.context.info(setup.daemons[i].name + " stopped: off until `cara on`");
+        return;
+      }
       if (self->state.stopping) {
         setup.context.info(setup.daemons[i].name + " stopped");
         if (is_startd(setup, i))
@@ -253,7 +312,7 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         if (t.what < 0) return;
         const auto i = static_cast<std::size_t>(t.what);
         auto& running = self->state.running;
-        if (i >= running.size() || running[i].actor) return;
+        if (i >= running.size() || running[i].actor || running[i].off) return;
         auto a = setup.daemons[i].spawn(self->system());
         if (!a) {
           const std::int64_t delay = setup.daemons[i].backoff.delay(running[i].restarts);
@@ -286,6 +345,31 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         else
           self->send(self, NodeStop{o.fast});
         return CommandReply{true, o.fast ? "stopping fast" : "stopping gracefully"};
+      },
+      [self, setup](DaemonControl& c) -> CommandReply {
+        if (auto no = setup.context.refused(self, net::Permission::Administrator, "master"))
+          return CommandReply{false, *no};
+        return control(self, setup, c);
+      },
+      [self, setup](PingRequest&) {
+        PingReply r;
+        for (const DaemonSpawn& d : setup.daemons) r.daemons.push_back(d.name);
+        const net::Permission levels[] = {net::Permission::Read, net::Permission::Write,
+                                          net::Permission::Administrator, net::Permission::Daemon,
+                                          net::Permission::Negotiator};
+        // This node's own process (and an embedded pool) may do anything.
+        auto sender = self->current_sender();
+        const bool local = !setup.context.guard || (sender && sender->node() == self->system().node());
+        std::optional<net::Identity> who;
+        if (!local && sender) who = setup.context.guard->identity(sender->node());
+        r.identity = local ? "this node" : who ? who->text() : "unknown";
+        const auto rules = setup.context.guard ? setup.context.guard->authorization() : nullptr;
+        for (net::Permission p : levels) {
+          // Asked of the rules, not the guard: a ping's "no" is an answer, not a refusal to log.
+          const bool ok = local || (who && rules && !rules->refuse(p, *who));
+          (ok ? r.allowed : r.refused).push_back(net::permission_name(p));
+        }
+        return r;
       },
       [self, setup](Collectors&) {
         if (!net::from_this_node(self)) return;

@@ -54,11 +54,16 @@ typename I::result_type inspect(I& f, MasterStatus& x) {
 // master advertises itself to them at once and tells its daemons the list
 // as MasterSetup::collectors has it now.
 // NodeStop (from this node: SIGTERM, SIGQUIT) and OffRequest (condor_off,
-// ADMINISTRATOR) stop the node: see MasterSetup::stopped.
+// ADMINISTRATOR) stop the node: see MasterSetup::stopped. PingRequest
+// (condor_ping) says what the asker may do here; anyone may ask.
+// DaemonControl (condor_on/off/restart -daemon, ADMINISTRATOR) stops,
+// starts or restarts one daemon or all of them, the node staying up.
 using master_actor =
     caf::typed_actor<caf::reacts_to<Timer>, caf::replies_to<MasterStatusQuery>::with<MasterStatus>,
                      caf::replies_to<ReconfigRequest>::with<CommandReply>, caf::reacts_to<Collectors>,
-                     caf::reacts_to<NodeStop>, caf::replies_to<OffRequest>::with<CommandReply>>;
+                     caf::reacts_to<NodeStop>, caf::replies_to<OffRequest>::with<CommandReply>,
+                     caf::replies_to<PingRequest>::with<PingReply>,
+                     caf::replies_to<DaemonControl>::with<CommandReply>>;
 
 // A configuration read again for condor_reconfig, checked and with what the
 // node holds itself (its authorization) applied; `notes` says what needs a

@@ -368,11 +368,12 @@ struct SubmitRequest {
   std::string owner, iwd;
   std::vector<std::string> environment;  // NAME=value
   std::vector<std::string> appends;      // -append lines
+  std::string queue;                     // -queue ARGS: replaces the description's queue statement
 };
 template <class I>
 typename I::result_type inspect(I& f, SubmitRequest& x) {
   return f(caf::meta::type_name("SubmitRequest"), x.description, x.label, x.owner, x.iwd, x.environment,
-           x.appends);
+           x.appends, x.queue);
 }
 struct SubmitReply {
   bool ok = false;
@@ -380,10 +381,11 @@ struct SubmitReply {
   std::int64_t cluster = 0;
   std::int64_t count = 0;
   std::string warning;
+  bool at_commit = false;  // refused by the queue's policy, not for its description
 };
 template <class I>
 typename I::result_type inspect(I& f, SubmitReply& x) {
-  return f(caf::meta::type_name("SubmitReply"), x.ok, x.error, x.cluster, x.count, x.warning);
+  return f(caf::meta::type_name("SubmitReply"), x.ok, x.error, x.cluster, x.count, x.warning, x.at_commit);
 }
 
 struct QueueQuery {
@@ -479,6 +481,18 @@ typename I::result_type inspect(I& f, DrainRequest& x) {
   return f(caf::meta::type_name("DrainRequest"), x.how, x.cancel);
 }
 
+// condor_vacate: the claims of `slot` (its short name, slot1_2), or of
+// every slot when empty, end; their jobs go back to their queues. `fast`:
+// hard-killed at once. Needs ADMINISTRATOR.
+struct VacateRequest {
+  std::string slot;
+  bool fast = false;
+};
+template <class I>
+typename I::result_type inspect(I& f, VacateRequest& x) {
+  return f(caf::meta::type_name("VacateRequest"), x.slot, x.fast);
+}
+
 // ---- Nodes ----------------------------------------------------------------
 
 // condor_reconfig: the node's master reads its configuration again and
@@ -499,6 +513,39 @@ struct OffRequest {
 template <class I>
 typename I::result_type inspect(I& f, OffRequest& x) {
   return f(caf::meta::type_name("OffRequest"), x.fast);
+}
+
+// condor_off -daemon NAME, condor_on -daemon NAME, condor_restart
+// [-daemon NAME]: `what` is "off", "on" or "restart"; `daemon` as in
+// DAEMON_LIST, or empty for every daemon of the node (the master stays).
+// An off daemon stays off (its master does not restart it) until "on".
+// `fast`: killed at once (a startd's jobs too), else stopped gracefully.
+// Needs ADMINISTRATOR; answered with a CommandReply.
+struct DaemonControl {
+  std::string what;
+  std::string daemon;
+  bool fast = false;
+};
+template <class I>
+typename I::result_type inspect(I& f, DaemonControl& x) {
+  return f(caf::meta::type_name("DaemonControl"), x.what, x.daemon, x.fast);
+}
+
+// condor_ping: what the asker may do on the node. `identity` is what its
+// certificate proved; `allowed` and `refused` name the permission levels
+// (READ, WRITE, ADMINISTRATOR, DAEMON, NEGOTIATOR); `daemons` the node's.
+struct PingRequest {};
+template <class I>
+typename I::result_type inspect(I& f, PingRequest&) {
+  return f(caf::meta::type_name("PingRequest"));
+}
+struct PingReply {
+  std::string identity;
+  std::vector<std::string> allowed, refused, daemons;
+};
+template <class I>
+typename I::result_type inspect(I& f, PingReply& x) {
+  return f(caf::meta::type_name("PingReply"), x.identity, x.allowed, x.refused, x.daemons);
 }
 
 // ---- Groups ---------------------------------------------------------------

@@ -71,18 +71,19 @@ SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitReques
   auto& st = self->state;
   SubmitReply reply;
   const schedd::Submission submission{
-      r.description, r.label, r.appends, {}, r.owner, r.iwd, parse_environment(r.environment)};
+      r.description, r.label, r.appends, r.queue, r.owner, r.iwd, parse_environment(r.environment)};
   const schedd::SubmitSite site{st.uid_domain, st.config.get(), setup.files.get()};
   auto result = schedd::submit_description(*st.queue, submission, site, setup.clock.now(self));
   if (!result) {
-    reply.error = result.error();
+    reply.error = result.error;
+    reply.at_commit = result.at_commit;
     return reply;
   }
   changed(self);
   reply.ok = true;
-  reply.cluster = result->cluster;
-  reply.count = static_cast<std::int64_t>(result->count);
-  reply.warning = result->warning.value_or("");
+  reply.cluster = result.submitted->cluster;
+  reply.count = static_cast<std::int64_t>(result.submitted->count);
+  reply.warning = result.submitted->warning.value_or("");
   return reply;
 }
 

@@ -431,6 +431,17 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
             setup.context.requester(self));
         return CommandReply{true, {}};
       },
+      [self, setup](VacateRequest& v) -> CommandReply {
+        // condor_vacate is ADMINISTRATOR work.
+        if (auto no = setup.context.refused(self, net::Permission::Administrator, "startd"))
+          return CommandReply{false, *no};
+        auto result = self->state.model->vacate(v.slot, v.fast, setup.clock.now(self));
+        if (!result) return CommandReply{false, result.error()};
+        dispatch(self, setup, std::move(*result), nullptr);
+        setup.context.info(std::string(v.fast ? "fast vacate" : "vacate") + " of " +
+                           (v.slot.empty() ? "every slot" : v.slot) + " by " + setup.context.requester(self));
+        return CommandReply{true, {}};
+      },
       [self, setup](Reconfigure&) {
         auto config = setup.context.reconfiguration(self);
         if (!config) return CommandReply{false, config.error()};

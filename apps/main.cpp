@@ -108,6 +108,11 @@ int main(int argc, char** argv) {
   auto* drain = raw("drain", "Drain an execution point, or cancel its drain (like condor_drain)");
   auto* reconfig = raw("reconfig", "Have a node read its configuration again (like condor_reconfig)");
   auto* off = raw("off", "Stop a node, gracefully or fast (like condor_off -master)");
+  auto* on = raw("on", "Start a daemon that cara off -daemon stopped (like condor_on)");
+  auto* restart = raw("restart", "Restart a node's daemons, or one of them (like condor_restart)");
+  auto* ping = raw("ping", "What this identity may do on a node (like condor_ping -table)");
+  auto* vacate =
+      raw("vacate", "End an execution point's claims: its jobs run again elsewhere (like condor_vacate)");
 
   // An unknown command names itself and the commands there are (CLI11
   // would only say that an argument was not expected).
@@ -142,7 +147,8 @@ int main(int argc, char** argv) {
   for (auto [c, action] : {std::pair{rm, JobAction::Remove}, std::pair{hold, JobAction::Hold},
                            std::pair{release, JobAction::Release}})
     if (c->parsed()) return cara::apps::run_job_action(action, c->remaining(), std::cout, std::cerr, who);
-  for (const CLI::App* pool : {master, keygen, userprio, stats, status, drain, reconfig, off, demo})
+  for (const CLI::App* pool :
+       {master, keygen, userprio, stats, status, drain, reconfig, off, on, restart, vacate, ping, demo})
     if (pool->parsed()) return hand_over(argc, argv);
   if (submit->parsed()) {
     cara::apps::SubmitEnvironment env;

@@ -16,11 +16,20 @@ using Command = int (*)(const std::vector<std::string>&, std::ostream&, std::ost
 
 const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> all{
-      {"master", cara::apps::run_master},     {"keygen", cara::apps::run_keygen},
-      {"userprio", cara::apps::run_userprio}, {"stats", cara::apps::run_stats},
-      {"status", cara::apps::run_status},     {"drain", cara::apps::run_drain},
-      {"reconfig", cara::apps::run_reconfig}, {"off", cara::apps::run_off},
-      {"demo", cara::apps::run_demo},         {"q", cara::apps::run_analyze},
+      {"master", cara::apps::run_master},
+      {"keygen", cara::apps::run_keygen},
+      {"userprio", cara::apps::run_userprio},
+      {"stats", cara::apps::run_stats},
+      {"status", cara::apps::run_status},
+      {"drain", cara::apps::run_drain},
+      {"reconfig", cara::apps::run_reconfig},
+      {"off", cara::apps::run_off},
+      {"demo", cara::apps::run_demo},
+      {"q", cara::apps::run_analyze},
+      {"vacate", cara::apps::run_vacate},
+      {"ping", cara::apps::run_ping},
+      {"on", cara::apps::run_on},
+      {"restart", cara::apps::run_restart},
   };
   return all;
 }

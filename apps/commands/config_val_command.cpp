@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "apps/commands/arguments.h"
+#include "apps/commands/tool_options.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 #include "model/config/expander.h"
@@ -28,7 +29,7 @@ int show_template(const std::string& spec, std::ostream& out, std::ostream& err)
   auto colon = spec.find(':');
   if (colon == std::string::npos) {
     err << "cara config-val: expected 'use CATEGORY:TEMPLATE', got '" << spec << "'\n";
-    return 2;
+    return kExitUserError;
   }
   std::string category = spec.substr(0, colon), name = spec.substr(colon + 1);
   std::vector<std::string> args;
@@ -39,7 +40,7 @@ int show_template(const std::string& spec, std::ostream& out, std::ostream& err)
   auto text = config::template_text(config::trim(category), config::trim(name), args);
   if (!text) {
     err << "cara config-val: " << text.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   out << "use " << spec << " sets:\n" << *text;
   return 0;
@@ -61,15 +62,15 @@ int run_config_val(const std::vector<std::string>& args, std::ostream& out, std:
     };
     if (is_flag(a, "config")) {
       const std::string* v = value("a file");
-      if (!v) return 2;
+      if (!v) return kExitUserError;
       o.load.config_file = *v;
     } else if (is_flag(a, "subsystem")) {
       const std::string* v = value("a subsystem name");
-      if (!v) return 2;
+      if (!v) return kExitUserError;
       o.load.who.subsystem = config::canonical_name(*v);
     } else if (is_flag(a, "local-name")) {
       const std::string* v = value("a local name");
-      if (!v) return 2;
+      if (!v) return kExitUserError;
       o.load.who.local_name = *v;
     } else if (is_flag(a, "verbose") || a == "-v") {
       o.verbose = true;
@@ -81,24 +82,24 @@ int run_config_val(const std::vector<std::string>& args, std::ostream& out, std:
     } else if (a == "use") {
       if (i + 1 >= args.size()) {
         err << "cara config-val: 'use' expects CATEGORY:TEMPLATE\n";
-        return 2;
+        return kExitUserError;
       }
       return show_template(args[i + 1], out, err);
     } else if (!a.empty() && a[0] == '-') {
       err << "cara config-val: unknown option " << a << "\n" << kUsage;
-      return 2;
+      return kExitUserError;
     } else {
       o.names.push_back(a);
     }
   }
   if (!o.dump && o.names.empty()) {
     err << "cara config-val: expected a NAME, --dump or use CATEGORY:TEMPLATE\n" << kUsage;
-    return 2;
+    return kExitUserError;
   }
   auto cfg = config::load_config(o.load, host);
   if (!cfg) {
     err << "cara config-val: " << cfg.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   if (o.verbose) {
     for (const std::string& w : cfg->warnings()) err << "warning: " << w << "\n";

@@ -25,7 +25,8 @@ class ConfigHost;
 namespace cara::apps {
 
 // Returns the exit code: 0 when every name was defined, 1 when some was
-// not (the others still print), 2 for bad usage or a configuration error.
+// not (the others still print), for bad usage or a configuration error
+// (tool_options.h: every tool's 1 is the user's to fix).
 int run_config_val(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
                    std::shared_ptr<config::ConfigHost> host);
 

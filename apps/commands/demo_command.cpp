@@ -19,6 +19,7 @@
 #include "actors/pool.h"
 #include "actors/system_accounts.h"
 #include "apps/commands/arguments.h"
+#include "apps/commands/tool_options.h"
 #include "apps/demo/demo_pool.h"
 #include "model/classad/eval.h"
 #include "model/schedd/job_status.h"
@@ -95,7 +96,7 @@ int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostre
   auto options = parse(args);
   if (!options) {
     err << "cara demo: " << options.error() << "\n" << kUsage;
-    return 2;
+    return kExitUserError;
   }
   const Options& o = *options;
   auto host = std::make_shared<os::SystemHost>();

@@ -1,6 +1,7 @@
 // cara drain: a machine's startd stops taking jobs (condor_drain).
 #include "apps/commands/arguments.h"
 #include "apps/commands/node_commands.h"
+#include "apps/commands/tool_options.h"
 #include "apps/commands/tool_support.h"
 
 namespace cara::apps {
@@ -29,16 +30,16 @@ int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostr
       rest.push_back(a);
   }
   auto p = parse(rest, {"config"}, "drain", kDrainUsage, err);
-  if (!p) return 2;
+  if (!p) return kExitUserError;
   if (p->positional.size() != 1) {
     err << "cara drain: expected one machine name\n" << kDrainUsage;
-    return 2;
+    return kExitUserError;
   }
   const std::string machine = p->positional.front();
   auto cfg = tool_config(option(*p, "config"), "TOOL");
   if (!cfg) {
     err << "cara drain: " << cfg.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   int rc = 0;
   auto client = PoolClient::open(*cfg, "drain", err, rc);

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "apps/commands/tool_options.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
@@ -146,15 +147,15 @@ int run_eval(const std::vector<std::string>& args, std::istream& in, std::ostrea
     }
     if (is_option(a, "my") || is_option(a, "my-file") || is_option(a, "file")) {
       const std::string* path = file_option("the MY ad");
-      if (!path) return 2;
+      if (!path) return kExitUserError;
       stdin_used |= *path == "-";
-      if (!load_ad(*path, in, session.my(), err)) return 2;
+      if (!load_ad(*path, in, session.my(), err)) return kExitUserError;
     } else if (is_option(a, "target") || is_option(a, "target-file")) {
       const std::string* path = file_option("the TARGET ad");
-      if (!path) return 2;
+      if (!path) return kExitUserError;
       stdin_used |= *path == "-";
       ClassAd t;
-      if (!load_ad(*path, in, t, err)) return 2;
+      if (!load_ad(*path, in, t, err)) return kExitUserError;
       session.set_target(std::move(t));
     } else if (is_option(a, "quiet")) {
       session.set_print_ad(false);
@@ -162,7 +163,7 @@ int run_eval(const std::vector<std::string>& args, std::istream& in, std::ostrea
       session.set_print_ad(true);
     } else if (a.size() > 1 && a[0] == '-' && a[1] == '-') {
       err << "cara eval: unknown option " << a << " (expected --my, --target, --print-ad or --quiet)\n";
-      return 2;
+      return kExitUserError;
     } else {
       any_argument = true;
       session.handle(a);
@@ -171,7 +172,7 @@ int run_eval(const std::vector<std::string>& args, std::istream& in, std::ostrea
   if (!any_argument) {
     if (stdin_used) {
       err << "cara eval: standard input already holds an ad; give expressions as arguments\n";
-      return 2;
+      return kExitUserError;
     }
     std::string line;
     while (std::getline(in, line)) session.handle(line);

@@ -25,8 +25,8 @@ struct EvalClock {
 };
 
 // Runs the command; returns the process exit code: 0 when everything
-// parsed, 1 when some expression did not parse (the rest still ran), 2 for
-// bad usage or an unreadable ad file.
+// parsed, 1 when some expression did not parse (the rest still ran), for
+// bad usage or for an unreadable ad file.
 int run_eval(const std::vector<std::string>& args, std::istream& in, std::ostream& out, std::ostream& err,
              const EvalClock& clock);
 

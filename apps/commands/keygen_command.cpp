@@ -1,6 +1,7 @@
 // cara keygen: the pool CA and the certificates it signs (net/pki.h).
 #include "apps/commands/arguments.h"
 #include "apps/commands/node_commands.h"
+#include "apps/commands/tool_options.h"
 #include "apps/commands/tool_support.h"
 #include "net/pki.h"
 
@@ -16,7 +17,7 @@ constexpr const char* kKeygenUsage =
 int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (wants_help(args)) return (out << kKeygenUsage, 0);
   auto p = parse(args, {"name", "days", "host", "user"}, "keygen", kKeygenUsage, err);
-  if (!p) return 2;
+  if (!p) return kExitUserError;
   int days = 825;
   if (auto d = option(*p, "days")) {
     try {
@@ -26,7 +27,7 @@ int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ost
     }
     if (days <= 0) {
       err << "cara keygen: --days expects a positive number of days, not '" << *d << "'\n";
-      return 2;
+      return kExitUserError;
     }
   }
   const auto& pos = p->positional;
@@ -43,7 +44,7 @@ int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ost
     auto host = option(*p, "host");
     if (!host) {
       err << "cara keygen: cert expects --host HOST\n" << kKeygenUsage;
-      return 2;
+      return kExitUserError;
     }
     net::CertificateSpec spec{*host, option(*p, "user").value_or("condor@" + *host), days};
     auto s = net::issue_certificate(pos[1], pos[2], spec);
@@ -56,7 +57,7 @@ int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ost
     return 0;
   }
   err << kKeygenUsage;
-  return 2;
+  return kExitUserError;
 }
 
 }  // namespace cara::apps

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "apps/commands/arguments.h"
+#include "apps/commands/tool_options.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/accountant_records.h"
 #include "model/accounting/group_tree.h"
@@ -141,7 +142,7 @@ int run_negotiate(const std::vector<std::string>& args, std::ostream& out, std::
   auto options = parse_args(args);
   if (!options) {
     err << "cara negotiate: " << options.error() << "\n" << kUsage;
-    return 2;
+    return kExitUserError;
   }
   const Options& o = *options;
   config::LoadOptions load;
@@ -150,7 +151,7 @@ int run_negotiate(const std::vector<std::string>& args, std::ostream& out, std::
   auto cfg = config::load_config(load, host);
   if (!cfg) {
     err << "cara negotiate: " << cfg.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   auto policy = negotiation::NegotiatorPolicy::from_config(*cfg);
   auto accountant_config = accounting::AccountantConfig::from_config(*cfg);
@@ -160,18 +161,18 @@ int run_negotiate(const std::vector<std::string>& args, std::ostream& out, std::
         groups ? nullptr : &groups.error()}) {
     if (e == nullptr) continue;
     err << "cara negotiate: " << *e << "\n";
-    return 2;
+    return kExitUserError;
   }
   for (const std::string& w : groups->warnings()) err << "cara negotiate: warning: " << w << "\n";
   auto slots = read_ads(*host, *o.slots, "slots");
   if (!slots) {
     err << "cara negotiate: " << slots.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   auto jobs = read_ads(*host, *o.jobs, "jobs");
   if (!jobs) {
     err << "cara negotiate: " << jobs.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   const std::int64_t when = o.now.value_or(now);
   accounting::Accountant accountant(*accountant_config, when);
@@ -179,11 +180,11 @@ int run_negotiate(const std::vector<std::string>& args, std::ostream& out, std::
     auto text = host->read_file(*o.accountant);
     if (!text) {
       err << "cara negotiate: cannot read accountant file " << text.error() << "\n";
-      return 2;
+      return kExitUserError;
     }
     if (auto s = accounting::load_accountant_records(accountant, *text, *o.accountant, when); !s) {
       err << "cara negotiate: " << s.error() << "\n";
-      return 2;
+      return kExitUserError;
     }
   }
   // Autoclusters over what the slots and the negotiator read, as a schedd

@@ -10,7 +10,7 @@
 // Activity. The accountant file is described in
 // model/accounting/accountant_records.h. --plain assesses slots one by one
 // instead of by equivalence class. Prints one JSON object: matches,
-// rejections, submitters, groups and stats. Exit 0, or 2 for bad usage or
+// rejections, submitters, groups and stats. Exit 0, or 1 for bad usage or
 // input (the message names the file and place).
 #pragma once
 

@@ -25,6 +25,10 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
 int run_status(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // cara drain [--config FILE] [-graceful|-quick|-fast|-cancel] MACHINE: finds
 // the machine's address in the collector and asks its startd (ADMINISTRATOR).
+// cara vacate [-fast] MACHINE | SLOT@MACHINE ...: condor_vacate (ADMINISTRATOR).
+int run_vacate(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara ping [-table] [MACHINE] [LEVEL...]: condor_ping (what this identity may do there).
+int run_ping(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_drain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // cara reconfig [--config FILE] [MACHINE]: the machine's master (this
 // machine's by default, found by its Master ad) reads its configuration
@@ -33,5 +37,9 @@ int run_reconfig(const std::vector<std::string>& args, std::ostream& out, std::o
 // cara off [--config FILE] [-graceful|-fast] [MACHINE]: condor_off -master:
 // the node stops, gracefully (default) or fast. Needs ADMINISTRATOR.
 int run_off(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// cara on -daemon NAME [MACHINE]; cara restart [-daemon NAME] [MACHINE]
+// (condor_on, condor_restart; -daemon NAME with cara off too). ADMINISTRATOR.
+int run_on(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_restart(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace cara::apps

@@ -8,6 +8,7 @@
 
 #include "apps/commands/arguments.h"
 #include "apps/commands/node_commands.h"
+#include "apps/commands/tool_options.h"
 #include "apps/commands/tool_support.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
@@ -88,14 +89,14 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
       rest,
       {"config", "lasthours", "from", "to", "resourcequery", "userquery", "groupquery", "constraint", "af"},
       "stats", kStatsUsage, "TOOL", err);
-  if (!start) return 2;
+  if (!start) return kExitUserError;
   const Parsed& p = start->parsed;
   const std::int64_t now = static_cast<std::int64_t>(std::time(nullptr));
   if (auto h = option(p, "lasthours")) {
     auto n = number(*h);
     if (!n || *n == 0) {
       err << "cara stats: -lasthours expects a positive number of hours, not '" << *h << "'\n" << kStatsUsage;
-      return 2;
+      return kExitUserError;
     }
     span = *n * 3600;
   }
@@ -106,14 +107,14 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
       if (!n) {
         err << "cara stats: -" << name << " expects seconds since the epoch, not '" << *v << "'\n"
             << kStatsUsage;
-        return 2;
+        return kExitUserError;
       }
       *into = *n;
     }
   }
   if (span && option(p, "from")) {
     err << "cara stats: -from and a -last option name two ranges; give one\n" << kStatsUsage;
-    return 2;
+    return kExitUserError;
   }
   // What to select: one machine, submitter or group, a list, and -constraint.
   std::vector<std::string> clauses;
@@ -126,7 +127,7 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
   if (auto c = option(p, "constraint")) {
     if (auto e = classad::parse_expression(*c); !e) {
       err << "cara stats: -constraint: " << e.error() << "\n";
-      return 2;
+      return kExitUserError;
     }
     clauses.push_back("(" + *c + ")");
   }

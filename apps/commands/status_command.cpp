@@ -5,6 +5,7 @@
 
 #include "apps/commands/node_commands.h"
 #include "apps/commands/status_view.h"
+#include "apps/commands/tool_options.h"
 #include "apps/commands/tool_support.h"
 
 namespace cara::apps {
@@ -18,12 +19,12 @@ int run_status(const std::vector<std::string>& args, std::ostream& out, std::ost
   auto o = parse_status_options(args);
   if (!o) {
     err << "cara status: " << o.error() << "\n" << kStatusUsage;
-    return 2;
+    return kExitUserError;
   }
   auto cfg = tool_config(o->config, "TOOL");
   if (!cfg) {
     err << "cara status: " << cfg.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   int rc = 0;
   auto client = PoolClient::open(*cfg, "status", err, rc, o->pool);

@@ -6,43 +6,92 @@
 #include <ostream>
 
 #include "apps/commands/arguments.h"
+#include "apps/commands/tool_options.h"
 #include "model/classad/unparse.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 #include "model/schedd/schedd_settings.h"
 #include "model/schedd/submission.h"
 #include "net/local_socket.h"
+#include "os/executable_check.h"
 
 namespace cara::apps {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: cara submit FILE [-append LINE]... [--config FILE]\n"
+    "usage: cara submit FILE [-append LINE]... [-queue ARGS] [--config FILE]\n"
     "       cara submit -dry-run OUT FILE [-append LINE]... [-queue ARGS] [--config FILE] [--owner NAME]\n";
+
+// How a refused submission is told: condor_submit's "Failed to commit"
+// only when the queue's policy refused it, not its description.
+void say_refusal(std::ostream& err, bool at_commit, const std::string& why) {
+  if (at_commit) err << "ERROR: Failed to commit job submission into the queue.\n";
+  err << "ERROR: " << why << "\n";
+}
+
+// The queue the schedd of this configuration would have, for a submission
+// built or tried here (SCHEDD.* prefixes apply, as the schedd reads them).
+struct LocalQueue {
+  config::Config config;
+  schedd::ScheddSettings settings;
+  std::optional<schedd::JobQueue> queue;
+};
+Result<LocalQueue> local_queue(const config::Config& cfg) {
+  LocalQueue q{cfg.as({"SCHEDD", ""}), {}, std::nullopt};
+  auto settings = schedd::ScheddSettings::from_config(q.config);
+  if (!settings) return Error{settings.error()};
+  q.settings = std::move(*settings);
+  auto policy = schedd::QueuePolicy::from_config(q.config, q.settings.name);
+  if (!policy) return Error{policy.error()};
+  q.queue.emplace(std::move(*policy), "<" + q.settings.name + ">");
+  return q;
+}
+
+// condor_submit's check, made here as the submitting user: its first
+// job's executable exists and may be run (the schedd would otherwise
+// queue a job that can only be held). A description that does not build
+// here is left to the schedd, which says why.
+std::optional<std::string> executable_refusal(const config::Config& cfg, schedd::Submission submission,
+                                              const config::ConfigHost& host) {
+  auto q = local_queue(cfg);
+  if (!q) return std::nullopt;
+  submission.queue = "1";  // the first job is enough
+  const schedd::SubmitSite site{q->settings.uid_domain, &q->config, &host};
+  auto jobs = schedd::build_submission(*q->queue, submission, site, 0);
+  if (!jobs || jobs->empty()) return std::nullopt;
+  const std::string cmd = schedd::string_attr(jobs->front(), "Cmd");
+  if (cmd.empty()) return std::nullopt;
+  if (auto problem = os::executable_problem(cmd)) return "Executable file " + cmd + " " + *problem;
+  return std::nullopt;
+}
 
 // To the schedd on this node, over its local socket (SCHEDD_SOCKET): the
 // schedd learns who we are from the kernel, so no certificate is needed.
-int submit_to_schedd(const config::Config& cfg, const std::string& text, const std::string& file,
-                     const std::vector<std::string>& appends, const SubmitEnvironment& env, std::ostream& out,
-                     std::ostream& err) {
+int submit_to_schedd(const config::Config& cfg, const schedd::Submission& submission,
+                     const config::ConfigHost& host, std::ostream& out, std::ostream& err) {
+  if (auto refusal = executable_refusal(cfg, submission, host)) {
+    say_refusal(err, false, *refusal);
+    return kExitUserError;
+  }
+  std::vector<std::string> environment;
+  for (const auto& [k, v] : submission.environment) environment.push_back(k + "=" + v);
+  const nlohmann::json request = {{"command", "submit"},        {"description", submission.description},
+                                  {"label", submission.label},  {"iwd", submission.iwd},
+                                  {"environment", environment}, {"appends", submission.appends},
+                                  {"queue", submission.queue}};
   auto socket = cfg.string("SCHEDD_SOCKET");
   if (!socket) {
     err << "cara submit: " << socket.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
-  std::vector<std::string> environment;
-  for (const auto& [k, v] : env.environment) environment.push_back(k + "=" + v);
-  nlohmann::json request = {{"command", "submit"}, {"description", text},        {"label", file},
-                            {"iwd", env.cwd},      {"environment", environment}, {"appends", appends}};
   auto reply = net::local_call(*socket, request, std::chrono::seconds(60));
   if (!reply) {
     err << "cara submit: " << reply.error() << "\n";
-    return 2;
+    return kExitUnreachable;
   }
   if (!reply->value("ok", false)) {
-    err << "ERROR: Failed to commit job submission into the queue.\nERROR: " << reply->value("error", "")
-        << "\n";
-    return 1;
+    say_refusal(err, reply->value("at_commit", false), reply->value("error", ""));
+    return kExitUserError;
   }
   if (const std::string w = reply->value("warning", ""); !w.empty())
     err << "WARNING: Committed job submission into the queue with the following warning:\nWARNING: " << w
@@ -50,7 +99,7 @@ int submit_to_schedd(const config::Config& cfg, const std::string& text, const s
   const std::int64_t count = reply->value("count", std::int64_t{0});
   out << "Submitting job(s).\n"
       << count << " job(s) submitted to cluster " << reply->value("cluster", std::int64_t{0}) << ".\n";
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace
@@ -70,35 +119,35 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
       return args[++i];
     };
     if (is_flag(a, "dry-run")) {
-      if (!(dry_run_out = next("an output file (- for standard output)"))) return 2;
+      if (!(dry_run_out = next("an output file (- for standard output)"))) return kExitUserError;
     } else if (is_flag(a, "append") || a == "-a") {
       auto v = next("a submit command");
-      if (!v) return 2;
+      if (!v) return kExitUserError;
       appends.push_back(*v);
     } else if (is_flag(a, "queue")) {
-      if (!(queue_args = next("queue arguments"))) return 2;
+      if (!(queue_args = next("queue arguments"))) return kExitUserError;
     } else if (is_flag(a, "config")) {
-      if (!(config_file = next("a configuration file"))) return 2;
+      if (!(config_file = next("a configuration file"))) return kExitUserError;
     } else if (is_flag(a, "owner")) {
       auto v = next("a user name");
-      if (!v) return 2;
+      if (!v) return kExitUserError;
       owner = *v;
     } else if (is_flag(a, "help") || a == "-h") {
       out << kUsage;
       return 0;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       err << "cara submit: unknown option " << a << "\n" << kUsage;
-      return 2;
+      return kExitUserError;
     } else if (!file) {
       file = a;
     } else {
       err << "cara submit: more than one submit file (" << *file << ", " << a << ")\n" << kUsage;
-      return 2;
+      return kExitUserError;
     }
   }
   if (!file) {
     err << "cara submit: expected a submit file\n" << kUsage;
-    return 2;
+    return kExitUserError;
   }
   config::LoadOptions load;
   load.config_file = config_file;
@@ -108,47 +157,35 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
     // With no configuration at all, the built-in defaults serve.
     if (config_file) {
       err << "cara submit: " << cfg.error() << "\n";
-      return 2;
+      return kExitUserError;
     }
     cfg = config::config_from_text("", load.who, host);
   }
   auto text = host->read_file(*file);
   if (!text) {
     err << "cara submit: cannot read submit file " << text.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
-  if (!dry_run_out) {
-    if (queue_args) {
-      err << "cara submit: -queue works with -dry-run only; put the queue statement in " << *file << "\n";
-      return 2;
-    }
-    return submit_to_schedd(*cfg, *text, *file, appends, env, out, err);
-  }
-  // The schedd's side, read as the schedd reads it (SCHEDD.* prefixes
-  // apply), into a queue of its own: the same call as a real submission.
-  const config::Config schedd_config = cfg->as({"SCHEDD", ""});
-  auto settings = schedd::ScheddSettings::from_config(schedd_config);
-  if (!settings) {
-    err << "cara submit: " << settings.error() << "\n";
-    return 2;
-  }
-  auto policy = schedd::QueuePolicy::from_config(schedd_config, settings->name);
-  if (!policy) {
-    err << "cara submit: " << policy.error() << "\n";
-    return 2;
-  }
-  schedd::JobQueue queue(std::move(*policy), "<" + settings->name + ">");
   const schedd::Submission submission{*text, *file,   appends,        queue_args.value_or(""),
                                       owner, env.cwd, env.environment};
-  const schedd::SubmitSite site{settings->uid_domain, &schedd_config, host.get()};
+  if (!dry_run_out) return submit_to_schedd(*cfg, submission, *host, out, err);
+  // The schedd's side, into a queue of its own: the same call as a real
+  // submission.
+  auto local = local_queue(*cfg);
+  if (!local) {
+    err << "cara submit: " << local.error() << "\n";
+    return kExitUserError;
+  }
+  schedd::JobQueue& queue = *local->queue;
+  const schedd::SubmitSite site{local->settings.uid_domain, &local->config, host.get()};
   auto submitted = schedd::submit_description(queue, submission, site, env.now);
   if (!submitted) {
-    err << "ERROR: Failed to commit job submission into the queue.\nERROR: " << submitted.error() << "\n";
-    return 1;
+    say_refusal(err, submitted.at_commit, submitted.error);
+    return kExitUserError;
   }
-  if (submitted->warning) {
+  if (submitted.submitted->warning) {
     err << "WARNING: Committed job submission into the queue with the following warning:\nWARNING: "
-        << *submitted->warning << "\n";
+        << *submitted.submitted->warning << "\n";
   }
   std::ofstream file_out;
   std::ostream* sink = &out;
@@ -156,7 +193,7 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
     file_out.open(*dry_run_out);
     if (!file_out) {
       err << "cara submit: cannot write " << *dry_run_out << "\n";
-      return 2;
+      return kExitUserError;
     }
     sink = &file_out;
   }
@@ -169,7 +206,7 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
   sink->flush();
   if (!*sink) {
     err << "cara submit: writing " << *dry_run_out << " failed\n";
-    return 2;
+    return kExitUserError;
   }
   return 0;
 }

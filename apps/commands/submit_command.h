@@ -10,8 +10,11 @@
 // jobs are written), and writes the
 // job ads to OUT (`-` for standard output) in old long form, one ad per job
 // separated by a blank line, ClusterId 1 and ProcId 0..N-1. Errors name the
-// line; the exit code is 0, or 1 when the submission is refused, or 2 for
-// bad usage. The owner is the current user unless --owner says otherwise.
+// line; the exit code is 0, or 1 when the submission is refused or the
+// command line is wrong, or 2 when no schedd answers. The owner is the
+// current user unless --owner says otherwise. Without -dry-run the first
+// job's executable is checked here, as the submitting user, before the
+// description goes to the schedd (condor_submit does the same).
 #pragma once
 
 #include <iosfwd>

@@ -65,15 +65,15 @@ int to_master(const char* tool, const char* usage, const std::vector<std::string
               const std::string& done, std::ostream& out, std::ostream& err) {
   if (wants_help(args)) return (out << usage, 0);
   auto p = parse(args, {"config"}, tool, usage, err);
-  if (!p) return 2;
+  if (!p) return kExitUserError;
   if (p->positional.size() > 1) {
     err << "cara " << tool << ": expected at most one machine name\n" << usage;
-    return 2;
+    return kExitUserError;
   }
   auto cfg = tool_config(option(*p, "config"), "TOOL");
   if (!cfg) {
     err << "cara " << tool << ": " << cfg.error() << "\n";
-    return 2;
+    return kExitUserError;
   }
   // Without a name: this machine.
   std::string machine;
@@ -83,7 +83,7 @@ int to_master(const char* tool, const char* usage, const std::vector<std::string
     machine = *host;
   } else {
     err << "cara " << tool << ": no machine named and FULL_HOSTNAME is not set\n" << usage;
-    return 2;
+    return kExitUserError;
   }
   int rc = 0;
   auto client = PoolClient::open(*cfg, tool, err, rc);

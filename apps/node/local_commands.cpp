@@ -51,15 +51,13 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
     r.iwd = request.value("iwd", "");
     r.environment = request.value("environment", std::vector<std::string>{});
     r.appends = request.value("appends", std::vector<std::string>{});
+    r.queue = request.value("queue", "");
     nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
     self->request(schedd, 30s, std::move(r))
         .receive(
             [&](actors::SubmitReply& s) {
-              reply = {{"ok", s.ok},
-                       {"error", s.error},
-                       {"cluster", s.cluster},
-                       {"count", s.count},
-                       {"warning", s.warning}};
+              reply = {{"ok", s.ok},       {"error", s.error},     {"cluster", s.cluster},
+                       {"count", s.count}, {"warning", s.warning}, {"at_commit", s.at_commit}};
             },
             [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
     return reply;

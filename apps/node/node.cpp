@@ -21,6 +21,7 @@
 #include "actors/system_accounts.h"
 #include "apps/node/daemon_watch.h"
 #include "apps/node/local_commands.h"
+#include "apps/node/name_check.h"
 #include "apps/node/node_check.h"
 #include "apps/node/node_plan.h"
 #include "apps/node/node_stop.h"
@@ -347,6 +348,10 @@ std::optional<int> NodeRun::find_collectors(std::ostream& err) {
   if (joined.empty()) {
     node_.master_log->info("stopped before joining the central manager");
     return fail(err, "", 0);
+  }
+  if (Status unique = check_unique_name(sys_, joined, master_.name, master_.address); !unique) {
+    node_.master_log->warning(unique.error());
+    return fail(err, unique.error());
   }
   return std::nullopt;
 }

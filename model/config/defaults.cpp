@@ -71,6 +71,8 @@ constexpr KnobDefault kDefaults[] = {
     {"MATCH_TIMEOUT", "120"},
     {"MAXJOBRETIREMENTTIME", "0"},
     {"MAX_HISTORY_JOBS", "100000"},
+    // The most jobs one submission may queue (HTCondor's default).
+    {"MAX_JOBS_PER_SUBMISSION", "20000"},
     {"MAX_HISTORY_LOG", "20971520"},
     {"MEMORY", "$(DETECTED_MEMORY)"},
     {"MODIFY_REQUEST_EXPR_REQUESTCPUS", "quantize(RequestCpus, {1})"},

@@ -370,7 +370,8 @@ Result<std::string> Expander::call(std::string_view fn, std::string_view arg_tex
     if (args.size() == 3) {
       auto len = to_integer(args[2], where);
       if (!len) return Error{len.error()};
-      to = *len < 0 ? size + *len : std::min(size, from + *len);
+      // A length past the end ends at the end (from + len could overflow).
+      to = *len < 0 ? size + *len : (*len >= size - from ? size : from + *len);
     }
     if (to <= from) return std::string();
     return value->substr(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from));

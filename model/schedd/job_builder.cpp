@@ -182,6 +182,45 @@ std::vector<std::string> split_new_arguments(std::string_view s) {
   return args;
 }
 
+// condor_submit's refusals of an arguments value. The new syntax (the
+// value in double quotes) closes its double quote, its single quotes
+// balance ('' inside them is a quote) and a double quote inside is
+// doubled; the old syntax escapes a double quote with a backslash.
+std::optional<std::string> arguments_problem(std::string_view value) {
+  if (!value.empty() && value.front() == '"') {
+    if (value.size() < 2 || value.back() != '"')
+      return "the value opens a double quote and does not close it";
+    const std::string_view s = value.substr(1, value.size() - 2);
+    bool quoted = false;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] == '\'') {
+        if (quoted && i + 1 < s.size() && s[i + 1] == '\'') {
+          ++i;
+          continue;
+        }
+        quoted = !quoted;
+      } else if (s[i] == '"') {
+        if (i + 1 < s.size() && s[i + 1] == '"') {
+          ++i;
+          continue;
+        }
+        return "a double quote inside the value must be doubled (\"\")";
+      }
+    }
+    if (quoted) return "a single quote is not closed (write '' for a quote inside single quotes)";
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (value[i] == '\\') {
+      ++i;
+    } else if (value[i] == '"') {
+      return "a double quote in old-syntax arguments needs a backslash; or put the whole value in double "
+             "quotes (new syntax)";
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::int64_t> size_in_units(std::string_view text, double base_kib) {
@@ -256,6 +295,7 @@ class JobAdBuilder {
       return Ok{};
     }
     if (key == "arguments" || key == "args") {
+      if (auto problem = arguments_problem(value)) return Error{where(ctx_, c) + ": arguments: " + *problem};
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
         ad_.set("Arguments", std::string_view(value).substr(1, value.size() - 2));
       } else {
@@ -539,6 +579,9 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
       }
       if (n < 0 || n > 100000000)
         return Error{at + ": the queue count '" + *count_text + "' is not a number of jobs"};
+      if (ctx.max_jobs > 0 && proc + n > ctx.max_jobs)
+        return Error{at + ": the submission would queue more than MAX_JOBS_PER_SUBMISSION = " +
+                     std::to_string(ctx.max_jobs) + " jobs"};
       for (std::int64_t step = 0; step < n; ++step, ++proc) {
         macros.set("Step", std::to_string(step), builtin);
         macros.set("Process", std::to_string(proc), builtin);

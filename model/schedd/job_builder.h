@@ -34,6 +34,10 @@ struct SubmitContext {
   const config::Config* config = nullptr;                        // JOB_DEFAULT_REQUEST*, ARCH, OPSYS
   const config::ConfigHost* files = nullptr;                     // for `queue ... from file` and `matching`
   std::vector<std::pair<std::string, std::string>> environment;  // for getenv
+  // MAX_JOBS_PER_SUBMISSION: a description that would make more jobs is
+  // refused before they are made (a schedd must not be made to build a
+  // hundred million ads). 0: no limit.
+  std::int64_t max_jobs = 0;
 };
 
 // The job ads, ProcId 0, 1, ... Errors name the line.

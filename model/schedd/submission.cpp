@@ -1,12 +1,13 @@
 #include "model/schedd/submission.h"
 
+#include "model/config/config.h"
 #include "model/schedd/job_builder.h"
 #include "model/schedd/submit_description.h"
 
 namespace cara::schedd {
 
-Result<SubmitResult> submit_description(JobQueue& queue, const Submission& submission, const SubmitSite& site,
-                                        std::int64_t now) {
+Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, const Submission& submission,
+                                                       const SubmitSite& site, std::int64_t now) {
   const std::string label = submission.label.empty() ? "submit description" : submission.label;
   auto description = parse_submit(submission.description, label, submission.appends, submission.queue);
   if (!description) return Error{description.error()};
@@ -20,9 +21,21 @@ Result<SubmitResult> submit_description(JobQueue& queue, const Submission& submi
   ctx.config = site.config;
   ctx.files = site.files;
   ctx.environment = submission.environment;
-  auto jobs = build_jobs(*description, ctx);
-  if (!jobs) return Error{jobs.error()};
-  return queue.submit(std::move(*jobs), now);
+  if (site.config) {
+    auto max = site.config->integer("MAX_JOBS_PER_SUBMISSION");
+    if (!max) return Error{max.error()};
+    ctx.max_jobs = *max;
+  }
+  return build_jobs(*description, ctx);
+}
+
+SubmitOutcome submit_description(JobQueue& queue, const Submission& submission, const SubmitSite& site,
+                                 std::int64_t now) {
+  auto jobs = build_submission(queue, submission, site, now);
+  if (!jobs) return SubmitOutcome{std::nullopt, false, jobs.error()};
+  auto queued = queue.submit(std::move(*jobs), now);
+  if (!queued) return SubmitOutcome{std::nullopt, true, queued.error()};
+  return SubmitOutcome{std::move(*queued), false, {}};
 }
 
 }  // namespace cara::schedd

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,9 +42,24 @@ struct SubmitSite {
   const config::ConfigHost* files = nullptr;
 };
 
+// The jobs of `submission`, built for the queue's next cluster: a
+// description that does not parse or build is refused here, before the
+// queue's policy (transforms, submit requirements) sees it.
+Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, const Submission& submission,
+                                                       const SubmitSite& site, std::int64_t now);
+
+// A submission's outcome, saying where a refusal came from: its
+// description, or the queue's policy when it was to be committed
+// (condor_submit's "Failed to commit job submission into the queue").
+struct SubmitOutcome {
+  std::optional<SubmitResult> submitted;  // none: refused
+  bool at_commit = false;
+  std::string error;
+  explicit operator bool() const { return submitted.has_value(); }
+};
 // Queues the jobs of `submission` as cluster queue.next_cluster_id() at
 // `now`, or says why not (the queue is then unchanged).
-Result<SubmitResult> submit_description(JobQueue& queue, const Submission& submission, const SubmitSite& site,
-                                        std::int64_t now);
+SubmitOutcome submit_description(JobQueue& queue, const Submission& submission, const SubmitSite& site,
+                                 std::int64_t now);
 
 }  // namespace cara::schedd

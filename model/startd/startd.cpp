@@ -449,6 +449,18 @@ StartdResult Startd::drain(DrainSchedule schedule, classad::ExprPtr start_expr, 
   return out;
 }
 
+Result<StartdResult> Startd::vacate(const std::string& slot, bool fast, std::int64_t now) {
+  if (!slot.empty() && !find(slot)) return Error{"no slot " + slot + " on this machine"};
+  StartdResult out;
+  advance_clock(now);
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const std::string name = slots_[i].description.short_name();
+    if (slot.empty() || name == slot) collect(name, slots_[i].slot->step(Vacate{fast}, now), out);
+  }
+  after(out, now);
+  return out;
+}
+
 StartdResult Startd::cancel_drain(std::int64_t now) {
   StartdResult out;
   advance_clock(now);

@@ -67,6 +67,10 @@ class Startd {
   StartdResult sensors(const MachineReadings& readings, std::int64_t now);
   StartdResult drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now);
   StartdResult cancel_drain(std::int64_t now);
+  // condor_vacate: the claims of `slot` (a short name), or of every slot
+  // when empty, are vacated (H/10, J/22: the jobs leave, soft-killed, or
+  // at once when `fast`); an unknown slot is an error.
+  Result<StartdResult> vacate(const std::string& slot, bool fast, std::int64_t now);
   // condor_reconfig: the slots take the policy expressions, RANK,
   // SLOT_WEIGHT, STARTD_ATTRS and STARTD_SLOT_ATTRS of `config`; claims and
   // running jobs stay. The slot layout cannot change under them: a new

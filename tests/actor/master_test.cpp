@@ -85,6 +85,34 @@ TEST_CASE("a daemon that stops normally is not restarted", "[master][actor]") {
   CHECK(f.spawned.size() == 1);
 }
 
+TEST_CASE("condor_off, on and restart -daemon: one daemon stops, starts, restarts", "[master][actor]") {
+  MasterFixture f;
+  auto control = [&](const std::string& what, const std::string& daemon, bool fast = false) {
+    auto h = f.self->request(f.master, caf::infinite, DaemonControl{what, daemon, fast});
+    f.settle();
+    CommandReply reply;
+    h.receive([&](CommandReply& r) { reply = r; }, [](caf::error& e) { FAIL(caf::to_string(e)); });
+    return reply;
+  };
+  // Off: it stops and stays stopped, even when killed on the way out.
+  const CommandReply off = control("off", "schedd", true);
+  CHECK(off.ok);
+  CHECK(off.error == "off SCHEDD");
+  f.advance(4000);
+  CHECK(f.spawned.size() == 1);
+  // On: it starts at once.
+  CHECK(control("on", "SCHEDD").ok);
+  CHECK(f.spawned.size() == 2);
+  // Restart: it stops and starts again at once, without a backoff.
+  CHECK(control("restart", "").ok);
+  CHECK(f.spawned.size() == 3);
+  CHECK(f.restarts() == 0);
+  const CommandReply none = control("off", "STARTD");
+  CHECK_FALSE(none.ok);
+  CHECK(none.error == "this node runs no STARTD; it runs SCHEDD");
+  CHECK_FALSE(control("pause", "SCHEDD").ok);
+}
+
 TEST_CASE("a daemon that ran MASTER_RECOVER_FACTOR seconds starts its backoff again", "[master][actor]") {
   node::RestartBackoff b;
   b.recover = 60;

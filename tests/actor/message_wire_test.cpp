@@ -97,12 +97,18 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   CHECK(w.crosses(ActivateClaim{"1.1#s", job, 1001, 1002}).owner_gid == 1002);
   w.crosses(ActivateReply{false, "no claim"});
   CHECK(w.crosses(ReleaseSlot{"1.1#s", true}).at_once);
+  CHECK(w.crosses(VacateRequest{"slot1_2", true}).fast);
+  w.crosses(PingRequest{});
+  CHECK(w.crosses(DaemonControl{"restart", "SCHEDD", true}).daemon == "SCHEDD");
+  CHECK(w.crosses(PingReply{"alice@pool/h", {"READ"}, {"ADMINISTRATOR"}, {"MASTER"}}).refused.size() == 1);
   w.crosses(ClaimEnded{"1.1#s", "preempted by a better match"});
   const JobFinished f = w.crosses(JobFinished{"1.1#s", {1, 0}, true, 9, "", true, 23});
   CHECK((f.by_signal && f.code == 9 && f.evicted));
   w.crosses(JobSuspension{"1.1#s", {1, 0}, true});
-  w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}});
-  w.crosses(SubmitReply{true, "", 4, 10, "careful"});
+  CHECK(w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}, "2500"}).queue ==
+        "2500");
+  w.crosses(SubmitReply{true, "", 4, 10, "careful", false});
+  CHECK(w.crosses(SubmitReply{false, "no", 0, 0, "", true}).at_commit);
   w.crosses(QueueQuery{"JobStatus == 1", {"Owner"}});
   CHECK(w.crosses(JobActionRequest{"hold", "ClusterId == 5", "disk full", "alice", true}).mine_only);
   w.crosses(JobActionReply{true, "", {"5.0"}, {"5.1: job 5.1 is Held"}});

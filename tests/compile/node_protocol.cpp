@@ -15,6 +15,7 @@ int weight(const SlotCall& call) {
     case SlotCallKind::JobExited: return 5;
 #ifdef CARA_EVERY_KIND
     case SlotCallKind::Vacate: return 6;
+    case SlotCallKind::ReleaseAtOnce: return 7;
 #endif
   }
   return 0;

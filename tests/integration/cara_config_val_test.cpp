@@ -63,7 +63,7 @@ TEST_CASE("cara config-val use shows a template", "[cli][config]") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("ALLOW_READ = *"));
   auto bad = run_process({CARA_BINARY, "config-val", "use", "POLICY:Never"});
-  CHECK(bad.exit_code == 2);
+  CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Catch::Contains("unknown configuration template POLICY:Never"));
 }
 
@@ -75,20 +75,20 @@ TEST_CASE("cara config-val reports undefined names and bad files", "[cli][config
 
   std::string bad = temp_config("A = 1\nif true\nB = 2\n");
   auto b = run_process({CARA_BINARY, "config-val", "--config", bad, "A"});
-  CHECK(b.exit_code == 2);
+  CHECK(b.exit_code == 1);
   CHECK_THAT(b.err, Catch::Contains(bad + ", line 2") && Catch::Contains("without 'endif'"));
   std::filesystem::remove(bad);
 
   auto missing = run_process({CARA_BINARY, "config-val", "--config", "/nonexistent/cara.config", "A"});
-  CHECK(missing.exit_code == 2);
+  CHECK(missing.exit_code == 1);
   CHECK_THAT(missing.err, Catch::Contains("/nonexistent/cara.config"));
 
   auto usage = run_process({CARA_BINARY, "config-val", "--config"});
-  CHECK(usage.exit_code == 2);
+  CHECK(usage.exit_code == 1);
   CHECK_THAT(usage.err, Catch::Contains("expects a file"));
   auto nothing = run_process({CARA_BINARY, "config-val"});
-  CHECK(nothing.exit_code == 2);
+  CHECK(nothing.exit_code == 1);
   auto option = run_process({CARA_BINARY, "config-val", "--frobnicate"});
-  CHECK(option.exit_code == 2);
+  CHECK(option.exit_code == 1);
   CHECK_THAT(option.err, Catch::Contains("unknown option --frobnicate"));
 }

@@ -21,9 +21,9 @@ TEST_CASE("cara demo runs every job of a small workload to completion", "[cli][d
 
 TEST_CASE("cara demo refuses bad options with a message", "[cli][demo]") {
   auto r = run_process({CARA_BINARY, "demo", "--eps", "zero"});
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   CHECK(r.err.find("--eps expects a number from 1") != std::string::npos);
   auto u = run_process({CARA_BINARY, "demo", "--bogus"});
-  CHECK(u.exit_code == 2);
+  CHECK(u.exit_code == 1);
   CHECK(u.err.find("unknown argument '--bogus'") != std::string::npos);
 }

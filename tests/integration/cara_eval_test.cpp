@@ -53,18 +53,18 @@ TEST_CASE("cara eval reports parse errors and goes on", "[cli]") {
 
 TEST_CASE("cara eval refuses bad files and options clearly", "[cli]") {
   auto r = run_process({CARA_BINARY, "eval", "--my", "/nonexistent/ad", "1"});
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   CHECK(r.err.find("cannot read /nonexistent/ad") != std::string::npos);
   std::string bad = temp_file("A = 1\nB = (2\n");
   r = run_process({CARA_BINARY, "eval", "--target", bad, "1"});
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   CHECK(r.err.find(bad + ": line 2, column 7: in the value of B") != std::string::npos);
   std::remove(bad.c_str());
   r = run_process({CARA_BINARY, "eval", "--bogus"});
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   CHECK(r.err.find("unknown option --bogus") != std::string::npos);
   r = run_process({CARA_BINARY, "eval", "--my"});
-  CHECK(r.exit_code == 2);
+  CHECK(r.exit_code == 1);
   r = run_process({CARA_BINARY, "nosuchcommand"});
   CHECK(r.exit_code != 0);
   r = run_process({CARA_BINARY, "eval", "--help"});

@@ -114,18 +114,18 @@ TEST_CASE("cara negotiate refuses bad input clearly", "[cli][negotiate]") {
   const std::string bad_ads = cara::test::write_temp_file("Name = \"x\"\nCpus = (1 +\n", ".ads");
   const std::string bad_acct = cara::test::write_temp_file("alice@example.org 1 notanumber\n", ".txt");
   auto usage = run_process({CARA_BINARY, "negotiate", "--slots", slots});
-  CHECK(usage.exit_code == 2);
+  CHECK(usage.exit_code == 1);
   CHECK_THAT(usage.err, Catch::Contains("--config FILE is required"));
   auto ads = run_process({CARA_BINARY, "negotiate", "--config", config, "--slots", bad_ads, "--jobs", slots});
-  CHECK(ads.exit_code == 2);
+  CHECK(ads.exit_code == 1);
   CHECK_THAT(ads.err, Catch::Contains("slots file " + bad_ads));
   auto acct = run_process({CARA_BINARY, "negotiate", "--config", config, "--slots", slots, "--jobs", slots,
                            "--accountant", bad_acct});
-  CHECK(acct.exit_code == 2);
+  CHECK(acct.exit_code == 1);
   CHECK_THAT(acct.err, Catch::Contains(bad_acct + ", line 1: factor 'notanumber' is not a number"));
   auto now = run_process(
       {CARA_BINARY, "negotiate", "--config", config, "--slots", slots, "--jobs", slots, "--now", "soon"});
-  CHECK(now.exit_code == 2);
+  CHECK(now.exit_code == 1);
   CHECK_THAT(now.err, Catch::Contains("--now expects seconds since the epoch"));
   for (const auto& f : {config, slots, bad_ads, bad_acct}) std::filesystem::remove(f);
 }

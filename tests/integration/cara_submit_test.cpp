@@ -52,15 +52,32 @@ TEST_CASE("cara submit refuses bad input clearly", "[cli][submit]") {
              Catch::Contains(bad + ", line 2") && Catch::Contains("universe standard is not supported"));
   std::filesystem::remove(bad);
   auto missing = run_process({CARA_BINARY, "submit", "-dry-run", "-", "/nonexistent.sub"});
-  CHECK(missing.exit_code == 2);
+  CHECK(missing.exit_code == 1);
   CHECK_THAT(missing.err, Catch::Contains("/nonexistent.sub"));
   // Without -dry-run it goes to this node's schedd; with none running, it
   // says where it looked.
-  auto no_schedd = run_process({CARA_BINARY, "submit", kSubmitFile});
+  const std::string runnable = cara::test::write_temp_file("executable = /bin/true\nqueue\n", ".sub");
+  auto no_schedd = run_process({CARA_BINARY, "submit", runnable});
+  std::filesystem::remove(runnable);
   CHECK(no_schedd.exit_code == 2);
   CHECK_THAT(no_schedd.err, Catch::Contains("schedd.sock") && Catch::Contains("cara master"));
   auto flag = run_process({CARA_BINARY, "submit", "-dry-run"});
-  CHECK(flag.exit_code == 2);
+  CHECK(flag.exit_code == 1);
+  // A description that does not parse is not "failed to commit".
+  CHECK_THAT(r.err, !Catch::Contains("Failed to commit"));
+  // condor_submit's own checks: an executable that is not there, an
+  // argument string left open.
+  const std::string gone = cara::test::write_temp_file("executable = /no/such/program\nqueue\n", ".sub");
+  auto no_exe = run_process({CARA_BINARY, "submit", gone});
+  CHECK(no_exe.exit_code == 1);
+  CHECK(no_exe.err == "ERROR: Executable file /no/such/program does not exist\n");
+  std::filesystem::remove(gone);
+  const std::string open_quote =
+      cara::test::write_temp_file("executable = /bin/echo\narguments = \"a 'b c\"\nqueue\n", ".sub");
+  auto quote = run_process({CARA_BINARY, "submit", "-dry-run", "-", open_quote});
+  CHECK(quote.exit_code == 1);
+  CHECK_THAT(quote.err, Catch::Contains(open_quote + ", line 2") && Catch::Contains("single quote"));
+  std::filesystem::remove(open_quote);
 }
 
 TEST_CASE("cara submit -dry-run applies the configuration's transforms and submit requirements",
@@ -102,7 +119,7 @@ TEST_CASE("cara submit -dry-run applies the configuration's transforms and submi
   const std::string broken = cara::test::write_temp_file(
       "JOB_TRANSFORM_NAMES = Bad\nJOB_TRANSFORM_Bad = FROBNICATE Owner\n", ".config");
   auto bad = run_process({CARA_BINARY, "submit", "-dry-run", "-", kSubmitFile, "--config", broken});
-  CHECK(bad.exit_code == 2);
+  CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Catch::Contains("JOB_TRANSFORM_Bad, line 1: unknown rule 'FROBNICATE'"));
   for (const std::string& f : {map, config, broken}) std::filesystem::remove(f);
 }

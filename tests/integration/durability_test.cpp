@@ -280,8 +280,8 @@ TEST_CASE("a central manager killed with kill -9 still knows the machines that w
       rows.out,
       std::regex(
           R"(^20\d\d-\d\d-\d\d \d\d:\d\d:\d\d +machine +ep2\.pool +slots 1 claimed 0 unclaimed 1 busy 0 cpus 0\.0/)")));
-  // Bad input: a clear message and exit code 2.
+  // Bad input: a clear message and exit code 1 (the user's to fix).
   const auto bad = stats({"-lasthours", "soon"});
-  CHECK(bad.exit_code == 2);
+  CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Catch::Contains("-lasthours expects a positive number of hours, not 'soon'"));
 }

@@ -101,15 +101,32 @@ TEST_CASE("cara q, hold, release, rm and history against a running pool", "[inte
   REQUIRE(await([&] { return count(read(log), "Job executing") == 2 && last_pid() != first; }, 60));
   const pid_t second = last_pid();
 
+  // condor_vacate (ADMINISTRATOR): the job leaves its slot and runs again.
+  const std::string admin = pool.client("admin", ap);
+  std::string host = tool({"q", "-af", "RemoteHost"}).out;
+  REQUIRE(host.size() > 1);
+  host.pop_back();  // the newline
+  auto refused = run_process({CARA_BINARY, "vacate", "--config", reader, host});
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to reader@pool"));
+  auto vacated = run_process({CARA_BINARY, "vacate", "--config", admin, host});
+  INFO(vacated.err);
+  CHECK(vacated.exit_code == 0);
+  CHECK(vacated.out == "Sent vacate command to " + host + "\n");
+  CHECK(await_end(second, std::chrono::seconds(30)));
+  REQUIRE(await([&] { return count(read(log), "Job executing") == 3 && last_pid() != second; }, 60));
+  CHECK_THAT(read(log), Catch::Contains("Job was evicted."));
+  const pid_t third = last_pid();
+
   // Remove: gone from the queue and its slot, kept in the history.
   auto removed = tool({"rm", "-constraint", "ClusterId == 1"});
   REQUIRE(removed.exit_code == 0);
   CHECK(removed.out == "Jobs matching constraint (ClusterId == 1) have been marked for removal (1 job)\n");
-  CHECK(await_end(second, std::chrono::seconds(30)));
+  CHECK(await_end(third, std::chrono::seconds(30)));
   REQUIRE(await([&] { return queue_of(pool, ap) && queue_of(pool, ap)->empty(); }, 30));
   CHECK(tool({"history", "-af", "ClusterId", "ProcId", "JobStatus", "NumJobStarts", "-constraint",
               "ClusterId == 1"})
-            .out == "1 0 3 2\n");
+            .out == "1 0 3 3\n");
   CHECK_THAT(tool({"history"}).out, Catch::Contains("COMPLETED") && Catch::Contains(" X "));
   CHECK_THAT(tool({"history", "-l", "1.0"}).out, Catch::Contains("RemoveReason = \"via condor_rm (by user"));
 
@@ -120,10 +137,21 @@ TEST_CASE("cara q, hold, release, rm and history against a running pool", "[inte
   REQUIRE(
       await([&] { return read(pool.dir / "quick.log").find("Job terminated.") != std::string::npos; }, 60));
 
+  // condor_ping: what each identity may do on a node.
+  auto ping =
+      run_process({CARA_BINARY, "ping", "--config", reader, "-table", "cm.pool", "READ", "ADMINISTRATOR"});
+  CHECK(ping.exit_code == 1);  // ADMINISTRATOR is refused to reader
+  CHECK_THAT(ping.out,
+             Catch::Contains("Destination:  cm.pool (MASTER COLLECTOR NEGOTIATOR)") &&
+                 Catch::Contains("READ            SSL        TLS       TLS    ALLOW reader@pool/") &&
+                 Catch::Contains("ADMINISTRATOR            SSL        TLS       TLS     DENY reader@pool/"));
+  auto admin_ping = run_process({CARA_BINARY, "ping", "--config", admin, "ep1.pool", "ADMINISTRATOR"});
+  CHECK(admin_ping.exit_code == 0);
+  CHECK_THAT(admin_ping.out, Catch::StartsWith("ADMINISTRATOR command using (TLS) succeeded as admin@pool/"));
+
   // condor_userprio: the submitter's usage in the default table; changes
   // by an administrator, checked names.
   const std::string submitter = me + "@pool";
-  const std::string admin = pool.client("admin", ap);
   auto userprio = [&](std::vector<std::string> args) {
     args.insert(args.begin(), {CARA_BINARY, "userprio", "--config", admin});
     return run_process(args);
@@ -147,6 +175,48 @@ TEST_CASE("cara q, hold, release, rm and history against a running pool", "[inte
   CHECK_THAT(reslist.out, Catch::StartsWith(submitter + ": "));
   CHECK(reslist.out.find('#') == std::string::npos);  // no claim's secret
   CHECK(reslist.out.find("<never>") == std::string::npos);
+
+  // condor_off / on / restart -daemon: the access point's schedd stops and
+  // starts again; the node stays up, and the queue is kept.
+  auto node_admin = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {CARA_BINARY});
+    args.insert(args.begin() + 2, {"--config", admin});
+    return run_process(args);
+  };
+  auto off = node_admin({"off", "-daemon", "SCHEDD", "ap.pool"});
+  INFO(off.err);
+  CHECK(off.exit_code == 0);
+  CHECK_THAT(off.out, Catch::Contains("Sent off to ap.pool: off SCHEDD"));
+  REQUIRE(await([&] { return tool({"q"}).exit_code != 0; }, 30));
+  CHECK_THAT(read(pool.dir / "ap/log/MasterLog"), Catch::Contains("SCHEDD stopped: off until `cara on`"));
+  CHECK(node_admin({"on", "-daemon", "schedd", "ap.pool"}).exit_code == 0);
+  REQUIRE(await([&] { return tool({"q"}).exit_code == 0; }, 30));
+  CHECK(node_admin({"restart", "-daemon", "SCHEDD", "ap.pool"}).exit_code == 0);
+  REQUIRE(await(
+      [&] {
+        return read(pool.dir / "ap/log/MasterLog").find("SCHEDD stopped; starting it again") !=
+                   std::string::npos &&
+               tool({"q"}).exit_code == 0;
+      },
+      30));
+  CHECK(tool({"history", "-af", "ClusterId", "-constraint", "ClusterId == 1"}).out == "1\n");
+  auto no_such = node_admin({"off", "-daemon", "GRIDMANAGER", "ap.pool"});
+  CHECK(no_such.exit_code == 1);
+  CHECK_THAT(no_such.err, Catch::Contains("this node runs no GRIDMANAGER; it runs SCHEDD"));
+  CHECK(run_process({CARA_BINARY, "on", "--config", admin, "ap.pool"}).exit_code == 1);  // -daemon needed
+
+  // A second node that takes ep1's name is refused at start: `cara off
+  // ep1.pool` must reach one node only.
+  const fs::path twin =
+      pool.config("twin", "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " +
+                              std::to_string(cara::scratch::free_port()) + "\nFULL_HOSTNAME = ep1.pool\n");
+  Node& second_ep1 = pool.start(twin);
+  auto refused_twin = Pool::exit_within(second_ep1, 30);
+  REQUIRE(refused_twin);
+  CHECK(refused_twin->second == 2);
+  CHECK_THAT(read(second_ep1.err), Catch::Contains("another node already advertises the name ep1.pool (its "
+                                                   "master at <127.0.0.1:") &&
+                                       Catch::Contains("give each node its own FULL_HOSTNAME"));
 
   // Error paths: what is wrong, and exit 1 for the user's mistakes.
   auto missing = tool({"rm", "99.0"});
@@ -177,8 +247,9 @@ TEST_CASE("the tools say where the schedd was not found, and answer -help", "[in
                           Catch::Contains("CARA_CONFIG"));
   }
   for (const char* command :
-       {"master", "keygen", "userprio", "stats", "status", "drain", "reconfig", "off", "q", "history", "rm",
-        "hold", "release", "submit", "eval", "config-val", "negotiate", "demo"}) {
+       {"master",  "keygen",  "userprio", "stats",      "status",    "drain",   "reconfig", "off",
+        "on",      "restart", "vacate",   "ping",       "q",         "history", "rm",       "hold",
+        "release", "submit",  "eval",     "config-val", "negotiate", "demo"}) {
     INFO(command);
     auto r = run_process({CARA_BINARY, command, "-help"});
     CHECK(r.exit_code == 0);
@@ -189,4 +260,60 @@ TEST_CASE("the tools say where the schedd was not found, and answer -help", "[in
   CHECK(unknown.exit_code == 1);
   CHECK_THAT(unknown.err, Catch::Contains("unknown command 'frobnicate'") && Catch::Contains(" rm ") &&
                               Catch::Contains(" status"));
+}
+
+// The thesis's submission script (figure 22), its lines verbatim with
+// `cara submit` in place of condor_submit: 10,004 jobs of seven groups.
+// The users it names do not exist here: `sudo -u USER` is made to run the
+// line as the test's user (nobody when root).
+TEST_CASE("the thesis's job-submission script runs with cara in place of condor_",
+          "[integration][commands]") {
+  Pool pool;
+  const fs::path ap = pool.start_access_point();
+  const fs::path dir = pool.dir / "thesis";
+  fs::create_directories(dir);
+  fs::copy_file(std::string(CARA_FIXTURES) + "/thesis/testjob.submit", dir / "submitfile");
+  std::ofstream(dir / "testjob.sh") << "#!/bin/sh\nexec python3 exp.py \"$@\"\n";
+  fs::permissions(dir / "testjob.sh", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                          fs::perms::others_read | fs::perms::others_exec);
+  if (::geteuid() == 0) REQUIRE(::chown(dir.c_str(), 65534, 65534) == 0);
+  const fs::path script = dir / "submit.sh";
+  std::ofstream(script)
+      << "set -e\ncd " << dir.string() << "\nsudo() { shift 2; \"$@\"; }\n"
+      << "sudo -u cms001 cara submit -append \"accounting_group=group_cms.cms\" submitfile -queue 2500\n"
+         "sudo -u dcms001 cara submit -append \"accounting_group=group_cms.dcms\" submitfile -queue 5000\n"
+         "sudo -u aug001 cara submit -append \"accounting_group=group_auger\" submitfile -queue 1250\n"
+         "sudo -u ice001 cara submit -append \"accounting_group=group_icecube\" submitfile -queue 1250\n"
+         "sudo -u cmsp014 cara submit -append \"accounting_group=group_cms.cms\" submitfile -queue 1\n"
+         "sudo -u ops001 cara submit -append \"accounting_group=group_ops\" submitfile -queue 1\n"
+         "sudo -u dte001 cara submit -append \"accounting_group=group_dteam\" submitfile -queue 1\n"
+         "sudo -u dcms001 cara submit -append \"accounting_group=group_cms.dcms\" -append "
+         "\"+CreamQueue=\\\"short\\\"\" submitfile -queue 1\n";
+  const std::string bin = fs::path(CARA_BINARY).parent_path().string();
+  std::vector<std::string> argv{"/usr/bin/env", "CARA_CONFIG=" + ap.string(),
+                                "PATH=" + bin + ":/usr/bin:/bin", "/bin/sh", script.string()};
+  if (::geteuid() == 0)
+    argv.insert(argv.begin(), {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--init-groups"});
+  auto ran = run_process(argv, "", 300000);
+  INFO(ran.err);
+  REQUIRE(ran.exit_code == 0);
+  CHECK(count(ran.out, "job(s) submitted to cluster") == 8);
+  CHECK_THAT(ran.out, Catch::Contains("5000 job(s) submitted to cluster 2."));
+
+  auto totals = pool.tool(ap, {"q", "-allusers", "-totals"});
+  REQUIRE(totals.exit_code == 0);
+  CHECK_THAT(totals.out, Catch::Contains("Total for query: 10004 jobs; 0 completed, 0 removed, 10004 idle, 0 "
+                                         "running, 0 held, 0 suspended"));
+  std::map<std::string, int> groups;
+  std::istringstream lines(pool.tool(ap, {"q", "-allusers", "-af", "AcctGroup"}).out);
+  for (std::string g; lines >> g;) ++groups[g];
+  CHECK(groups == std::map<std::string, int>{{"group_auger", 1250},
+                                             {"group_cms.cms", 2501},
+                                             {"group_cms.dcms", 5001},
+                                             {"group_dteam", 1},
+                                             {"group_icecube", 1250},
+                                             {"group_ops", 1}});
+  CHECK(pool.tool(ap, {"q", "-allusers", "-af", "ClusterId", "CreamQueue", "-constraint",
+                       "CreamQueue =?= \"short\""})
+            .out == "8 short\n");
 }

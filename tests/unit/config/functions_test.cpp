@@ -75,6 +75,9 @@ TEST_CASE("$SUBSTR and $CHOICE", "[config]") {
   CHECK(val(c, "P") == "green");
   CHECK(val(c, "Q") == "z");
   CHECK_THAT(val(load("R = $CHOICE(5, x, y)\n"), "R"), Catch::Contains("outside the list"));
+  // A length past the end, however large, ends at the end (the fuzzer
+  // found 1 + INT64_MAX overflowing here).
+  CHECK(val(load("Name = abcdef\nL = $SUBSTR(Name, 1, 99999999999999999999)\n"), "L") == "bcdef");
 }
 
 TEST_CASE("$F path functions, $DIRNAME and $BASENAME", "[config]") {

@@ -260,15 +260,16 @@ TEST_CASE("submit_description parses, builds and queues one cluster, or leaves t
   Submission s{fixture("thesis/testjob.submit"), "testjob.submit", {}, "", "cms001", "/home/cms001", {}};
   auto refused = submit_description(*q.queue, s, site, kT0);
   REQUIRE_FALSE(refused);
-  CHECK(refused.error() == "no custom attributes here");
+  CHECK(refused.error == "no custom attributes here");
+  CHECK(refused.at_commit);  // the submit requirement refused it, not its description
   CHECK(q.queue->size() == 0);
   CHECK(q.queue->next_cluster_id() == 1);
   s.appends = {"+custom_ClassAd_attr = false"};
   s.queue = "2";
   auto ok = submit_description(*q.queue, s, site, kT0);
   REQUIRE(ok);
-  CHECK(ok->cluster == 1);
-  CHECK(ok->count == 2);
+  CHECK(ok.submitted->cluster == 1);
+  CHECK(ok.submitted->count == 2);
   const classad::ClassAd* job = q.queue->find(JobId{1, 1});
   REQUIRE(job);
   CHECK(string_attr(*job, "User") == "cms001@physik.rwth-aachen.de");
@@ -279,5 +280,14 @@ TEST_CASE("submit_description parses, builds and queues one cluster, or leaves t
   s.queue.clear();
   auto bad = submit_description(*q.queue, s, site, kT0);
   REQUIRE_FALSE(bad);
-  CHECK_THAT(bad.error(), Catch::Contains("testjob.submit, line 1"));
+  CHECK_THAT(bad.error, Catch::Contains("testjob.submit, line 1"));
+  CHECK_FALSE(bad.at_commit);
+  // MAX_JOBS_PER_SUBMISSION (20000 by default): refused before a job is made.
+  s.description = "executable = /bin/true\nqueue 15000\nqueue 5001\n";
+  auto many = submit_description(*q.queue, s, site, kT0);
+  REQUIRE_FALSE(many);
+  CHECK(many.error ==
+        "testjob.submit, line 3: the submission would queue more than MAX_JOBS_PER_SUBMISSION = 20000 jobs");
+  s.description = "executable = /bin/true\nqueue 15000\nqueue 5000\n";
+  CHECK(submit_description(*q.queue, s, site, kT0));
 }

@@ -229,6 +229,17 @@ TEST_CASE("job arguments split in both syntaxes", "[schedd][submit]") {
   CHECK(job_arguments(old[0]) == std::vector<std::string>{"a", "b", "c"});
   auto modern = s.ok(kExe + "arguments = \"one 'two three' 'it''s' \"\"q\"\"\"\nqueue\n");
   CHECK(job_arguments(modern[0]) == std::vector<std::string>{"one", "two three", "it's", "\"q\""});
+  // Quotes left open are refused, naming the line (condor_submit does too).
+  for (const auto& [line, why] : std::vector<std::pair<std::string, std::string>>{
+           {"arguments = \"a b\n", "the value opens a double quote and does not close it"},
+           {"arguments = \"a 'b c\"\n", "a single quote is not closed"},
+           {"arguments = \"a \" b\"\n", "a double quote inside the value must be doubled"},
+           {"arguments = a b\"\n", "a double quote in old-syntax arguments needs a backslash"}}) {
+    INFO(line);
+    const std::string error = s.error(kExe + line + "queue\n");
+    CHECK_THAT(error, Catch::Contains("testjob.submit, line 2: arguments: " + why));
+  }
+  CHECK(job_arguments(s.ok(kExe + "args = say \\\"hi\\\"\nqueue\n")[0]).size() == 2);
   CHECK(size_in_units("2 GB", 1024) == 2048);
   CHECK(!size_in_units("2 XB", 1024));
 }

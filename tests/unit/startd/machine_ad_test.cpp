@@ -162,3 +162,21 @@ TEST_CASE("STARTD_SLOT_ATTRS values live in the machine ad", "[startd][machine-a
   CHECK(shown(*sd->slot("slot2"), "slot1_State") == "\"Claimed\"");
   CHECK(own(*sd->slot("slot2")) == std::vector<std::string>{"Name", "SlotID"});
 }
+
+TEST_CASE("condor_vacate: one slot's claim or every slot's, an unknown slot refused", "[startd][vacate]") {
+  auto sd = machine("NUM_SLOTS = 2\nSTART = True\n");
+  const classad::ClassAd job = *classad::parse_classad(
+      R"([ Owner = "alice"; User = "alice@example.org"; Requirements = true; RequestCpus = 1 ])");
+  sd->deliver("slot1", ClaimRequest{"c1#s", job, false, {}}, kTuesday10am + 1);
+  sd->deliver("slot2", ClaimRequest{"c2#s", job, false, {}}, kTuesday10am + 1);
+  auto one = sd->vacate("slot2", false, kTuesday10am + 2);
+  REQUIRE(one);
+  CHECK(shown(*sd->slot("slot2"), "State") == "\"Unclaimed\"");
+  CHECK(shown(*sd->slot("slot1"), "State") == "\"Claimed\"");
+  bool ended = false;
+  for (const StartdAction& a : one->actions) ended = ended || a.action.kind == ActionKind::ClaimEnded;
+  CHECK(ended);  // the schedd hears of it
+  CHECK(sd->vacate("slot9", false, kTuesday10am + 3).error() == "no slot slot9 on this machine");
+  REQUIRE(sd->vacate("", true, kTuesday10am + 3));
+  CHECK(shown(*sd->slot("slot1"), "State") == "\"Unclaimed\"");
+}

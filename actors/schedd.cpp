@@ -166,6 +166,11 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
         if (auto no = setup.context.refused(self, net::Permission::Write, "schedd"))
           return SubmitReply{false, *no, 0, 0, ""};
         if (auto who = remote_user(self, setup)) r.owner = *who;
+        // Never root's jobs, whoever asks for them (the local front end
+        // refuses uid 0 too; a certificate may name root).
+        if (r.owner == "root")
+          return SubmitReply{false, "submitting jobs as root is not allowed, for security reasons", 0, 0, "",
+                             false};
         auto reply = submit(self, setup, r);
         if (!reply.ok) {
           setup.context.warning("submission by " + r.owner + " refused: " + reply.error);

@@ -135,13 +135,14 @@ int main(int argc, char** argv) {
   }
   const EvalClockNow now = wall_clock();
   const cara::apps::ToolContext who{cara::os::current_user(), now.now, now.local_offset};
-  if (q->parsed()) {
-    // -better-analyze asks the collector and the negotiator too: an actor system's work.
-    for (const std::string& a : q->remaining())
-      if (a == "-better-analyze" || a == "--better-analyze" || a == "-analyze" || a == "--analyze")
-        return hand_over(argc, argv);
-    return cara::apps::run_q(q->remaining(), std::cout, std::cerr, who);
-  }
+  // -name SCHEDD and -pool CM reach a schedd over TLS, and -better-analyze
+  // asks the collector and the negotiator too: an actor system's work.
+  for (const CLI::App* c : {q, history, rm, hold, release, submit})
+    if (c->parsed())
+      for (const std::string& a : c->remaining())
+        for (const char* remote : {"name", "pool", "better-analyze", "analyze"})
+          if (a == std::string("-") + remote || a == std::string("--") + remote) return hand_over(argc, argv);
+  if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr, who);
   if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr, who);
   using cara::schedd::JobAction;
   for (auto [c, action] : {std::pair{rm, JobAction::Remove}, std::pair{hold, JobAction::Hold},

@@ -6,9 +6,10 @@
 #include <ctime>
 
 #include "apps/commands/arguments.h"
-#include "apps/commands/local_schedd.h"
 #include "apps/commands/node_commands.h"
 #include "apps/commands/queue_view.h"
+#include "apps/commands/remote_schedd.h"
+#include "apps/commands/schedd_link.h"
 #include "apps/commands/tool_options.h"
 #include "apps/commands/tool_support.h"
 #include "model/classad/eval.h"
@@ -23,7 +24,7 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr const char* kAnalyzeUsage =
-    "usage: cara q -better-analyze | -analyze  JOB | CLUSTER  [--config FILE] [-pool CM]\n";
+    "usage: cara q -better-analyze | -analyze  JOB | CLUSTER  [--config FILE] [-name SCHEDD] [-pool CM]\n";
 
 std::vector<classad::ClassAd> ads_of(const nlohmann::json& reply) {
   std::vector<classad::ClassAd> ads;
@@ -54,20 +55,18 @@ std::string not_idle(const classad::ClassAd& job, schedd::JobStatus status, std:
 
 int run_analyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   if (wants_help(args)) return (out << kAnalyzeUsage, kExitOk);
-  std::optional<std::string> config, pool, target;
+  std::optional<std::string> config, target;
+  ScheddTarget schedd_at;
+  const SharedOptions shared{&config, &schedd_at.pool, nullptr, nullptr, &schedd_at.name};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&](std::optional<std::string>& into) {
-      if (i + 1 >= args.size()) return false;
-      into = args[++i];
-      return true;
-    };
     if (is_flag(a, "better-analyze") || is_flag(a, "analyze")) continue;
-    if ((is_flag(a, "config") && !value(config)) || (is_flag(a, "pool") && !value(pool))) {
-      err << "cara q: " << a << " expects a value\n" << kAnalyzeUsage;
+    auto common = shared.take(args, i);
+    if (!common) {
+      err << "cara q: " << common.error() << "\n" << kAnalyzeUsage;
       return kExitUserError;
     }
-    if (is_flag(a, "config") || is_flag(a, "pool")) continue;
+    if (*common) continue;
     if (a.empty() || a[0] == '-' || target || !(is_job_selector(a) || is_cluster_selector(a))) {
       err << "cara q: -better-analyze takes one job (5.0) or cluster (5), not '" << a << "'\n"
           << kAnalyzeUsage;
@@ -85,8 +84,11 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out, std::os
     return kExitUserError;
   }
   int rc = kExitOk;
-  auto reply = ask_local_schedd(*cfg, {{"command", "q"}, {"constraint", selector_constraint(*target)}},
-                                "cara q", err, rc);
+  const RemoteSchedds remote = remote_schedd;
+  auto link = schedd_link(*cfg, schedd_at, &remote, "cara q", err, rc);
+  if (!link) return rc;
+  auto reply =
+      ask_schedd(*link, {{"command", "q"}, {"constraint", selector_constraint(*target)}}, "cara q", err, rc);
   if (!reply) return rc;
   std::vector<classad::ClassAd> jobs = ads_of(*reply);
   if (jobs.empty()) {
@@ -115,7 +117,7 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out, std::os
   // Its place among the submitter's idle jobs, and how fast they started
   // of late (the last hour, queue and history).
   const std::string mine = "User == " + classad::quoted(schedd::string_attr(*job, "User"));
-  auto queue = ask_local_schedd(*cfg, {{"command", "q"}, {"constraint", mine}}, "cara q", err, rc);
+  auto queue = ask_schedd(*link, {{"command", "q"}, {"constraint", mine}}, "cara q", err, rc);
   if (!queue) return rc;
   std::int64_t ahead = 0, started = 0;
   const schedd::JobOrderKey key = schedd::job_order_key(*job);
@@ -128,11 +130,11 @@ int run_analyze(const std::vector<std::string>& args, std::ostream& out, std::os
       ++ahead;
     count_start(j);
   }
-  if (auto done = ask_local_schedd(*cfg, {{"command", "history"}, {"constraint", mine}, {"limit", 1000}},
-                                   "cara q", err, rc))
+  if (auto done = ask_schedd(*link, {{"command", "history"}, {"constraint", mine}, {"limit", 1000}}, "cara q",
+                             err, rc))
     for (const classad::ClassAd& j : ads_of(*done)) count_start(j);
 
-  auto client = PoolClient::open(*cfg, "q", err, rc, pool);
+  auto client = PoolClient::open(*cfg, "q", err, rc, schedd_at.pool);
   if (!client) return rc;
   caf::actor_system& sys = client->system();
   const auto collector = central_collector(*client);

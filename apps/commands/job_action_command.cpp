@@ -5,14 +5,14 @@
 
 #include "apps/commands/arguments.h"
 #include "apps/commands/job_action_view.h"
-#include "apps/commands/local_schedd.h"
 #include "apps/commands/schedd_commands.h"
+#include "apps/commands/schedd_link.h"
 #include "apps/commands/tool_options.h"
 
 namespace cara::apps {
 
 int run_job_action(schedd::JobAction action, const std::vector<std::string>& args, std::ostream& out,
-                   std::ostream& err, const ToolContext&) {
+                   std::ostream& err, const ToolContext&, const RemoteSchedds* remote) {
   const std::string tool = std::string("cara ") + schedd::job_action_name(action);
   if (wants_help(args)) {
     out << action_usage(action);
@@ -29,6 +29,8 @@ int run_job_action(schedd::JobAction action, const std::vector<std::string>& arg
     return kExitUserError;
   }
   int rc = kExitOk;
+  auto link = schedd_link(*cfg, parsed->target, remote, tool, err, rc);
+  if (!link) return rc;
   for (const ActionTarget& target : parsed->targets) {
     const nlohmann::json request{{"command", "act"},
                                  {"action", schedd::job_action_name(action)},
@@ -36,7 +38,7 @@ int run_job_action(schedd::JobAction action, const std::vector<std::string>& arg
                                  {"reason", parsed->reason},
                                  {"mine_only", target.kind == ActionTarget::Kind::All}};
     int call_rc = kExitOk;
-    auto reply = ask_local_schedd(*cfg, request, tool, err, call_rc);
+    auto reply = ask_schedd(*link, request, tool, err, call_rc);
     if (!reply) {
       if (call_rc == kExitUnreachable) return call_rc;  // the others would not reach it either
       rc = call_rc;

@@ -43,12 +43,13 @@ std::string whom(const ActionTarget& t) {
 
 std::string action_usage(JobAction action) {
   return std::string("usage: cara ") + schedd::job_action_name(action) +
-         " [--config FILE] [-reason TEXT] (JOB | CLUSTER | USER ... | -constraint EXPR | -all)\n";
+         " [--config FILE] [-name SCHEDD] [-pool CM] [-reason TEXT]\n"
+         "       (JOB | CLUSTER | USER ... | -constraint EXPR | -all)\n";
 }
 
 Result<ActionArgs> parse_action_args(const std::vector<std::string>& args) {
   ActionArgs a;
-  const SharedOptions shared{&a.config, nullptr, nullptr};
+  const SharedOptions shared{&a.config, &a.target.pool, nullptr, nullptr, &a.target.name};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     auto common = shared.take(args, i);

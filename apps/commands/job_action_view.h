@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/commands/tool_options.h"
 #include "model/common/result.h"
 #include "model/schedd/job_actions.h"
 
@@ -26,6 +27,7 @@ struct ActionArgs {
   std::vector<ActionTarget> targets;
   std::string reason;                 // -reason TEXT
   std::optional<std::string> config;  // --config FILE
+  ScheddTarget target;                // -name SCHEDD, -pool CM
 };
 
 Result<ActionArgs> parse_action_args(const std::vector<std::string>& args);

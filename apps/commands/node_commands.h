@@ -12,6 +12,14 @@ namespace cara::apps {
 
 int run_master(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_keygen(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// The schedd commands with -name SCHEDD / -pool CM, over TLS (and
+// cara q -better-analyze): pool_schedd_commands.cpp.
+int run_pool_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_pool_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_pool_rm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_pool_hold(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_pool_release(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int run_pool_submit(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // cara q -better-analyze JOB: why an idle job does not run (analyze_command.cpp).
 int run_analyze(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "apps/commands/arguments.h"
-#include "apps/commands/local_schedd.h"
 #include "apps/commands/queue_view.h"
 #include "apps/commands/schedd_commands.h"
+#include "apps/commands/schedd_link.h"
 #include "apps/commands/tool_options.h"
 #include "model/classad/parser.h"
 #include "model/schedd/schedd_settings.h"
@@ -22,7 +22,7 @@ std::vector<classad::ClassAd> ads_of(const nlohmann::json& reply) {
 }
 
 int listing(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-            const ToolContext& who, bool history) {
+            const ToolContext& who, bool history, const RemoteSchedds* remote) {
   const std::string tool = history ? "cara history" : "cara q";
   const char* usage = history ? kHistoryUsage : kQueueUsage;
   if (wants_help(args)) {
@@ -44,7 +44,9 @@ int listing(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                          {"projection", o->output.projection()}};
   if (history) request["limit"] = o->limit;
   int rc = kExitOk;
-  auto reply = ask_local_schedd(*cfg, request, tool, err, rc);
+  auto link = schedd_link(*cfg, o->target, remote, tool, err, rc);
+  if (!link) return rc;
+  auto reply = ask_schedd(*link, request, tool, err, rc);
   if (!reply) return rc;
   QueueContext context{"", who.user, who.now, who.offset, {}};
   if (history) {
@@ -53,12 +55,12 @@ int listing(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
   if (o->output.mode == AdOutput::Mode::Table) {
     // The "Total for all users" line counts every job, shown or not.
-    auto all = ask_local_schedd(
-        *cfg, {{"command", "q"}, {"constraint", ""}, {"projection", {"Owner", "JobStatus"}}}, tool, err, rc);
+    auto all = ask_schedd(
+        *link, {{"command", "q"}, {"constraint", ""}, {"projection", {"Owner", "JobStatus"}}}, tool, err, rc);
     if (!all) return rc;
     context.everyone = ads_of(*all);
     auto settings = schedd::ScheddSettings::from_config(*cfg);
-    context.schedd = settings ? settings->name : "?";
+    context.schedd = o->target.name ? *o->target.name : settings ? settings->name : "?";
   }
   out << format_queue(*o, ads_of(*reply), context);
   return kExitOk;
@@ -66,14 +68,14 @@ int listing(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
 }  // namespace
 
-int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-          const ToolContext& who) {
-  return listing(args, out, err, who, false);
+int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const ToolContext& who,
+          const RemoteSchedds* remote) {
+  return listing(args, out, err, who, false, remote);
 }
 
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                const ToolContext& who) {
-  return listing(args, out, err, who, true);
+                const ToolContext& who, const RemoteSchedds* remote) {
+  return listing(args, out, err, who, true, remote);
 }
 
 }  // namespace cara::apps

@@ -16,12 +16,13 @@
 namespace cara::apps {
 
 const char* const kQueueUsage =
-    "usage: cara q [--config FILE] [-nobatch | -batch | -run | -hold | -totals] [-wide] [-allusers]\n"
+    "usage: cara q [--config FILE] [-name SCHEDD] [-pool CM] [-nobatch | -batch | -run | -hold | -totals]\n"
+    "              [-wide] [-allusers]\n"
     "              [-constraint EXPR] [USER | CLUSTER | CLUSTER.PROC ...]\n"
     "       cara q -better-analyze | -analyze  JOB | CLUSTER  [--config FILE] [-pool CM]\n";
 const char* const kHistoryUsage =
-    "usage: cara history [--config FILE] [-limit N] [-wide] [-constraint EXPR] [USER | CLUSTER | "
-    "CLUSTER.PROC ...]\n";
+    "usage: cara history [--config FILE] [-name SCHEDD] [-pool CM] [-limit N] [-wide] [-constraint EXPR]\n"
+    "                    [USER | CLUSTER | CLUSTER.PROC ...]\n";
 
 namespace {
 
@@ -256,7 +257,7 @@ std::string counts_text(const JobCounts& c) {
 
 Result<QueueOptions> parse_queue_options(const std::vector<std::string>& args, bool history) {
   QueueOptions o;
-  const SharedOptions shared{&o.config, nullptr, &o.constraint, &o.output};
+  const SharedOptions shared{&o.config, &o.target.pool, &o.constraint, &o.output, &o.target.name};
   const std::pair<const char*, QueueOptions::View> views[] = {{"nobatch", QueueOptions::View::NoBatch},
                                                               {"batch", QueueOptions::View::Batch},
                                                               {"run", QueueOptions::View::Run},

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "apps/commands/ad_output.h"
+#include "apps/commands/tool_options.h"
 #include "model/classad/classad.h"
 #include "model/common/result.h"
 
@@ -26,6 +27,7 @@ struct QueueOptions {
   std::vector<std::string> selectors;  // USER, CLUSTER or CLUSTER.PROC
   std::int64_t limit = 0;              // history: -limit N (-match N)
   std::optional<std::string> config;   // --config FILE
+  ScheddTarget target;                 // -name SCHEDD, -pool CM
 };
 
 // The options of `args` (`history`: cara history's), or an error naming

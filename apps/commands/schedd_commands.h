@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/commands/schedd_link.h"
 #include "model/schedd/job_actions.h"
 
 namespace cara::apps {
@@ -21,11 +22,14 @@ struct ToolContext {
   std::int32_t offset = 0;
 };
 
-int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const ToolContext& who);
+// `remote` reaches the schedds -name and -pool name (cara-pool's); none:
+// only this node's.
+int run_q(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const ToolContext& who,
+          const RemoteSchedds* remote = nullptr);
 int run_history(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-                const ToolContext& who);
+                const ToolContext& who, const RemoteSchedds* remote = nullptr);
 // cara rm | hold | release  JOB | CLUSTER | USER ... | -constraint EXPR | -all  [-reason TEXT]
 int run_job_action(schedd::JobAction action, const std::vector<std::string>& args, std::ostream& out,
-                   std::ostream& err, const ToolContext& who);
+                   std::ostream& err, const ToolContext& who, const RemoteSchedds* remote = nullptr);
 
 }  // namespace cara::apps

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <iomanip>
 
+#include "apps/commands/ad_output.h"
 #include "apps/commands/arguments.h"
 #include "apps/commands/node_commands.h"
 #include "apps/commands/tool_options.h"
@@ -23,7 +24,7 @@ constexpr const char* kStatsUsage =
     "usage: cara stats [--config FILE] [-lastday | -lastweek | -lastmonth | -lasthours N |\n"
     "                  -from SECONDS [-to SECONDS]] [-resourcequery MACHINE | -userquery USER |\n"
     "                  -groupquery GROUP | -resourcelist | -userlist | -grouplist]\n"
-    "                  [-constraint EXPR] [-af ATTR,ATTR...]\n";
+    "                  [-constraint EXPR] [-af ATTR,ATTR... | -json | -l]\n";
 
 std::optional<std::int64_t> number(const std::string& text) {
   char* end = nullptr;
@@ -69,8 +70,13 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
   std::vector<std::string> rest;
   std::optional<std::int64_t> span;  // seconds back from now
   std::string list;                  // -resourcelist, -userlist, -grouplist: the row type
+  AdOutput output;                   // -json, -l: the samples as ads
   for (const std::string& a : args) {
-    if (is_flag(a, "lastday"))
+    if (is_flag(a, "json") || is_flag(a, "long:json") || is_flag(a, "l:json"))
+      output.mode = AdOutput::Mode::Json;
+    else if (is_flag(a, "l") || is_flag(a, "long"))
+      output.mode = AdOutput::Mode::Long;
+    else if (is_flag(a, "lastday"))
       span = 86400;
     else if (is_flag(a, "lastweek"))
       span = 7 * 86400;
@@ -151,6 +157,12 @@ int run_stats(const std::vector<std::string>& args, std::ostream& out, std::ostr
             if (!r.ok) {
               err << "cara stats: " << r.error << "\n";
               rc = 1;
+              return;
+            }
+            if (output.mode != AdOutput::Mode::Table) {
+              std::vector<classad::ClassAd> ads;
+              for (const actors::WireAd& w : r.ads) ads.push_back(w.ad);
+              output.print(out, ads);
               return;
             }
             if (!list.empty() && af.empty()) {

@@ -6,20 +6,20 @@
 #include <ostream>
 
 #include "apps/commands/arguments.h"
+#include "apps/commands/schedd_link.h"
 #include "apps/commands/tool_options.h"
 #include "model/classad/unparse.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
 #include "model/schedd/schedd_settings.h"
 #include "model/schedd/submission.h"
-#include "net/local_socket.h"
 #include "os/executable_check.h"
 
 namespace cara::apps {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: cara submit FILE [-append LINE]... [-queue ARGS] [--config FILE]\n"
+    "usage: cara submit FILE [-append LINE]... [-queue ARGS] [--config FILE] [-name SCHEDD] [-pool CM]\n"
     "       cara submit -dry-run OUT FILE [-append LINE]... [-queue ARGS] [--config FILE] [--owner NAME]\n";
 
 // How a refused submission is told: condor_submit's "Failed to commit"
@@ -53,11 +53,12 @@ Result<LocalQueue> local_queue(const config::Config& cfg) {
 // here is left to the schedd, which says why.
 std::optional<std::string> executable_refusal(const config::Config& cfg, schedd::Submission submission,
                                               const config::ConfigHost& host) {
-  auto q = local_queue(cfg);
-  if (!q) return std::nullopt;
+  const config::Config schedd_config = cfg.as({"SCHEDD", ""});
+  auto settings = schedd::ScheddSettings::from_config(schedd_config);
+  if (!settings) return std::nullopt;
   submission.queue = "1";  // the first job is enough
-  const schedd::SubmitSite site{q->settings.uid_domain, &q->config, &host};
-  auto jobs = schedd::build_submission(*q->queue, submission, site, 0);
+  const schedd::SubmitSite site{settings->uid_domain, &schedd_config, &host};
+  auto jobs = schedd::build_submission(1, submission, site, 0);
   if (!jobs || jobs->empty()) return std::nullopt;
   const std::string cmd = schedd::string_attr(jobs->front(), "Cmd");
   if (cmd.empty()) return std::nullopt;
@@ -68,7 +69,8 @@ std::optional<std::string> executable_refusal(const config::Config& cfg, schedd:
 // To the schedd on this node, over its local socket (SCHEDD_SOCKET): the
 // schedd learns who we are from the kernel, so no certificate is needed.
 int submit_to_schedd(const config::Config& cfg, const schedd::Submission& submission,
-                     const config::ConfigHost& host, std::ostream& out, std::ostream& err) {
+                     const config::ConfigHost& host, const ScheddLink& link, std::ostream& out,
+                     std::ostream& err) {
   if (auto refusal = executable_refusal(cfg, submission, host)) {
     say_refusal(err, false, *refusal);
     return kExitUserError;
@@ -79,12 +81,7 @@ int submit_to_schedd(const config::Config& cfg, const schedd::Submission& submis
                                   {"label", submission.label},  {"iwd", submission.iwd},
                                   {"environment", environment}, {"appends", submission.appends},
                                   {"queue", submission.queue}};
-  auto socket = cfg.string("SCHEDD_SOCKET");
-  if (!socket) {
-    err << "cara submit: " << socket.error() << "\n";
-    return kExitUserError;
-  }
-  auto reply = net::local_call(*socket, request, std::chrono::seconds(60));
+  auto reply = link(request);
   if (!reply) {
     err << "cara submit: " << reply.error() << "\n";
     return kExitUnreachable;
@@ -105,8 +102,10 @@ int submit_to_schedd(const config::Config& cfg, const schedd::Submission& submis
 }  // namespace
 
 int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-               std::shared_ptr<config::ConfigHost> host, const SubmitEnvironment& env) {
+               std::shared_ptr<config::ConfigHost> host, const SubmitEnvironment& env,
+               const RemoteSchedds* remote) {
   std::optional<std::string> dry_run_out, file, config_file, queue_args;
+  ScheddTarget target;  // -name SCHEDD, -pool CM: a schedd of the pool, over TLS
   std::vector<std::string> appends;
   std::string owner = env.user;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -126,6 +125,10 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
       appends.push_back(*v);
     } else if (is_flag(a, "queue")) {
       if (!(queue_args = next("queue arguments"))) return kExitUserError;
+    } else if (is_flag(a, "name") || is_flag(a, "pool")) {
+      auto v = next(is_flag(a, "name") ? "a schedd's name" : "a central manager, HOST[:PORT]");
+      if (!v) return kExitUserError;
+      (is_flag(a, "name") ? target.name : target.pool) = *v;
     } else if (is_flag(a, "config")) {
       if (!(config_file = next("a configuration file"))) return kExitUserError;
     } else if (is_flag(a, "owner")) {
@@ -168,7 +171,13 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
   }
   const schedd::Submission submission{*text, *file,   appends,        queue_args.value_or(""),
                                       owner, env.cwd, env.environment};
-  if (!dry_run_out) return submit_to_schedd(*cfg, submission, *host, out, err);
+  if (!dry_run_out) {
+    int rc = kExitOk;
+    auto link = target.remote() ? schedd_link(*cfg, target, remote, "cara submit", err, rc)
+                                : std::optional<ScheddLink>(local_schedd(*cfg, std::chrono::seconds(60)));
+    if (!link) return rc;
+    return submit_to_schedd(*cfg, submission, *host, *link, out, err);
+  }
   // The schedd's side, into a queue of its own: the same call as a real
   // submission.
   auto local = local_queue(*cfg);

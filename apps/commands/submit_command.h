@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "apps/commands/schedd_link.h"
+
 namespace cara::config {
 class ConfigHost;
 }
@@ -35,7 +37,10 @@ struct SubmitEnvironment {
   std::vector<std::pair<std::string, std::string>> environment;
 };
 
+// `remote` reaches the schedds -name and -pool name (cara-pool's); none:
+// only this node's.
 int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-               std::shared_ptr<config::ConfigHost> host, const SubmitEnvironment& env);
+               std::shared_ptr<config::ConfigHost> host, const SubmitEnvironment& env,
+               const RemoteSchedds* remote = nullptr);
 
 }  // namespace cara::apps

@@ -64,6 +64,12 @@ Result<bool> SharedOptions::take(const std::vector<std::string>& args, std::size
     *config = *v;
     return true;
   }
+  if (name && is_flag(a, "name")) {
+    auto v = option_value(args, i, "a schedd's name");
+    if (!v) return Error{v.error()};
+    *name = *v;
+    return true;
+  }
   if (pool && is_flag(a, "pool")) {
     auto v = option_value(args, i, "a central manager, HOST[:PORT]");
     if (!v) return Error{v.error()};

@@ -41,6 +41,14 @@ Result<std::string> option_value(const std::vector<std::string>& args, std::size
 
 struct AdOutput;
 
+// Which schedd a tool's -name and -pool name (schedd_link.h): none, this
+// node's.
+struct ScheddTarget {
+  std::optional<std::string> name;  // -name SCHEDD (its Name)
+  std::optional<std::string> pool;  // -pool CM[:PORT]
+  bool remote() const { return name || pool; }
+};
+
 // The options the query tools share, read alike: --config FILE, -pool
 // HOST[:PORT], -constraint EXPR (checked to parse) and the output options
 // (ad_output.h). A null target is an option the tool does not take.
@@ -51,6 +59,7 @@ struct SharedOptions {
   std::optional<std::string>* pool = nullptr;
   std::string* constraint = nullptr;
   AdOutput* output = nullptr;
+  std::optional<std::string>* name = nullptr;  // -name SCHEDD
   Result<bool> take(const std::vector<std::string>& args, std::size_t& i) const;
 };
 

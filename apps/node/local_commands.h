@@ -16,8 +16,12 @@ namespace cara::apps {
 
 // Answers one request ({"command": "submit" | "q", ...}) from `peer`, a
 // user of UID_DOMAIN `domain` on `host`, through the node's schedd.
+// `certified`: a tool's request sent on over TLS to another node's schedd
+// (cara q -name): that schedd knows the asker by its certificate and makes
+// the checks (root's jobs refused there too), not this process's uid.
 nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
                             const net::Guard& guard, const std::string& domain, const std::string& host,
-                            const nlohmann::json& request, const net::LocalPeer& peer);
+                            const nlohmann::json& request, const net::LocalPeer& peer,
+                            bool certified = false);
 
 }  // namespace cara::apps

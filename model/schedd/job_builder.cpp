@@ -381,6 +381,10 @@ class JobAdBuilder {
       nice_ = is_true_word(value);
       return Ok{};
     }
+    if (key == "hold") {  // condor_submit's hold = true: queued held, until condor_release
+      hold_ = is_true_word(value);
+      return Ok{};
+    }
     if (key == "concurrency_limits") {
       limits_line_ = c.line;
       ad_.set("ConcurrencyLimits", to_lower(value));
@@ -425,7 +429,13 @@ class JobAdBuilder {
     ad_.set("Owner", ctx_.owner);
     ad_.set("User", ctx_.owner + "@" + ctx_.uid_domain);
     ad_.set("QDate", ctx_.now);
-    ad_.set("JobStatus", 1);
+    ad_.set("JobStatus", hold_ ? 5 : 1);
+    if (hold_) {
+      // HTCondor's reason and code (15, SubmittedOnHold).
+      ad_.set("HoldReason", "submitted on hold at user's request");
+      ad_.set("HoldReasonCode", 15);
+      ad_.set("HoldReasonSubCode", 0);
+    }
     ad_.set("EnteredCurrentStatus", ctx_.now);
     ad_.set("JobUniverse", 5);
     ad_.set("NumJobStarts", 0);
@@ -530,6 +540,7 @@ class JobAdBuilder {
   std::string environment_;
   bool getenv_ = false;
   bool nice_ = false;
+  bool hold_ = false;
   int limits_line_ = -1, limits_expr_line_ = -1;
   classad::ExprPtr requirements_;
   std::string requirements_text_;

@@ -12,6 +12,9 @@ classad::ClassAd make_schedd_ad(const config::Config* config, const std::string&
   ad.set("MyType", "Scheduler");
   ad.set("Name", name);
   if (config != nullptr) {
+    // Machine: the node it runs on (its Master ad's Name), where a tool
+    // joins it (cara q -name).
+    if (auto host = config->string("FULL_HOSTNAME"); host && !host->empty()) ad.set("Machine", *host);
     // SCHEDD_ATTRS: configuration macros published in the schedd's ad.
     if (auto names = config->list("SCHEDD_ATTRS")) {
       for (const std::string& knob : *names) {

@@ -8,6 +8,11 @@ namespace cara::schedd {
 
 Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, const Submission& submission,
                                                        const SubmitSite& site, std::int64_t now) {
+  return build_submission(queue.next_cluster_id(), submission, site, now);
+}
+
+Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, const Submission& submission,
+                                                       const SubmitSite& site, std::int64_t now) {
   const std::string label = submission.label.empty() ? "submit description" : submission.label;
   auto description = parse_submit(submission.description, label, submission.appends, submission.queue);
   if (!description) return Error{description.error()};
@@ -16,7 +21,7 @@ Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, co
   ctx.uid_domain = site.uid_domain;
   ctx.iwd = submission.iwd;
   ctx.now = now;
-  ctx.cluster_id = queue.next_cluster_id();
+  ctx.cluster_id = cluster;
   ctx.label = label;
   ctx.config = site.config;
   ctx.files = site.files;

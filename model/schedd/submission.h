@@ -47,6 +47,10 @@ struct SubmitSite {
 // queue's policy (transforms, submit requirements) sees it.
 Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, const Submission& submission,
                                                        const SubmitSite& site, std::int64_t now);
+// The same for cluster `cluster`, with no queue (condor_submit's own
+// checks of a description, made before it is sent).
+Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, const Submission& submission,
+                                                       const SubmitSite& site, std::int64_t now);
 
 // A submission's outcome, saying where a refusal came from: its
 // description, or the queue's policy when it was to be committed

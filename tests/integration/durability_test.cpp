@@ -280,6 +280,10 @@ TEST_CASE("a central manager killed with kill -9 still knows the machines that w
       rows.out,
       std::regex(
           R"(^20\d\d-\d\d-\d\d \d\d:\d\d:\d\d +machine +ep2\.pool +slots 1 claimed 0 unclaimed 1 busy 0 cpus 0\.0/)")));
+  // -json: the samples as one JSON document, for scripts.
+  const auto json = stats({"-resourcequery", "ep2.pool", "-lasthours", "1", "-json"});
+  REQUIRE(json.exit_code == 0);
+  CHECK_THAT(json.out, Catch::StartsWith("[") && Catch::Contains("\"Name\": \"ep2.pool\""));
   // Bad input: a clear message and exit code 1 (the user's to fix).
   const auto bad = stats({"-lasthours", "soon"});
   CHECK(bad.exit_code == 1);

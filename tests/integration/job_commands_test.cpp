@@ -218,6 +218,35 @@ TEST_CASE("cara q, hold, release, rm and history against a running pool", "[inte
                                                    "master at <127.0.0.1:") &&
                                        Catch::Contains("give each node its own FULL_HOSTNAME"));
 
+  // -name SCHEDD: the schedd over TLS, from anywhere with a certificate of
+  // the pool's CA; the schedd knows the asker by it (reader@pool).
+  auto remote = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {CARA_BINARY});
+    args.insert(args.begin() + 2, {"--config", reader, "-name", "ap.pool"});
+    return run_process(args);
+  };
+  std::ofstream(pool.dir / "remote.sub") << "executable = /bin/true\nhold = true\nqueue 2\n";
+  auto sent = remote({"submit", (pool.dir / "remote.sub").string()});
+  INFO(sent.err);
+  REQUIRE(sent.exit_code == 0);
+  CHECK_THAT(sent.out, Catch::Contains("2 job(s) submitted to cluster"));
+  CHECK(remote({"q", "-allusers", "-af", "Owner", "JobStatus", "-constraint", "Owner == \"reader\""}).out ==
+        "reader 5\nreader 5\n");
+  CHECK_THAT(remote({"q", "-allusers"}).out, Catch::Contains("-- Schedd: ap.pool @ "));
+  // Another user may not remove reader's jobs; reader may.
+  auto not_theirs = run_process(
+      {CARA_BINARY, "rm", "--config", admin, "-name", "ap.pool", "-constraint", "Owner == \"reader\""});
+  CHECK(not_theirs.exit_code == 1);
+  CHECK_THAT(not_theirs.err, Catch::Contains("permission denied: it belongs to reader"));
+  auto removed_remote = remote({"rm", "-constraint", "Owner == \"reader\""});
+  CHECK(removed_remote.exit_code == 0);
+  CHECK_THAT(removed_remote.out, Catch::Contains("(2 jobs)"));
+  CHECK_THAT(remote({"history", "-af", "Owner", "JobStatus", "-constraint", "Owner == \"reader\""}).out,
+             Catch::Contains("reader 3\n"));
+  auto nowhere = run_process({CARA_BINARY, "q", "--config", reader, "-name", "nosuch.pool"});
+  CHECK(nowhere.exit_code == 1);
+  CHECK_THAT(nowhere.err, Catch::Contains("nosuch.pool"));
+
   // Error paths: what is wrong, and exit 1 for the user's mistakes.
   auto missing = tool({"rm", "99.0"});
   CHECK(missing.exit_code == 1);

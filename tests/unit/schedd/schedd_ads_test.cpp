@@ -24,7 +24,7 @@ std::int64_t integer(const classad::ClassAd& ad, const char* name) {
 }  // namespace
 
 TEST_CASE("the Submitter and Scheduler ads count the queue by submitter and status", "[schedd][ads]") {
-  Submit s("SCHEDD_ATTRS = Site\nSite = \"RWTH\"\n");
+  Submit s("SCHEDD_ATTRS = Site\nSite = \"RWTH\"\nFULL_HOSTNAME = ap7.physik.rwth-aachen.de\n");
   auto policy = QueuePolicy::from_config(*s.config, "ap.physik.rwth-aachen.de");
   REQUIRE(policy);
   JobQueue queue(std::move(*policy), "<10.0.0.1:9618>");
@@ -62,7 +62,8 @@ TEST_CASE("the Submitter and Scheduler ads count the queue by submitter and stat
   const classad::ClassAd& own = ads.scheduler;
   CHECK(string_attr(own, "MyType") == "Scheduler");
   CHECK(string_attr(own, "Name") == "ap.physik.rwth-aachen.de");
-  CHECK(string_attr(own, "Site") == "RWTH");  // SCHEDD_ATTRS
+  CHECK(string_attr(own, "Site") == "RWTH");                          // SCHEDD_ATTRS
+  CHECK(string_attr(own, "Machine") == "ap7.physik.rwth-aachen.de");  // its node: cara q -name joins it
   CHECK(integer(own, "TotalIdleJobs") == 2);
   CHECK(integer(own, "TotalRunningJobs") == 2);
   CHECK(integer(own, "TotalHeldJobs") == 1);

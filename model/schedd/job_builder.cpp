@@ -246,7 +246,11 @@ std::optional<std::int64_t> size_in_units(std::string_view text, double base_kib
     kib = 1024.0 * 1024 * 1024;
   else
     return std::nullopt;
-  return static_cast<std::int64_t>(std::ceil(value * kib / base_kib));
+  // A size no int64 holds is no size (the fuzzer found 2111...1G
+  // overflowing the conversion).
+  const double units = std::ceil(value * kib / base_kib);
+  if (!(units < 9.2e18)) return std::nullopt;
+  return static_cast<std::int64_t>(units);
 }
 
 std::vector<std::string> job_arguments(const classad::ClassAd& job) {

@@ -245,4 +245,5 @@ TEST_CASE("job arguments split in both syntaxes", "[schedd][submit]") {
   CHECK(job_arguments(s.ok(kExe + "args = say \\\"hi\\\"\nqueue\n")[0]).size() == 2);
   CHECK(size_in_units("2 GB", 1024) == 2048);
   CHECK(!size_in_units("2 XB", 1024));
+  CHECK(!size_in_units("2111111111111111111111111G", 1024));  // no int64 holds it: not a size
 }

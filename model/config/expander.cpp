@@ -13,6 +13,7 @@ namespace cara::config {
 namespace {
 
 constexpr std::size_t kMaxNesting = 64;  // macros expanding macros
+constexpr int kMaxField = 1024;          // printf field widths and precisions ($INT, $REAL, $STRING)
 
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -51,11 +52,22 @@ Result<std::string> format_one(std::string_view fmt, std::string_view allowed, a
     }
     std::size_t j = i + 1;
     while (j < fmt.size() && std::string_view("-+ #0").find(fmt[j]) != std::string_view::npos) ++j;
-    while (j < fmt.size() && fmt[j] >= '0' && fmt[j] <= '9') ++j;
+    // A field width or precision of at most kMaxField: a submit file's
+    // $INT(ProcId,%01605775876d) must not make a 1.6 GB string per job
+    // (the fuzzer's find).
+    auto field = [&](std::size_t& k) {
+      const std::size_t from = k;
+      while (k < fmt.size() && fmt[k] >= '0' && fmt[k] <= '9') ++k;
+      return k - from <= 4 && (k == from || std::stoi(std::string(fmt.substr(from, k - from))) <= kMaxField);
+    };
+    bool bounded = field(j);
     if (j < fmt.size() && fmt[j] == '.') {
       ++j;
-      while (j < fmt.size() && fmt[j] >= '0' && fmt[j] <= '9') ++j;
+      bounded = field(j) && bounded;
     }
+    if (!bounded)
+      return Error{"format '" + std::string(fmt) + "': a field width or precision is at most " +
+                   std::to_string(kMaxField)};
     if (j >= fmt.size() || allowed.find(fmt[j]) == std::string_view::npos) {
       return Error{"format '" + std::string(fmt) + "': expected one conversion of %" + std::string(allowed)};
     }

@@ -78,6 +78,11 @@ TEST_CASE("$SUBSTR and $CHOICE", "[config]") {
   // A length past the end, however large, ends at the end (the fuzzer
   // found 1 + INT64_MAX overflowing here).
   CHECK(val(load("Name = abcdef\nL = $SUBSTR(Name, 1, 99999999999999999999)\n"), "L") == "bcdef");
+  // A field width past 1024 is refused: $INT(N,%01605775876d) would make
+  // a 1.6 GB string (the submit fuzzer found it).
+  CHECK_THAT(val(load("N = 3\nW = $INT(N,%01605775876d)\n"), "W"),
+             Catch::Contains("a field width or precision is at most 1024"));
+  CHECK(val(load("N = 3\nW = $INT(N,%05d)\n"), "W") == "00003");
 }
 
 TEST_CASE("$F path functions, $DIRNAME and $BASENAME", "[config]") {

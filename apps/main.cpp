@@ -40,8 +40,6 @@ int hand_over(int argc, char** argv) {
   return 2;
 }
 
-using EvalClockNow = cara::apps::EvalClock;
-
 cara::apps::EvalClock wall_clock() {
   std::time_t now = std::time(nullptr);
   std::tm local{};
@@ -133,7 +131,7 @@ int main(int argc, char** argv) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
   }
-  const EvalClockNow now = wall_clock();
+  const cara::apps::EvalClock now = wall_clock();
   const cara::apps::ToolContext who{cara::os::current_user(), now.now, now.local_offset};
   // -name SCHEDD and -pool CM reach a schedd over TLS, and -better-analyze
   // asks the collector and the negotiator too: an actor system's work.

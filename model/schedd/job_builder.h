@@ -15,6 +15,7 @@
 
 #include "model/classad/classad.h"
 #include "model/common/result.h"
+#include "model/schedd/job_arguments.h"
 #include "model/schedd/submit_description.h"
 
 namespace cara::config {
@@ -48,10 +49,5 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
 // without B; "2GB", "512 M"): the amount in `base` units (1024 for MiB,
 // 1 for KiB), rounded up; nullopt when `text` is not a number with a unit.
 std::optional<std::int64_t> size_in_units(std::string_view text, double base_kib);
-
-// The argument vector of a job ad: Arguments (new syntax: white space
-// separates, single quotes group, '' is a quote) or Args (old syntax:
-// white space separates).
-std::vector<std::string> job_arguments(const classad::ClassAd& job);
 
 }  // namespace cara::schedd

@@ -12,6 +12,7 @@
 #include "model/classad/parser.h"
 #include "model/classad/time_format.h"
 #include "model/classad/unparse.h"
+#include "model/schedd/job_status.h"
 
 namespace cara::apps {
 
@@ -26,19 +27,9 @@ const char* const kHistoryUsage =
 
 namespace {
 
-std::int64_t int_of(const classad::ClassAd& ad, const char* attr) {
-  std::int64_t n = 0;
-  return classad::evaluate_attr(ad, attr).number(n) ? n : 0;
-}
-
 double real_of(const classad::ClassAd& ad, const char* attr) {
   double d = 0;
   return classad::evaluate_attr(ad, attr).number(d) ? d : 0;
-}
-
-std::string string_of(const classad::ClassAd& ad, const char* attr) {
-  const classad::Value v = classad::evaluate_attr(ad, attr);
-  return v.is_string() ? std::string(v.as_string()) : "";
 }
 
 // condor_q's ST column: HTCondor's letters for JobStatus 1..7.
@@ -48,7 +39,8 @@ const char* status_letter(std::int64_t s) {
 }
 
 std::string job_id_text(const classad::ClassAd& job) {
-  return std::to_string(int_of(job, "ClusterId")) + "." + std::to_string(int_of(job, "ProcId"));
+  return std::to_string(schedd::int_attr(job, "ClusterId")) + "." +
+         std::to_string(schedd::int_attr(job, "ProcId"));
 }
 
 // A number, or "_" for none (the batch table's way).
@@ -64,9 +56,9 @@ std::string cut(const std::string& s, std::size_t width, bool wide) {
 // The time a job has run: its past runs and, while it runs, this one.
 std::int64_t run_time(const classad::ClassAd& job, std::int64_t now) {
   double t = real_of(job, "RemoteWallClockTime");
-  const std::int64_t status = int_of(job, "JobStatus");
+  const std::int64_t status = schedd::int_attr(job, "JobStatus");
   if (status == 2 || status == 7) {
-    const std::int64_t started = int_of(job, "JobCurrentStartDate");
+    const std::int64_t started = schedd::int_attr(job, "JobCurrentStartDate");
     if (started > 0 && now > started) t += static_cast<double>(now - started);
   }
   return static_cast<std::int64_t>(t);
@@ -74,10 +66,10 @@ std::int64_t run_time(const classad::ClassAd& job, std::int64_t now) {
 
 // The command as condor_q shows it: the executable's name and arguments.
 std::string command_text(const classad::ClassAd& job) {
-  std::string cmd = string_of(job, "Cmd");
+  std::string cmd = schedd::string_attr(job, "Cmd");
   if (auto slash = cmd.rfind('/'); slash != std::string::npos) cmd = cmd.substr(slash + 1);
-  std::string args = string_of(job, "Arguments");
-  if (args.empty()) args = string_of(job, "Args");
+  std::string args = schedd::string_attr(job, "Arguments");
+  if (args.empty()) args = schedd::string_attr(job, "Args");
   return args.empty() ? cmd : cmd + " " + args;
 }
 
@@ -107,9 +99,9 @@ void batch_table(std::ostream& out, const std::vector<classad::ClassAd>& jobs, c
   std::map<std::pair<std::string, std::string>, std::size_t> index;
   bool any_held = false;
   for (const classad::ClassAd& job : jobs) {
-    const std::string owner = string_of(job, "Owner");
-    const std::int64_t cluster = int_of(job, "ClusterId"), proc = int_of(job, "ProcId");
-    std::string name = string_of(job, "JobBatchName");
+    const std::string owner = schedd::string_attr(job, "Owner");
+    const std::int64_t cluster = schedd::int_attr(job, "ClusterId"), proc = schedd::int_attr(job, "ProcId");
+    std::string name = schedd::string_attr(job, "JobBatchName");
     if (name.empty()) name = "ID: " + std::to_string(cluster);
     auto [it, fresh] = index.emplace(std::pair{owner, name}, batches.size());
     if (fresh) {
@@ -118,9 +110,9 @@ void batch_table(std::ostream& out, const std::vector<classad::ClassAd>& jobs, c
       batches.back().name = name;
     }
     Batch& b = batches[it->second];
-    const std::int64_t q = int_of(job, "QDate");
+    const std::int64_t q = schedd::int_attr(job, "QDate");
     if (b.submitted == 0 || (q > 0 && q < b.submitted)) b.submitted = q;
-    switch (int_of(job, "JobStatus")) {
+    switch (schedd::int_attr(job, "JobStatus")) {
       case 1: ++b.idle; break;
       case 2:
       case 7: ++b.run; break;
@@ -131,7 +123,7 @@ void batch_table(std::ostream& out, const std::vector<classad::ClassAd>& jobs, c
       default: break;
     }
     ++b.present;
-    b.cluster_procs[cluster] = std::max<std::int64_t>(int_of(job, "TotalSubmitProcs"), 1);
+    b.cluster_procs[cluster] = std::max<std::int64_t>(schedd::int_attr(job, "TotalSubmitProcs"), 1);
     ++b.cluster_present[cluster];
     if (b.first.empty()) b.first = job_id_text(job);
     b.last = job_id_text(job);
@@ -185,21 +177,22 @@ void job_table(std::ostream& out, QueueOptions::View view, const std::vector<cla
                    {"ST"}, {"PRI", true}, {"SIZE", true},      {"CMD"}};
   }
   for (const classad::ClassAd& job : jobs) {
-    const std::string id = job_id_text(job), owner = string_of(job, "Owner");
-    const std::string submitted = short_date(int_of(job, "QDate"), c.offset);
+    const std::string id = job_id_text(job), owner = schedd::string_attr(job, "Owner");
+    const std::string submitted = short_date(schedd::int_attr(job, "QDate"), c.offset);
     switch (view) {
       case QueueOptions::View::Run:
-        t.rows.push_back(
-            {id, owner, submitted, activity_time(run_time(job, c.now)), string_of(job, "RemoteHost")});
+        t.rows.push_back({id, owner, submitted, activity_time(run_time(job, c.now)),
+                          schedd::string_attr(job, "RemoteHost")});
         break;
       case QueueOptions::View::Hold:
-        t.rows.push_back({id, owner, short_date(int_of(job, "EnteredCurrentStatus"), c.offset),
-                          cut(string_of(job, "HoldReason"), 60, wide)});
+        t.rows.push_back({id, owner, short_date(schedd::int_attr(job, "EnteredCurrentStatus"), c.offset),
+                          cut(schedd::string_attr(job, "HoldReason"), 60, wide)});
         break;
       default:
         t.rows.push_back({id, owner, submitted, activity_time(run_time(job, c.now)),
-                          status_letter(int_of(job, "JobStatus")), std::to_string(int_of(job, "JobPrio")),
-                          size_mb(job), cut(command_text(job), 40, wide)});
+                          status_letter(schedd::int_attr(job, "JobStatus")),
+                          std::to_string(schedd::int_attr(job, "JobPrio")), size_mb(job),
+                          cut(command_text(job), 40, wide)});
     }
   }
   t.print(out);
@@ -237,7 +230,7 @@ std::string short_date(std::int64_t secs, std::int32_t offset) {
 
 void JobCounts::add(const classad::ClassAd& job) {
   ++total;
-  switch (int_of(job, "JobStatus")) {
+  switch (schedd::int_attr(job, "JobStatus")) {
     case 1: ++idle; break;
     case 2: ++running; break;
     case 3: ++removed; break;
@@ -330,7 +323,7 @@ std::string format_queue(const QueueOptions& o, const std::vector<classad::Class
   for (const classad::ClassAd& j : jobs) query.add(j);
   for (const classad::ClassAd& j : c.everyone) {
     all.add(j);
-    if (string_of(j, "Owner") == c.me) mine.add(j);
+    if (schedd::string_attr(j, "Owner") == c.me) mine.add(j);
   }
   out << "\nTotal for query: " << counts_text(query) << "\n";
   if (!o.allusers && o.selectors.empty()) out << "Total for " << c.me << ": " << counts_text(mine) << "\n";
@@ -351,10 +344,11 @@ std::string format_history(const QueueOptions& o, const std::vector<classad::Cla
                {"CMD"}};
   for (const classad::ClassAd& job : jobs) {
     // When it finished: completed, or removed (when it entered that status).
-    std::int64_t done = int_of(job, "CompletionDate");
-    if (done == 0) done = int_of(job, "EnteredCurrentStatus");
-    t.rows.push_back({job_id_text(job), string_of(job, "Owner"), short_date(int_of(job, "QDate"), c.offset),
-                      activity_time(run_time(job, c.now)), status_letter(int_of(job, "JobStatus")),
+    std::int64_t done = schedd::int_attr(job, "CompletionDate");
+    if (done == 0) done = schedd::int_attr(job, "EnteredCurrentStatus");
+    t.rows.push_back({job_id_text(job), schedd::string_attr(job, "Owner"),
+                      short_date(schedd::int_attr(job, "QDate"), c.offset),
+                      activity_time(run_time(job, c.now)), status_letter(schedd::int_attr(job, "JobStatus")),
                       short_date(done, c.offset), cut(command_text(job), 40, o.wide)});
   }
   t.print(out);

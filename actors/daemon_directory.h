@@ -22,7 +22,8 @@ template <class Handle>
 constexpr const char* daemon_name() {
   static_assert(std::is_same_v<Handle, collector_actor> || std::is_same_v<Handle, negotiator_actor> ||
                     std::is_same_v<Handle, schedd_actor> || std::is_same_v<Handle, startd_actor> ||
-                    std::is_same_v<Handle, master_actor> || std::is_same_v<Handle, had_actor>,
+                    std::is_same_v<Handle, master_actor> || std::is_same_v<Handle, had_actor> ||
+                    std::is_same_v<Handle, defrag_actor>,
                 "no daemon of DAEMON_LIST has this interface");
   if constexpr (std::is_same_v<Handle, collector_actor>) return "COLLECTOR";
   if constexpr (std::is_same_v<Handle, negotiator_actor>) return "NEGOTIATOR";
@@ -30,6 +31,7 @@ constexpr const char* daemon_name() {
   if constexpr (std::is_same_v<Handle, startd_actor>) return "STARTD";
   if constexpr (std::is_same_v<Handle, master_actor>) return "MASTER";
   if constexpr (std::is_same_v<Handle, had_actor>) return "HAD";
+  if constexpr (std::is_same_v<Handle, defrag_actor>) return "DEFRAG";
 }
 
 // The daemon of that kind in `daemons`, or a null handle.

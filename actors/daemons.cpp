@@ -4,6 +4,7 @@
 #include <caf/actor_system.hpp>
 
 #include "actors/collector.h"
+#include "actors/defrag.h"
 #include "actors/had.h"
 #include "actors/negotiator.h"
 #include "actors/schedd.h"
@@ -86,8 +87,13 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     setup.daemon_account = node.daemon_account;
     return untyped(spawn_startd(sys, std::move(setup)));
   }
+  if (name == "DEFRAG") {
+    auto setup = common<DefragSetup>(name, node, std::move(config), std::move(collectors));
+    setup.seed = node.seed;
+    return untyped(spawn_defrag(sys, std::move(setup)));
+  }
   return Error{"DAEMON_LIST: unknown daemon '" + name +
-               "'; expected COLLECTOR, NEGOTIATOR, HAD, SCHEDD, STARTD"};
+               "'; expected COLLECTOR, NEGOTIATOR, HAD, SCHEDD, STARTD, DEFRAG"};
 }
 
 }  // namespace cara::actors

@@ -51,7 +51,7 @@ struct NodeServices {
   std::shared_ptr<HaLink> ha;
 };
 
-// Spawns daemon `name` (COLLECTOR, NEGOTIATOR, HAD, SCHEDD or STARTD) of a node
+// Spawns daemon `name` (COLLECTOR, NEGOTIATOR, HAD, SCHEDD, STARTD or DEFRAG) of a node
 // configured by `config`, advertising to `collectors`. The error names
 // what in the configuration is wrong.
 Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name, const NodeServices& node,

@@ -39,6 +39,7 @@ struct ReconnectJob;
 struct ReconnectReply;
 struct SubmitRequest;
 struct SubmitReply;
+struct SubmitProgress;
 struct QueueQuery;
 struct HistoryQuery;
 struct QueueReply;
@@ -115,13 +116,22 @@ using slot_actor =
     caf::typed_actor<caf::reacts_to<SlotMatched>, caf::replies_to<ClaimSlot>::with<ClaimReply>,
                      caf::replies_to<ActivateClaim>::with<ActivateReply>, caf::reacts_to<ReleaseSlot>,
                      caf::replies_to<ReconnectJob>::with<ReconnectReply>, caf::reacts_to<SlotOrder>,
-                     caf::reacts_to<StarterExit>, caf::reacts_to<Timer>>;
+                     caf::reacts_to<StarterExit>, caf::reacts_to<Timer>,
+                     caf::replies_to<DrainRequest>::with<CommandReply>>;
 
 using startd_actor =
     caf::typed_actor<caf::replies_to<SlotCall>::with<ClaimReply>, caf::reacts_to<Timer>,
                      caf::reacts_to<Collectors>, caf::replies_to<DrainRequest>::with<CommandReply>,
                      caf::replies_to<VacateRequest>::with<CommandReply>,
                      caf::replies_to<Reconfigure>::with<CommandReply>, caf::reacts_to<NodeStop>>;
+
+// The defrag daemon (actors/defrag.h): it only acts on its own timers.
+using defrag_actor = caf::typed_actor<caf::reacts_to<Timer>, caf::reacts_to<Collectors>,
+                                      caf::replies_to<Reconfigure>::with<CommandReply>>;
+
+// Who hears how a submission's building goes (the local socket's server
+// for `cara submit`'s progress bar).
+using submit_progress_actor = caf::typed_actor<caf::reacts_to<SubmitProgress>>;
 
 using starter_actor = caf::typed_actor<caf::reacts_to<StarterSignal>, caf::reacts_to<StarterExit>>;
 

@@ -56,7 +56,8 @@ void tell_collectors(Self self, const MasterSetup& setup) {
   auto& running = self->state.running;
   for (std::size_t j = 0; j < running.size(); ++j) {
     const std::string& name = setup.daemons[j].name;
-    if (running[j].actor && (name == "NEGOTIATOR" || name == "SCHEDD" || name == "STARTD"))
+    if (running[j].actor &&
+        (name == "NEGOTIATOR" || name == "SCHEDD" || name == "STARTD" || name == "DEFRAG"))
       caf::send_as(caf::actor_cast<caf::actor>(self), running[j].actor, now);
   }
 }

@@ -38,6 +38,7 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<JobSuspension>("cara::JobSuspension")
       .add_message_type<SubmitRequest>("cara::SubmitRequest")
       .add_message_type<SubmitReply>("cara::SubmitReply")
+      .add_message_type<SubmitProgress>("cara::SubmitProgress")
       .add_message_type<QueueQuery>("cara::QueueQuery")
       .add_message_type<HistoryQuery>("cara::HistoryQuery")
       .add_message_type<QueueReply>("cara::QueueReply")

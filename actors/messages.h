@@ -3,7 +3,8 @@
 // one is registered in message_types.cpp. They are coarse on purpose: a
 // batch of ads, one autocluster, one claim — never one message per job in
 // a negotiation. Replies carry ok/reason instead of a CAF error so that a
-// refusal reads the same in every process.
+// refusal reads the same in every process. What tools ask of a schedd
+// (submit, queue, history, job actions) is in queue_messages.h.
 #pragma once
 
 #include <caf/actor.hpp>
@@ -360,93 +361,6 @@ typename I::result_type inspect(I& f, ReconnectReply& x) {
   return f(caf::meta::type_name("ReconnectReply"), x.state, x.reason);
 }
 
-// ---- Submitting and the queue ----------------------------------------------
-
-struct SubmitRequest {
-  std::string description;  // the submit description's text
-  std::string label;        // its file name, for messages
-  std::string owner, iwd;
-  std::vector<std::string> environment;  // NAME=value
-  std::vector<std::string> appends;      // -append lines
-  std::string queue;                     // -queue ARGS: replaces the description's queue statement
-};
-template <class I>
-typename I::result_type inspect(I& f, SubmitRequest& x) {
-  return f(caf::meta::type_name("SubmitRequest"), x.description, x.label, x.owner, x.iwd, x.environment,
-           x.appends, x.queue);
-}
-struct SubmitReply {
-  bool ok = false;
-  std::string error;
-  std::int64_t cluster = 0;
-  std::int64_t count = 0;
-  std::string warning;
-  bool at_commit = false;  // refused by the queue's policy, not for its description
-};
-template <class I>
-typename I::result_type inspect(I& f, SubmitReply& x) {
-  return f(caf::meta::type_name("SubmitReply"), x.ok, x.error, x.cluster, x.count, x.warning, x.at_commit);
-}
-
-struct QueueQuery {
-  std::string constraint;
-  std::vector<std::string> projection;
-};
-template <class I>
-typename I::result_type inspect(I& f, QueueQuery& x) {
-  return f(caf::meta::type_name("QueueQuery"), x.constraint, x.projection);
-}
-
-// condor_history: the schedd's history of finished jobs (completed or
-// removed), newest first; at most `limit` jobs (0: every one kept).
-struct HistoryQuery {
-  std::string constraint;
-  std::vector<std::string> projection;
-  std::int64_t limit = 0;
-};
-template <class I>
-typename I::result_type inspect(I& f, HistoryQuery& x) {
-  return f(caf::meta::type_name("HistoryQuery"), x.constraint, x.projection, x.limit);
-}
-
-struct QueueReply {
-  bool ok = true;
-  std::string error;
-  std::vector<WireAd> jobs;
-};
-template <class I>
-typename I::result_type inspect(I& f, QueueReply& x) {
-  return f(caf::meta::type_name("QueueReply"), x.ok, x.error, x.jobs);
-}
-
-// condor_rm, condor_hold, condor_release (model/schedd/job_actions.h):
-// `action` is the tool's word ("rm", "hold", "release"); `user` the one
-// who asks, which the schedd takes from a remote client's certificate.
-struct JobActionRequest {
-  std::string action;
-  std::string constraint;
-  std::string reason;
-  std::string user;
-  bool mine_only = false;  // -all: the asker's jobs, the others passed over
-};
-template <class I>
-typename I::result_type inspect(I& f, JobActionRequest& x) {
-  return f(caf::meta::type_name("JobActionRequest"), x.action, x.constraint, x.reason, x.user, x.mine_only);
-}
-
-// The jobs changed ("5.0") and those selected but not changed, each with
-// why ("5.1: job 5.1 is Idle; ...").
-struct JobActionReply {
-  bool ok = true;
-  std::string error;
-  std::vector<std::string> done;
-  std::vector<std::string> refused;
-};
-template <class I>
-typename I::result_type inspect(I& f, JobActionReply& x) {
-  return f(caf::meta::type_name("JobActionReply"), x.ok, x.error, x.done, x.refused);
-}
-
 // ---- The accountant (condor_userprio) ---------------------------------------
 
 struct UserprioQuery {};
@@ -471,14 +385,22 @@ typename I::result_type inspect(I& f, UserprioReply& x) {
 
 // condor_drain: stop a machine's slots taking new jobs, its running jobs
 // leaving as `how` says (startd::DrainSchedule: 0 graceful, 1 quick,
-// 2 fast), or take the drain back. Needs ADMINISTRATOR.
+// 2 fast), or take the drain back. `reason`: the DrainReason (empty: "by
+// command"); `start`: START while draining (a ClassAd expression; empty:
+// False); `resume_on_completion`: back to work once drained (the defrag
+// daemon's drains). Needs ADMINISTRATOR. A slot actor takes it too and
+// hands it to its startd (the defrag daemon reaches a machine through its
+// slot ads, as HTCondor's reaches the startd an ad names).
 struct DrainRequest {
   std::int32_t how = 0;
   bool cancel = false;
+  std::string reason;
+  std::string start;
+  bool resume_on_completion = false;
 };
 template <class I>
 typename I::result_type inspect(I& f, DrainRequest& x) {
-  return f(caf::meta::type_name("DrainRequest"), x.how, x.cancel);
+  return f(caf::meta::type_name("DrainRequest"), x.how, x.cancel, x.reason, x.start, x.resume_on_completion);
 }
 
 // condor_vacate: the claims of `slot` (its short name, slot1_2), or of

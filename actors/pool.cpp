@@ -117,10 +117,10 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   // Under high availability a schedd follows the active negotiator
   // through the collectors; otherwise it is told the one there is.
   for (NodeServices& n : services) n.negotiator = high_availability ? negotiator_actor{} : pool.negotiator;
-  s = phase({"SCHEDD", "STARTD"}, [&](std::size_t, const std::string& d, const caf::actor& a) {
+  s = phase({"SCHEDD", "STARTD", "DEFRAG"}, [&](std::size_t, const std::string& d, const caf::actor& a) {
     if (d == "STARTD")
       pool.startds.push_back(caf::actor_cast<startd_actor>(a));
-    else if (!pool.schedd)
+    else if (d == "SCHEDD" && !pool.schedd)
       pool.schedd = caf::actor_cast<schedd_actor>(a);
   });
   if (!s) return failed(s.error());

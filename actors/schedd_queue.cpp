@@ -73,7 +73,12 @@ SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitReques
   const schedd::Submission submission{
       r.description, r.label, r.appends, r.queue, r.owner, r.iwd, parse_environment(r.environment)};
   const schedd::SubmitSite site{st.uid_domain, st.config.get(), setup.files.get()};
-  auto result = schedd::submit_description(*st.queue, submission, site, setup.clock.now(self));
+  schedd::BuildProgress progress;
+  if (r.progress && net::from_this_node(self))
+    progress = [self, to = r.progress](std::int64_t built, std::int64_t total) {
+      self->send(to, SubmitProgress{built, total});
+    };
+  auto result = schedd::submit_description(*st.queue, submission, site, setup.clock.now(self), progress);
   if (!result) {
     reply.error = result.error;
     reply.at_commit = result.at_commit;

@@ -352,6 +352,12 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         if (exited && r.schedd) send_end(self, r.schedd, *self->state.unacked);
         return rp;
       },
+      [self](DrainRequest& d) -> caf::delegated<CommandReply> {
+        // The defrag daemon reaches a machine through its slot ads: the
+        // startd answers, judging the request's own sender (a delegated
+        // message keeps it).
+        return self->delegate(self->state.env->startd, std::move(d));
+      },
       [self](Timer t) {
         if (!net::from_this_node(self)) return warn(self, "a timer from another node ignored");
         auto& st = self->state;

@@ -12,6 +12,7 @@
 #include "model/claim/claim_id.h"
 #include "model/claim/leftovers.h"
 #include "model/classad/eval.h"
+#include "model/classad/parser.h"
 #include "model/collector/ad_store.h"
 #include "model/startd/startd.h"
 #include "model/startd/startd_settings.h"
@@ -421,14 +422,20 @@ startd_actor::behavior_type startd_behavior(Self self, std::shared_ptr<startd::S
         if (!d.cancel && (d.how < 0 || d.how > 2))
           return CommandReply{false, "drain: how must be 0 (graceful), 1 (quick) or 2 (fast)"};
         static constexpr const char* kHow[] = {"graceful", "quick", "fast"};
+        startd::DrainOrder order{static_cast<startd::DrainSchedule>(d.how), nullptr, d.reason,
+                                 d.resume_on_completion};
+        if (!d.cancel && !d.start.empty()) {
+          auto start = classad::parse_expression_shared(d.start);
+          if (!start)
+            return CommandReply{false, "drain: the START expression '" + d.start + "': " + start.error()};
+          order.start_expr = *start;
+        }
         const std::int64_t now = setup.clock.now(self);
-        auto result = d.cancel
-                          ? self->state.model->cancel_drain(now)
-                          : self->state.model->drain(static_cast<startd::DrainSchedule>(d.how), nullptr, now);
+        auto result = d.cancel ? self->state.model->cancel_drain(now) : self->state.model->drain(order, now);
         dispatch(self, setup, std::move(result), nullptr);
         setup.context.info(
             std::string(d.cancel ? "drain cancelled" : "drain (" + std::string(kHow[d.how]) + ")") + " by " +
-            setup.context.requester(self));
+            setup.context.requester(self) + (d.cancel || d.reason.empty() ? "" : ": " + d.reason));
         return CommandReply{true, {}};
       },
       [self, setup](VacateRequest& v) -> CommandReply {

@@ -157,6 +157,7 @@ int main(int argc, char** argv) {
     env.cwd = std::filesystem::current_path(ec).string();
     env.now = static_cast<std::int64_t>(std::time(nullptr));
     env.environment = cara::os::process_environment();
+    env.terminal = ::isatty(STDOUT_FILENO) == 1;
     return cara::apps::run_submit(submit->remaining(), std::cout, std::cerr,
                                   std::make_shared<cara::os::SystemHost>(), env);
   }

@@ -163,7 +163,11 @@ void LocalServer::serve() {
       if (request.is_discarded() || !request.is_object())
         reply = {{"ok", false}, {"error", "bad request: a JSON object expected"}};
       else
-        reply = handler_(request, peer);
+        reply = handler_(request, peer, [fd, deadline](const nlohmann::json& note) {
+          // Whatever the handler says, the caller must see a note, never
+          // take it for the answer.
+          send_frame(fd, nlohmann::json{{"progress", note}}.dump(), deadline);
+        });
     }
     send_frame(fd, reply.dump(), deadline);
     ::close(fd);
@@ -171,7 +175,7 @@ void LocalServer::serve() {
 }
 
 Result<nlohmann::json> local_call(const std::string& path, const nlohmann::json& request,
-                                  std::chrono::milliseconds timeout) {
+                                  std::chrono::milliseconds timeout, const ProgressNote& on_note) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return Error{"cannot create a socket (" + errno_text() + ")"};
@@ -185,13 +189,23 @@ Result<nlohmann::json> local_call(const std::string& path, const nlohmann::json&
   }
   Result<nlohmann::json> out = Error{path + ": no reply within " + std::to_string(timeout.count()) + " ms"};
   if (send_frame(fd, request.dump(), deadline)) {
-    auto text = receive_frame(fd, deadline);
-    if (text) {
+    for (;;) {
+      auto text = receive_frame(fd, deadline);
+      if (!text) {
+        out = Error{path + ": " + text.error()};
+        break;
+      }
       auto reply = nlohmann::json::parse(*text, nullptr, false);
-      out = reply.is_discarded() ? Result<nlohmann::json>(Error{path + ": the reply is not JSON"})
-                                 : Result<nlohmann::json>(std::move(reply));
-    } else {
-      out = Error{path + ": " + text.error()};
+      if (reply.is_discarded()) {
+        out = Error{path + ": the reply is not JSON"};
+        break;
+      }
+      if (reply.is_object() && reply.contains("progress")) {
+        if (on_note) on_note(reply["progress"]);
+        continue;  // the answer follows
+      }
+      out = std::move(reply);
+      break;
     }
   }
   ::close(fd);

@@ -3,7 +3,9 @@
 // 14–28 ms). A Unix-domain stream socket: the kernel tells the server the
 // caller's uid (SO_PEERCRED), so the caller is proven without certificates
 // and cannot claim to be someone else. One request per connection, each a
-// length-prefixed JSON document.
+// length-prefixed JSON document; the answer is one such document, after
+// any number of progress notes ({"progress": NOTE}) when the request asked
+// for them.
 #pragma once
 
 #include <atomic>
@@ -22,9 +24,13 @@ struct LocalPeer {
   std::string user;  // the uid's login name, or the uid as text
 };
 
+// A progress note (NOTE) to the caller before the answer.
+using ProgressNote = std::function<void(const nlohmann::json& note)>;
+
 class LocalServer {
  public:
-  using Handler = std::function<nlohmann::json(const nlohmann::json& request, const LocalPeer& peer)>;
+  using Handler = std::function<nlohmann::json(const nlohmann::json& request, const LocalPeer& peer,
+                                               const ProgressNote& note)>;
   LocalServer() = default;
   ~LocalServer();
   LocalServer(const LocalServer&) = delete;
@@ -45,8 +51,9 @@ class LocalServer {
 };
 
 // One request to the server at `path`; fails naming the path when nothing
-// listens there or no reply comes within `timeout`.
+// listens there or no reply comes within `timeout`. Progress notes before
+// the answer go to `on_note` (ignored when it is empty).
 Result<nlohmann::json> local_call(const std::string& path, const nlohmann::json& request,
-                                  std::chrono::milliseconds timeout);
+                                  std::chrono::milliseconds timeout, const ProgressNote& on_note = {});
 
 }  // namespace cara::net

@@ -5,11 +5,11 @@
 
 namespace cara::apps {
 
-ScheddLink local_schedd(const config::Config& cfg, std::chrono::seconds timeout) {
+ScheddLink local_schedd(const config::Config& cfg, std::chrono::seconds timeout, net::ProgressNote note) {
   auto socket = cfg.string("SCHEDD_SOCKET");
-  return [socket, timeout](const nlohmann::json& request) -> Result<nlohmann::json> {
+  return [socket, timeout, note](const nlohmann::json& request) -> Result<nlohmann::json> {
     if (!socket) return Error{socket.error()};
-    return net::local_call(*socket, request, timeout);
+    return net::local_call(*socket, request, timeout, note);
   };
 }
 

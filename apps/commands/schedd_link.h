@@ -17,6 +17,7 @@
 #include "apps/commands/tool_options.h"
 #include "model/common/result.h"
 #include "model/config/config.h"
+#include "net/local_socket.h"
 
 namespace cara::apps {
 
@@ -29,8 +30,10 @@ using RemoteSchedds =
     std::function<std::optional<ScheddLink>(const config::Config& cfg, const ScheddTarget& target,
                                             const std::string& tool, std::ostream& err, int& rc)>;
 
-// This node's schedd, over SCHEDD_SOCKET.
-ScheddLink local_schedd(const config::Config& cfg, std::chrono::seconds timeout = std::chrono::seconds(30));
+// This node's schedd, over SCHEDD_SOCKET; progress notes it sends before an
+// answer go to `note`.
+ScheddLink local_schedd(const config::Config& cfg, std::chrono::seconds timeout = std::chrono::seconds(30),
+                        net::ProgressNote note = {});
 
 // The link `target` asks for: the local schedd, or a remote one through
 // `remote`; nullopt once `err` says why.

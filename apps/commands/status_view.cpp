@@ -247,6 +247,17 @@ void collector_table(std::ostream& out, const std::vector<classad::ClassAd>& ads
   t.print(out);
 }
 
+// condor_status -defrag: each defrag daemon's machines draining now, the
+// most ever, and the machines drained in all.
+void defrag_table(std::ostream& out, const std::vector<classad::ClassAd>& ads) {
+  Table t;
+  t.columns = {{"Name", false, 18}, {"Draining", true, 0}, {"Peak", true, 0}, {"TotalDrained", true, 0}};
+  for (const classad::ClassAd& ad : ads)
+    t.rows.push_back({text(ad, "Name"), integer(ad, "MachinesDraining"), integer(ad, "MachinesDrainingPeak"),
+                      integer(ad, "DrainedMachines")});
+  t.print(out);
+}
+
 // -any, and the types without a table of their own: condor_status -any's
 // MyType, TargetType, Name.
 void generic_table(std::ostream& out, const std::vector<classad::ClassAd>& ads) {
@@ -362,6 +373,7 @@ std::string format_status(const StatusOptions& o, std::vector<classad::ClassAd> 
     case AdType::Submitter: jobs_table(out, ads, o.type == AdType::Scheduler, totals_only); break;
     case AdType::Negotiator: negotiator_table(out, ads); break;
     case AdType::Collector: collector_table(out, ads); break;
+    case AdType::Defrag: defrag_table(out, ads); break;
     default: generic_table(out, ads);
   }
   return out.str();

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "apps/commands/arguments.h"
+#include "apps/commands/progress_bar.h"
 #include "apps/commands/schedd_link.h"
 #include "apps/commands/tool_options.h"
 #include "model/classad/unparse.h"
@@ -70,7 +71,7 @@ std::optional<std::string> executable_refusal(const config::Config& cfg, schedd:
 // schedd learns who we are from the kernel, so no certificate is needed.
 int submit_to_schedd(const config::Config& cfg, const schedd::Submission& submission,
                      const config::ConfigHost& host, const ScheddLink& link, std::ostream& out,
-                     std::ostream& err) {
+                     std::ostream& err, ProgressBar* bar) {
   if (auto refusal = executable_refusal(cfg, submission, host)) {
     say_refusal(err, false, *refusal);
     return kExitUserError;
@@ -80,8 +81,9 @@ int submit_to_schedd(const config::Config& cfg, const schedd::Submission& submis
   const nlohmann::json request = {{"command", "submit"},        {"description", submission.description},
                                   {"label", submission.label},  {"iwd", submission.iwd},
                                   {"environment", environment}, {"appends", submission.appends},
-                                  {"queue", submission.queue}};
+                                  {"queue", submission.queue},  {"progress", bar != nullptr}};
   auto reply = link(request);
+  if (bar) bar->finish();
   if (!reply) {
     err << "cara submit: " << reply.error() << "\n";
     return kExitUnreachable;
@@ -173,10 +175,20 @@ int run_submit(const std::vector<std::string>& args, std::ostream& out, std::ost
                                       owner, env.cwd, env.environment};
   if (!dry_run_out) {
     int rc = kExitOk;
-    auto link = target.remote() ? schedd_link(*cfg, target, remote, "cara submit", err, rc)
-                                : std::optional<ScheddLink>(local_schedd(*cfg, std::chrono::seconds(60)));
+    // A progress bar on a terminal, from the local schedd's notes (a
+    // remote schedd, -name, sends none).
+    ProgressBar bar(out);
+    const bool progress = env.terminal && !target.remote();
+    net::ProgressNote note;
+    if (progress)
+      note = [&bar](const nlohmann::json& n) {
+        bar.update(n.value("built", std::int64_t{0}), n.value("total", std::int64_t{0}));
+      };
+    auto link = target.remote()
+                    ? schedd_link(*cfg, target, remote, "cara submit", err, rc)
+                    : std::optional<ScheddLink>(local_schedd(*cfg, std::chrono::seconds(60), note));
     if (!link) return rc;
-    return submit_to_schedd(*cfg, submission, *host, *link, out, err);
+    return submit_to_schedd(*cfg, submission, *host, *link, out, err, progress ? &bar : nullptr);
   }
   // The schedd's side, into a queue of its own: the same call as a real
   // submission.

@@ -35,6 +35,8 @@ struct SubmitEnvironment {
   std::string cwd;   // the current directory
   std::int64_t now = 0;
   std::vector<std::pair<std::string, std::string>> environment;
+  // Standard output is a terminal: a large submission draws a progress bar.
+  bool terminal = false;
 };
 
 // `remote` reaches the schedds -name and -pool name (cara-pool's); none:

@@ -30,7 +30,8 @@ nlohmann::json jobs_reply(caf::actor_system& sys, Handle&& handle) {
 
 nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
                             const net::Guard& guard, const std::string& domain, const std::string& host,
-                            const nlohmann::json& request, const net::LocalPeer& peer, bool certified) {
+                            const nlohmann::json& request, const net::LocalPeer& peer, bool certified,
+                            const net::ProgressNote& note) {
   const std::string command = request.value("command", "");
   const net::Identity who{peer.user + "@" + domain, host};
   if (!schedd && (command == "submit" || command == "q" || command == "history" || command == "act"))
@@ -53,13 +54,28 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
     r.appends = request.value("appends", std::vector<std::string>{});
     r.queue = request.value("queue", "");
     nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
-    self->request(schedd, 30s, std::move(r))
-        .receive(
-            [&](actors::SubmitReply& s) {
-              reply = {{"ok", s.ok},       {"error", s.error},     {"cluster", s.cluster},
-                       {"count", s.count}, {"warning", s.warning}, {"at_commit", s.at_commit}};
-            },
-            [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
+    auto answered = [&](actors::SubmitReply& s) {
+      reply = {{"ok", s.ok},       {"error", s.error},     {"cluster", s.cluster},
+               {"count", s.count}, {"warning", s.warning}, {"at_commit", s.at_commit}};
+    };
+    if (!note || !request.value("progress", false)) {
+      self->request(schedd, 30s, std::move(r)).receive(answered, [&](caf::error& e) {
+        reply["error"] = "the schedd did not answer: " + sys.render(e);
+      });
+      return reply;
+    }
+    // With progress: the schedd's notes and then its answer, as they come
+    // (a request's receive would hold the notes back until the answer).
+    r.progress = caf::actor_cast<actors::submit_progress_actor>(self);
+    self->send(schedd, std::move(r));
+    for (bool waiting = true; waiting;) {
+      self->receive(
+          [&](actors::SubmitProgress& p) {
+            note({{"built", p.built}, {"total", p.total}});
+          },
+          [&](actors::SubmitReply& s) { answered(s), waiting = false; },
+          caf::after(30s) >> [&] { waiting = false; });
+    }
     return reply;
   }
   if (command == "q") {

@@ -19,9 +19,11 @@ namespace cara::apps {
 // `certified`: a tool's request sent on over TLS to another node's schedd
 // (cara q -name): that schedd knows the asker by its certificate and makes
 // the checks (root's jobs refused there too), not this process's uid.
+// A submit that asks for "progress" has the schedd's SubmitProgress told
+// to `note` ({"built": N, "total": T}) before the answer.
 nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
                             const net::Guard& guard, const std::string& domain, const std::string& host,
-                            const nlohmann::json& request, const net::LocalPeer& peer,
-                            bool certified = false);
+                            const nlohmann::json& request, const net::LocalPeer& peer, bool certified = false,
+                            const net::ProgressNote& note = {});
 
 }  // namespace cara::apps

@@ -489,9 +489,10 @@ void NodeRun::serve_local_commands() {
   const config::Config& config = *node_.config;
   const std::string domain = config.string("UID_DOMAIN").ok() ? *config.string("UID_DOMAIN") : "";
   auto started = local_.start(
-      plan_.schedd_socket, [&sys = sys_, master = *master_actor_, guard = node_.guard, domain,
-                            host = plan_.advertise](const nlohmann::json& r, const net::LocalPeer& p) {
-        return handle_local(sys, current_schedd(sys, master), *guard, domain, host, r, p);
+      plan_.schedd_socket,
+      [&sys = sys_, master = *master_actor_, guard = node_.guard, domain, host = plan_.advertise](
+          const nlohmann::json& r, const net::LocalPeer& p, const net::ProgressNote& note) {
+        return handle_local(sys, current_schedd(sys, master), *guard, domain, host, r, p, false, note);
       });
   if (!started)
     node_.master_log->warning("no local submit path: " + started.error());

@@ -19,6 +19,7 @@
 #include "model/accounting/group_tree.h"
 #include "model/collector/ad_store.h"
 #include "model/config/config_check.h"
+#include "model/defrag/defrag_policy.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/node/restart_backoff.h"
 #include "model/schedd/queue_policy.h"
@@ -81,6 +82,9 @@ std::vector<Reading> readings(const NodePlan& plan) {
                          std::vector<std::string>{host ? *host : "", p->advertise, p->bind}, p->port);
                      return ok_or(actors::had_setup(c, link));
                    }});
+  if (plan.runs("DEFRAG"))
+    out.push_back(
+        {"DEFRAG", [](const config::Config& c) { return ok_or(defrag::DefragPolicy::from_config(c)); }});
   if (plan.runs("SCHEDD"))
     out.push_back({"SCHEDD", [](const config::Config& c) -> Status {
                      auto settings = schedd::ScheddSettings::from_config(c);

@@ -170,6 +170,13 @@ Result<bool> Config::boolean(std::string_view name) const {
                      [](const classad::Value& v, bool& out) { return v.bool_equiv(out); });
 }
 
+Result<classad::ExprPtr> Config::optional_expression(std::string_view name) const {
+  auto text = string(name);
+  if (!text) return Error{text.error()};
+  if (text->find_first_not_of(" \t") == std::string::npos) return classad::ExprPtr{};
+  return expression(name);
+}
+
 Result<classad::ExprPtr> Config::expression(std::string_view name) const {
   auto text = required(name);
   if (!text) return Error{text.error()};

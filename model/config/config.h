@@ -70,6 +70,9 @@ class Config {
   Result<bool> boolean(std::string_view name) const;
   // The expanded value parsed as a ClassAd expression (START, RANK, ...).
   Result<classad::ExprPtr> expression(std::string_view name) const;
+  // The same for a knob that may be left out: null when it is not defined
+  // or its value is blank (PREEMPTION_REQUIREMENTS =, DEFRAG_RANK =).
+  Result<classad::ExprPtr> optional_expression(std::string_view name) const;
   // A list knob (GROUP_NAMES, DAEMON_LIST): items split at commas and
   // white space; empty when not defined.
   Result<std::vector<std::string>> list(std::string_view name) const;

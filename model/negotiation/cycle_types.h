@@ -65,6 +65,11 @@ struct SubmitterOutcome {
   double usage = 0;      // SlotWeight held before the cycle
   std::int64_t matched = 0;
   double matched_weight = 0;
+  // Why requests it still had were not even tried: "submitter limit
+  // exceeded" (at its ceiling) or "group quota exceeded" (its group had no
+  // room left); empty when none waited for that (condor_q -better-analyze
+  // names it).
+  std::string held_back;
 };
 
 struct GroupOutcome {

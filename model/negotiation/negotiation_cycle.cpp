@@ -65,6 +65,7 @@ class Cycle {
  private:
   bool grouped() const { return groups_.has_value() && groups_->nodes().size() > 1; }
   double group_left(int node) const;
+  std::string held_back(const SubmitterState& s) const;
   double pending_demand(const SubmitterState& s) const;
   bool negotiate_pie(std::vector<SubmitterState*> members, double pie, int node, bool autoregroup);
   std::int64_t negotiate_submitter(SubmitterState& s, double budget, int node, bool autoregroup, bool one);
@@ -95,6 +96,20 @@ double Cycle::group_left(int node) const {
   if (!grouped() || node < 0) return kUnlimited;
   return groups_->nodes()[static_cast<std::size_t>(node)].allocated -
          group_used_[static_cast<std::size_t>(node)];
+}
+
+// A submitter with requests no spin tried: held back by its ceiling or by
+// its group's quota (what was tried has its own reason).
+std::string Cycle::held_back(const SubmitterState& s) const {
+  bool untried = false;
+  for (std::size_t r = 0; r < s.requests.size(); ++r) {
+    const RequestState& rs = s.requests[r];
+    untried |= !rs.rejected && rs.reason.empty() && rs.matched < input_[s.input].requests[r].count;
+  }
+  if (!untried) return {};
+  if (s.ceiling && *s.ceiling - s.usage <= kEpsilon) return "submitter limit exceeded";
+  if (group_left(s.node) <= kEpsilon) return "group quota exceeded";
+  return {};
 }
 
 double Cycle::pending_demand(const SubmitterState& s) const {
@@ -411,8 +426,8 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks) {
 
   // Outcomes.
   for (const SubmitterState& s : subs_) {
-    result_.submitters.push_back(
-        {s.name, s.group, s.rup, s.eup, s.pie_slice, s.initial_usage, s.matched, s.matched_weight});
+    result_.submitters.push_back({s.name, s.group, s.rup, s.eup, s.pie_slice, s.initial_usage, s.matched,
+                                  s.matched_weight, held_back(s)});
     for (std::size_t r = 0; r < s.requests.size(); ++r) {
       const RequestState& rs = s.requests[r];
       const Request& req = input_[s.input].requests[r];

@@ -57,6 +57,7 @@ std::vector<classad::ClassAd> submitter_cycle_ads(const CycleResult& result, std
   std::vector<classad::ClassAd> out;
   for (const SubmitterOutcome& s : result.submitters) {
     std::vector<std::string> reasons;
+    if (!s.held_back.empty()) reasons.push_back(s.held_back);
     for (const Rejection& r : result.rejections)
       if (r.submitter == s.name && std::find(reasons.begin(), reasons.end(), r.reason) == reasons.end())
         reasons.push_back(r.reason);

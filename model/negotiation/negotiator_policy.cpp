@@ -5,17 +5,6 @@
 #include "model/config/config.h"
 
 namespace cara::negotiation {
-namespace {
-
-Result<classad::ExprPtr> optional_expression(const config::Config& config, const char* knob) {
-  auto text = config.string(knob);
-  if (!text) return Error{text.error()};
-  if (text->find_first_not_of(" \t") == std::string::npos) return classad::ExprPtr{};
-  return config.expression(knob);
-}
-
-}  // namespace
-
 Result<NegotiatorPolicy> NegotiatorPolicy::from_config(const config::Config& config) {
   NegotiatorPolicy p;
   const std::pair<classad::ExprPtr*, const char*> exprs[] = {
@@ -27,7 +16,7 @@ Result<NegotiatorPolicy> NegotiatorPolicy::from_config(const config::Config& con
       {&p.group_sort_expr, "GROUP_SORT_EXPR"},
   };
   for (auto [field, knob] : exprs) {
-    auto e = optional_expression(config, knob);
+    auto e = config.optional_expression(knob);
     if (!e) return Error{e.error()};
     *field = *e;
   }

@@ -15,9 +15,10 @@ Result<std::vector<std::string>> daemon_list(const config::Config& config) {
     // HTCondor's replication daemon: caracara's had and negotiator
     // replicate the accountant themselves, so the name runs nothing more.
     if (d == "REPLICATION") continue;
-    if (d != "COLLECTOR" && d != "NEGOTIATOR" && d != "SCHEDD" && d != "STARTD" && d != "HAD")
+    if (d != "COLLECTOR" && d != "NEGOTIATOR" && d != "SCHEDD" && d != "STARTD" && d != "HAD" &&
+        d != "DEFRAG")
       return Error{"DAEMON_LIST: unknown daemon '" + d +
-                   "'; expected MASTER, COLLECTOR, NEGOTIATOR, HAD, SCHEDD, STARTD"};
+                   "'; expected MASTER, COLLECTOR, NEGOTIATOR, HAD, SCHEDD, STARTD, DEFRAG"};
     if (std::find(daemons.begin(), daemons.end(), d) == daemons.end()) daemons.push_back(d);
   }
   if (daemons.empty()) return Error{"DAEMON_LIST names no daemon to run besides MASTER"};

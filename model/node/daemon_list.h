@@ -13,7 +13,7 @@
 namespace cara::node {
 
 // Upper-cased, each once, in DAEMON_LIST order: COLLECTOR, NEGOTIATOR,
-// HAD, SCHEDD, STARTD (REPLICATION is accepted and left out: the had
+// HAD, SCHEDD, STARTD, DEFRAG (REPLICATION is accepted and left out: the had
 // replicates). An unknown name, none besides MASTER, or a HAD without the
 // COLLECTOR and NEGOTIATOR it goes with is an error naming the knob.
 Result<std::vector<std::string>> daemon_list(const config::Config& config);

@@ -455,37 +455,61 @@ class JobAdBuilder {
 
 }  // namespace
 
-Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
-                                                 const SubmitContext& ctx) {
-  std::vector<classad::ClassAd> jobs;
+namespace {
+
+// What the queue statements make, before any job is: each block's rows and
+// each row's count (so the total is known first: MAX_JOBS_PER_SUBMISSION
+// refuses before building, and progress has a whole to measure against).
+struct BlockPlan {
+  std::vector<Row> rows;
+  std::vector<std::int64_t> counts;  // one per row
+};
+
+// The submit commands up to `block`, as the jobs of `block` see them:
+// commands accumulate across queue statements, the latest value wins.
+void take_commands(const SubmitBlock& block, const SubmitContext& ctx, std::vector<SubmitCommand>& commands,
+                   config::MacroSet& macros) {
+  for (const SubmitCommand& c : block.commands) {
+    auto same = std::find_if(commands.begin(), commands.end(),
+                             [&](const SubmitCommand& o) { return classad::iequals(o.key, c.key); });
+    if (same != commands.end()) commands.erase(same);
+    commands.push_back(c);
+    if (!c.attribute()) macros.set(c.key, c.value, config::Origin{ctx.label, c.line});
+  }
+  const config::Origin builtin{"<submit>", 0};
+  macros.set("Cluster", std::to_string(ctx.cluster_id), builtin);
+  macros.set("ClusterId", std::to_string(ctx.cluster_id), builtin);
+}
+
+// Row `r` of `block`'s queue statement: $(Row) and the statement's variables.
+void take_row(const SubmitBlock& block, const Row& row, std::size_t r, config::MacroSet& macros) {
+  const config::Origin builtin{"<submit>", 0};
+  macros.set("Row", std::to_string(r), builtin);
+  for (std::size_t v = 0; v < block.queue.vars.size(); ++v)
+    macros.set(block.queue.vars[v], v < row.size() ? row[v] : std::string(), builtin);
+}
+
+std::string statement_at(const SubmitBlock& block, const SubmitContext& ctx) {
+  return block.queue.line > 0 ? ctx.label + ", line " + std::to_string(block.queue.line) : "-queue";
+}
+
+Result<std::vector<BlockPlan>> plan_blocks(const SubmitDescription& description, const SubmitContext& ctx,
+                                           const config::DaemonIdentity& who, config::ConfigHost& host,
+                                           std::int64_t& total) {
+  std::vector<BlockPlan> plans;
   config::MacroSet macros;
-  // Commands accumulate across queue statements; the latest value wins.
   std::vector<SubmitCommand> commands;
-  auto host = std::make_shared<config::MemoryHost>();
-  const config::DaemonIdentity who{"SUBMIT", ""};
-  std::int64_t proc = 0;
+  total = 0;
   for (const SubmitBlock& block : description.blocks) {
-    for (const SubmitCommand& c : block.commands) {
-      auto same = std::find_if(commands.begin(), commands.end(),
-                               [&](const SubmitCommand& o) { return classad::iequals(o.key, c.key); });
-      if (same != commands.end()) commands.erase(same);
-      commands.push_back(c);
-      if (!c.attribute()) macros.set(c.key, c.value, config::Origin{ctx.label, c.line});
-    }
-    const std::string at =
-        block.queue.line > 0 ? ctx.label + ", line " + std::to_string(block.queue.line) : "-queue";
+    take_commands(block, ctx, commands, macros);
+    const std::string at = statement_at(block, ctx);
     auto rows = queue_rows(block.queue, ctx, at);
     if (!rows) return Error{rows.error()};
-    const config::Origin builtin{"<submit>", 0};
-    macros.set("Cluster", std::to_string(ctx.cluster_id), builtin);
-    macros.set("ClusterId", std::to_string(ctx.cluster_id), builtin);
-    for (std::size_t r = 0; r < rows->size(); ++r) {
-      const Row& row = (*rows)[r];
-      macros.set("Row", std::to_string(r), builtin);
-      for (std::size_t v = 0; v < block.queue.vars.size(); ++v) {
-        macros.set(block.queue.vars[v], v < row.size() ? row[v] : std::string(), builtin);
-      }
-      config::Expander count_ex(macros, who, *host);
+    BlockPlan plan;
+    plan.rows = std::move(*rows);
+    for (std::size_t r = 0; r < plan.rows.size(); ++r) {
+      take_row(block, plan.rows[r], r, macros);
+      config::Expander count_ex(macros, who, host);
       auto count_text = count_ex.expand(block.queue.count);
       if (!count_text) return Error{at + ": " + count_text.error()};
       auto count = classad::parse_expression(*count_text);
@@ -496,10 +520,41 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
       }
       if (n < 0 || n > 100000000)
         return Error{at + ": the queue count '" + *count_text + "' is not a number of jobs"};
-      if (ctx.max_jobs > 0 && proc + n > ctx.max_jobs)
+      if (ctx.max_jobs > 0 && total + n > ctx.max_jobs)
         return Error{at + ": the submission would queue more than MAX_JOBS_PER_SUBMISSION = " +
                      std::to_string(ctx.max_jobs) + " jobs"};
-      for (std::int64_t step = 0; step < n; ++step, ++proc) {
+      plan.counts.push_back(n);
+      total += n;
+    }
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
+}  // namespace
+
+Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
+                                                 const SubmitContext& ctx) {
+  auto host = std::make_shared<config::MemoryHost>();
+  const config::DaemonIdentity who{"SUBMIT", ""};
+  std::int64_t total = 0;
+  auto plans = plan_blocks(description, ctx, who, *host, total);
+  if (!plans) return Error{plans.error()};
+  // Progress about a hundred times, and at the end.
+  const std::int64_t every = std::max<std::int64_t>(1, total / 100);
+  std::vector<classad::ClassAd> jobs;
+  jobs.reserve(static_cast<std::size_t>(total));
+  config::MacroSet macros;
+  std::vector<SubmitCommand> commands;
+  const config::Origin builtin{"<submit>", 0};
+  std::int64_t proc = 0;
+  for (std::size_t b = 0; b < description.blocks.size(); ++b) {
+    const SubmitBlock& block = description.blocks[b];
+    const BlockPlan& plan = (*plans)[b];
+    take_commands(block, ctx, commands, macros);
+    for (std::size_t r = 0; r < plan.rows.size(); ++r) {
+      take_row(block, plan.rows[r], r, macros);
+      for (std::int64_t step = 0; step < plan.counts[r]; ++step, ++proc) {
         macros.set("Step", std::to_string(step), builtin);
         macros.set("Process", std::to_string(proc), builtin);
         macros.set("ProcId", std::to_string(proc), builtin);
@@ -513,6 +568,7 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
         }
         if (auto s = builder.finish(proc, description); !s) return Error{s.error()};
         jobs.push_back(std::move(ad));
+        if (ctx.progress && ((proc + 1) % every == 0 || proc + 1 == total)) ctx.progress(proc + 1, total);
       }
     }
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,9 @@ class ConfigHost;
 
 namespace cara::schedd {
 
+// Told as jobs are built: how many are, of how many.
+using BuildProgress = std::function<void(std::int64_t built, std::int64_t total)>;
+
 struct SubmitContext {
   std::string owner;       // the submitting user
   std::string uid_domain;  // User = owner@uid_domain
@@ -39,6 +43,9 @@ struct SubmitContext {
   // refused before they are made (a schedd must not be made to build a
   // hundred million ads). 0: no limit.
   std::int64_t max_jobs = 0;
+  // Told as jobs are built (jobs built, of how many): about a hundred
+  // times, and when the last is built. Empty: not told.
+  BuildProgress progress;
 };
 
 // The job ads, ProcId 0, 1, ... Errors name the line.

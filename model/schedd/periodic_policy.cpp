@@ -12,14 +12,6 @@
 namespace cara::schedd {
 namespace {
 
-Result<classad::ExprPtr> optional_expression(const config::Config& config, const std::string& knob) {
-  if (!config.defined(knob)) return classad::ExprPtr{};
-  auto text = config.string(knob);
-  if (!text) return Error{text.error()};
-  if (text->empty()) return classad::ExprPtr{};
-  return config.expression(knob);
-}
-
 bool fires(const classad::ExprTree* e, const classad::ClassAd& job, const classad::EvalEnv& env) {
   bool b = false;
   return e != nullptr && classad::evaluate(*e, &job, nullptr, env).bool_equiv(b) && b;
@@ -81,7 +73,7 @@ Result<PeriodicPolicy> PeriodicPolicy::from_config(const config::Config& config)
       {&p.remove_reason, "SYSTEM_PERIODIC_REMOVE_REASON"},
   };
   for (auto [slot, knob] : knobs) {
-    auto e = optional_expression(config, knob);
+    auto e = config.optional_expression(knob);
     if (!e) return Error{e.error()};
     *slot = *e;
   }

@@ -7,12 +7,14 @@
 namespace cara::schedd {
 
 Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, const Submission& submission,
-                                                       const SubmitSite& site, std::int64_t now) {
-  return build_submission(queue.next_cluster_id(), submission, site, now);
+                                                       const SubmitSite& site, std::int64_t now,
+                                                       const BuildProgress& progress) {
+  return build_submission(queue.next_cluster_id(), submission, site, now, progress);
 }
 
 Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, const Submission& submission,
-                                                       const SubmitSite& site, std::int64_t now) {
+                                                       const SubmitSite& site, std::int64_t now,
+                                                       const BuildProgress& progress) {
   const std::string label = submission.label.empty() ? "submit description" : submission.label;
   auto description = parse_submit(submission.description, label, submission.appends, submission.queue);
   if (!description) return Error{description.error()};
@@ -26,6 +28,7 @@ Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, con
   ctx.config = site.config;
   ctx.files = site.files;
   ctx.environment = submission.environment;
+  ctx.progress = progress;
   if (site.config) {
     auto max = site.config->integer("MAX_JOBS_PER_SUBMISSION");
     if (!max) return Error{max.error()};
@@ -35,8 +38,8 @@ Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, con
 }
 
 SubmitOutcome submit_description(JobQueue& queue, const Submission& submission, const SubmitSite& site,
-                                 std::int64_t now) {
-  auto jobs = build_submission(queue, submission, site, now);
+                                 std::int64_t now, const BuildProgress& progress) {
+  auto jobs = build_submission(queue, submission, site, now, progress);
   if (!jobs) return SubmitOutcome{std::nullopt, false, jobs.error()};
   auto queued = queue.submit(std::move(*jobs), now);
   if (!queued) return SubmitOutcome{std::nullopt, true, queued.error()};

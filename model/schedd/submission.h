@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/common/result.h"
+#include "model/schedd/job_builder.h"
 #include "model/schedd/job_queue.h"
 
 namespace cara::config {
@@ -45,12 +46,15 @@ struct SubmitSite {
 // The jobs of `submission`, built for the queue's next cluster: a
 // description that does not parse or build is refused here, before the
 // queue's policy (transforms, submit requirements) sees it.
+// `progress`, when given, is told as the jobs are built.
 Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, const Submission& submission,
-                                                       const SubmitSite& site, std::int64_t now);
+                                                       const SubmitSite& site, std::int64_t now,
+                                                       const BuildProgress& progress = {});
 // The same for cluster `cluster`, with no queue (condor_submit's own
 // checks of a description, made before it is sent).
 Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, const Submission& submission,
-                                                       const SubmitSite& site, std::int64_t now);
+                                                       const SubmitSite& site, std::int64_t now,
+                                                       const BuildProgress& progress = {});
 
 // A submission's outcome, saying where a refusal came from: its
 // description, or the queue's policy when it was to be committed
@@ -64,6 +68,6 @@ struct SubmitOutcome {
 // Queues the jobs of `submission` as cluster queue.next_cluster_id() at
 // `now`, or says why not (the queue is then unchanged).
 SubmitOutcome submit_description(JobQueue& queue, const Submission& submission, const SubmitSite& site,
-                                 std::int64_t now);
+                                 std::int64_t now, const BuildProgress& progress = {});
 
 }  // namespace cara::schedd

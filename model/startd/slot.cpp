@@ -100,7 +100,7 @@ void Slot::act(ActionKind kind, std::string reason) {
 
 void Slot::enter(State s, Activity a, const char* label) {
   if (s != state_) {
-    if (state_ == State::Drained) drain_unclaimed_ += static_cast<double>(now_ - drained_since_);
+    if (state_ == State::Drained) drain_unclaimed_ += static_cast<double>(now_ - drained_since_) * cpus();
     if (s == State::Drained) drained_since_ = now_;
     entered_state_ = now_;
   }
@@ -152,6 +152,30 @@ double Slot::run_time() const {
   std::int64_t suspended = claim_->suspended_total;
   if (activity_ == Activity::Suspended) suspended += now_ - claim_->suspended_since;
   return static_cast<double>(now_ - claim_->job_start - suspended);
+}
+
+double Slot::cpus() const {
+  double c = 1;
+  classad::evaluate_attr(ad_, "Cpus").number(c);
+  return c;
+}
+
+double Slot::drain_unclaimed() const {
+  return drain_unclaimed_ +
+         (state_ == State::Drained ? static_cast<double>(now_ - drained_since_) * cpus() : 0);
+}
+
+Slot::DrainForecast Slot::drain_forecast() const {
+  DrainForecast f;
+  if (!claim_ || !claim_->running) return f;
+  // A peaceful shutdown's endless retirement counts as ten years.
+  const double retire = std::min(retirement_left(), 10 * 365 * 86400.0);
+  const double run = run_time(), vacate = vacate_time(), c = cpus();
+  f.graceful_seconds = retire + vacate;
+  f.quick_seconds = vacate;
+  f.graceful_badput = c * (run + retire);
+  f.quick_badput = c * run;
+  return f;
 }
 
 // Seconds of retirement the running job is granted: the smaller of the
@@ -219,10 +243,6 @@ void Slot::refresh_ad() {
   ad_.set("EnteredCurrentActivity", entered_activity_);
   set_clock_attributes(ad_, now_, local_offset_);
   ad_.set("LastBenchmark", last_benchmark_);
-  double unclaimed =
-      drain_unclaimed_ + (state_ == State::Drained ? static_cast<double>(now_ - drained_since_) : 0);
-  ad_.set("TotalMachineDrainingUnclaimedTime", static_cast<std::int64_t>(unclaimed));
-  ad_.set("TotalMachineDrainingBadput", static_cast<std::int64_t>(drain_badput_));
   ad_.set("Draining", draining_);
   if (claim_) {
     for (const char* attr : {"Owner", "User", "AccountingGroup"}) {
@@ -247,6 +267,13 @@ void Slot::refresh_ad() {
         ad_.set("AccountingGroup", std::string(group.as_string()) + std::string(u.substr(at)));
     }
     ad_.set("CurrentRank", claim_->rank);
+    // The licenses its job holds: the negotiator counts them against the
+    // concurrency limits in the next cycles (HTCondor's startd advertises
+    // the job's ConcurrencyLimits too).
+    if (const classad::Attribute* limits = claim_->job.find("ConcurrencyLimits"))
+      ad_.insert("ConcurrencyLimits", limits->expr);
+    else
+      ad_.erase("ConcurrencyLimits");
     // The claim id is "<public part>#<secret>": only the public part is
     // shown (an id without one shows nothing), or anyone who may read the
     // collector could claim the slot.
@@ -267,7 +294,7 @@ void Slot::refresh_ad() {
     }
   } else {
     for (const char* attr : {"RemoteOwner", "RemoteUser", "AccountingGroup", "JobStart",
-                             "MaxJobRetirementTime", "PublicClaimId"})
+                             "MaxJobRetirementTime", "PublicClaimId", "ConcurrencyLimits"})
       ad_.erase(attr);
     ad_.set("CurrentRank", 0.0);
   }

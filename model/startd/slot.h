@@ -56,6 +56,23 @@ class Slot {
   // graceful drain waits for).
   bool holds_pre_drain_claim() const { return draining_ && claim_ && !claim_->interruptible; }
 
+  // What draining has cost on this slot, in cpu-seconds (the machine's
+  // TotalMachineDrainingBadput and TotalMachineDrainingUnclaimedTime add
+  // these up): the run time of jobs a drain cut short, and the time the
+  // slot stood Drained, up to the last step.
+  double drain_badput() const { return drain_badput_; }
+  double drain_unclaimed() const;
+  // What draining from the last step on would take on this slot: when it
+  // would be empty (seconds from now) and the cpu-seconds of work lost,
+  // gracefully (the job runs out its retirement, then is evicted without
+  // a checkpoint) and quickly (evicted now, vacating as usual). Nothing
+  // for a slot without a running job.
+  struct DrainForecast {
+    double graceful_seconds = 0, quick_seconds = 0;
+    double graceful_badput = 0, quick_badput = 0;
+  };
+  DrainForecast drain_forecast() const;
+
   // Replaces the fixed attributes (a reconfiguration or a resource change).
   // The ad is no longer chained: chain it again.
   void set_base(classad::ClassAd base, std::int64_t now);
@@ -120,6 +137,7 @@ class Slot {
   const PolicyExprs& exprs() const;
   double number_or(const classad::ExprPtr& e, bool with_job, double fallback) const;
   double run_time() const;
+  double cpus() const;  // the slot's Cpus (1 when it has none)
   double retirement_granted() const;
   double retirement_left() const;
   double vacate_time() const;
@@ -155,8 +173,8 @@ class Slot {
   bool draining_ = false;
   DrainSchedule drain_schedule_ = DrainSchedule::Graceful;
   classad::ExprPtr drain_start_;
-  double drain_unclaimed_ = 0;  // seconds spent Drained (TotalMachineDrainingUnclaimedTime)
-  double drain_badput_ = 0;     // job seconds lost to draining (TotalMachineDrainingBadput)
+  double drain_unclaimed_ = 0;  // cpu-seconds spent Drained, before the current stretch
+  double drain_badput_ = 0;     // job cpu-seconds lost to draining
   std::int64_t drained_since_ = 0;
 
   std::int64_t last_benchmark_ = 0;

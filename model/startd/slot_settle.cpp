@@ -34,8 +34,8 @@ void Slot::preempt(Reason why, bool fast, const char* label) {
   }
   if (why == Reason::Drain) {
     // Draining cuts this job short: its run so far is badput
-    // (TotalMachineDrainingBadput).
-    drain_badput_ += run_time();
+    // (TotalMachineDrainingBadput, in cpu-seconds).
+    drain_badput_ += run_time() * cpus();
   }
   if (activity_ == Activity::Suspended) {
     // A suspended job must run to hear its signal.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -436,14 +437,19 @@ StartdResult Startd::sensors(const MachineReadings& r, std::int64_t now) {
   return out;
 }
 
-StartdResult Startd::drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now) {
+StartdResult Startd::drain(const DrainOrder& order, std::int64_t now) {
   StartdResult out;
   advance_clock(now);
   draining_ = true;
-  drain_waits_ = schedule == DrainSchedule::Graceful && start_expr != nullptr;
+  drain_waits_ = order.schedule == DrainSchedule::Graceful && order.start_expr != nullptr;
   all_drained_sent_ = false;
+  resume_on_completion_ = order.resume_on_completion;
+  classad::ClassAd reason;
+  reason.set("DrainReason", order.reason.empty() ? std::string("by command") : order.reason);
+  set_machine_attributes(reason);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
-    collect(slots_[i].description.short_name(), slots_[i].slot->step(Drain{schedule, start_expr}, now), out);
+    collect(slots_[i].description.short_name(),
+            slots_[i].slot->step(Drain{order.schedule, order.start_expr}, now), out);
   }
   after(out, now);
   return out;
@@ -464,13 +470,22 @@ Result<StartdResult> Startd::vacate(const std::string& slot, bool fast, std::int
 StartdResult Startd::cancel_drain(std::int64_t now) {
   StartdResult out;
   advance_clock(now);
+  finish_drain(now, out);
+  after(out, now);
+  return out;
+}
+
+// The drain ends (cancelled, or drained with resume on completion): the
+// slots go back to work (O/34, O/35) and DrainReason leaves the ads.
+void Startd::finish_drain(std::int64_t now, StartdResult& out) {
   draining_ = false;
   drain_waits_ = false;
+  resume_on_completion_ = false;
+  if (machine_ad_.erase("DrainReason"))
+    for (Entry& e : slots_) e.slot->rechain(machine_ad_);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     collect(slots_[i].description.short_name(), slots_[i].slot->step(CancelDrain{}, now), out);
   }
-  after(out, now);
-  return out;
 }
 
 // After any step: dynamic slots whose claim ended go away, sibling
@@ -489,6 +504,8 @@ void Startd::after(StartdResult& out, std::int64_t now) {
       d.sub_id = e.description.sub_id;
       d.resources = e.description.resources;
       d.custom_ids = e.description.custom_ids;
+      gone_badput_ += e.slot->drain_badput();
+      gone_unclaimed_ += e.slot->drain_unclaimed();
       slots_.erase(slots_.begin() + static_cast<std::ptrdiff_t>(i));
       ++layout_version_;
       for (Entry& p : slots_) {
@@ -521,7 +538,32 @@ void Startd::after(StartdResult& out, std::int64_t now) {
       })) {
     all_drained_sent_ = true;
     for (Entry& e : slots_) collect(e.description.short_name(), e.slot->step(AllSlotsDrained{}, now), out);
+    if (resume_on_completion_) finish_drain(now, out);
   }
+  publish_drain_figures(now);
+}
+
+void Startd::publish_drain_figures(std::int64_t now) {
+  double badput = gone_badput_, unclaimed = gone_unclaimed_;
+  Slot::DrainForecast machine;
+  for (const Entry& e : slots_) {
+    badput += e.slot->drain_badput();
+    unclaimed += e.slot->drain_unclaimed();
+    const Slot::DrainForecast f = e.slot->drain_forecast();
+    machine.graceful_seconds = std::max(machine.graceful_seconds, f.graceful_seconds);
+    machine.quick_seconds = std::max(machine.quick_seconds, f.quick_seconds);
+    machine.graceful_badput += f.graceful_badput;
+    machine.quick_badput += f.quick_badput;
+  }
+  auto whole = [](double v) { return static_cast<std::int64_t>(std::llround(v)); };
+  classad::ClassAd figures;
+  figures.set("TotalMachineDrainingBadput", whole(badput));
+  figures.set("TotalMachineDrainingUnclaimedTime", whole(unclaimed));
+  figures.set("ExpectedMachineGracefulDrainingCompletion", now + whole(std::ceil(machine.graceful_seconds)));
+  figures.set("ExpectedMachineGracefulDrainingBadput", whole(machine.graceful_badput));
+  figures.set("ExpectedMachineQuickDrainingCompletion", now + whole(std::ceil(machine.quick_seconds)));
+  figures.set("ExpectedMachineQuickDrainingBadput", whole(machine.quick_badput));
+  set_machine_attributes(figures);
 }
 
 // slot<N>_<attr> is the same in every slot ad: the machine ad holds it.

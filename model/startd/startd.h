@@ -10,7 +10,12 @@
 //  - STARTD_SLOT_ATTRS: every slot ad carries slot<N>_<attr> of all slots
 //    (the spec's suspension example reads slot1_State from slot 2);
 //  - the per-slot load average from the machine's load;
-//  - draining the whole machine, and AllSlotsDrained when it is done.
+//  - draining the whole machine, and AllSlotsDrained when it is done; the
+//    machine-wide draining figures every slot ad shows:
+//    TotalMachineDrainingBadput and TotalMachineDrainingUnclaimedTime (cpu-
+//    seconds since the startd began), ExpectedMachineGracefulDraining-
+//    Completion/Badput and ExpectedMachineQuickDrainingCompletion/Badput
+//    (what draining now would take: the defrag daemon ranks by them).
 #pragma once
 
 #include <cstdint>
@@ -49,6 +54,21 @@ struct MachineReadings {
   std::map<std::string, double> condor_load;
 };
 
+// condor_drain's request, and the defrag daemon's (central-manager-
+// configuration, "Defragmenting Dynamic Slots").
+struct DrainOrder {
+  DrainSchedule schedule = DrainSchedule::Graceful;
+  // START while draining (DEFRAG_DRAINING_START_EXPR, condor_drain
+  // -start); null: False.
+  classad::ExprPtr start_expr;
+  // Why (condor_drain -reason): the slot ads' DrainReason while draining;
+  // the defrag daemon counts as its own the drains that say "Defrag <name>".
+  std::string reason;
+  // Back to work once every slot has drained (condor_drain
+  // -resume-on-completion; the defrag daemon's drains do).
+  bool resume_on_completion = false;
+};
+
 class Startd {
  public:
   static Result<std::unique_ptr<Startd>> create(const config::Config& config, std::int64_t now,
@@ -65,7 +85,7 @@ class Startd {
   // Evaluates every slot.
   StartdResult tick(std::int64_t now);
   StartdResult sensors(const MachineReadings& readings, std::int64_t now);
-  StartdResult drain(DrainSchedule schedule, classad::ExprPtr start_expr, std::int64_t now);
+  StartdResult drain(const DrainOrder& order, std::int64_t now);
   StartdResult cancel_drain(std::int64_t now);
   // condor_vacate: the claims of `slot` (a short name), or of every slot
   // when empty, are vacated (H/10, J/22: the jobs leave, soft-killed, or
@@ -128,6 +148,8 @@ class Startd {
   void after(StartdResult& out, std::int64_t now);
   void refresh_partition(Entry& parent, std::int64_t now);
   void publish_slot_attrs();
+  void publish_drain_figures(std::int64_t now);
+  void finish_drain(std::int64_t now, StartdResult& out);
   void share_common_attributes();
   // One policy object for the slots whose policies are alike.
   std::shared_ptr<const SlotPolicy> shared_policy(SlotPolicy policy);
@@ -146,6 +168,10 @@ class Startd {
   bool draining_ = false;
   bool drain_waits_ = false;  // a graceful drain admitting interruptible jobs, before its final phase
   bool all_drained_sent_ = false;
+  bool resume_on_completion_ = false;
+  // What the dynamic slots that went away had counted (drain_badput,
+  // drain_unclaimed), so the machine's totals never go down.
+  double gone_badput_ = 0, gone_unclaimed_ = 0;
   std::uint64_t layout_version_ = 0;
   std::vector<WaitingCarve> waiting_;
 };

@@ -12,6 +12,7 @@
 #include "actor/caf_catch.h"
 #include "actors/message_types.h"
 #include "actors/messages.h"
+#include "actors/queue_messages.h"
 #include "actors/node_messages.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
@@ -105,9 +106,11 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   const JobFinished f = w.crosses(JobFinished{"1.1#s", {1, 0}, true, 9, "", true, 23});
   CHECK((f.by_signal && f.code == 9 && f.evicted));
   w.crosses(JobSuspension{"1.1#s", {1, 0}, true});
-  CHECK(w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}, "2500"}).queue ==
-        "2500");
+  CHECK(
+      w.crosses(SubmitRequest{"queue", "x.sub", "alice", "/tmp", {"A=1"}, {"+Foo = 1"}, "2500", {}}).queue ==
+      "2500");
   w.crosses(SubmitReply{true, "", 4, 10, "careful", false});
+  CHECK(w.crosses(SubmitProgress{1200, 20000}).total == 20000);
   CHECK(w.crosses(SubmitReply{false, "no", 0, 0, "", true}).at_commit);
   w.crosses(QueueQuery{"JobStatus == 1", {"Owner"}});
   CHECK(w.crosses(JobActionRequest{"hold", "ClusterId == 5", "disk full", "alice", true}).mine_only);
@@ -118,7 +121,9 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   CHECK(w.crosses(UserprioReply{{job}, {job}, 77, {job}, {job}}).last_cycle.size() == 1);
   w.crosses(UserprioCommand{"setfactor", "alice@x", 10, 0});
   w.crosses(CommandReply{false, "refused"});
-  w.crosses(DrainRequest{2, false});
+  const DrainRequest d =
+      w.crosses(DrainRequest{2, false, "Defrag cm.test", "MaxJobRetirementTime == 0", true});
+  CHECK((d.reason == "Defrag cm.test" && d.start == "MaxJobRetirementTime == 0" && d.resume_on_completion));
   w.crosses(ReconfigRequest{});
   w.crosses(Reconfigure{});
   w.crosses(GroupTurn{3, job});

@@ -70,7 +70,7 @@ TEST_CASE_METHOD(PoolFixture, "a node whose DAEMON_LIST is wrong fails the pool,
   REQUIRE_FALSE(bad);
   CHECK(bad.error() ==
         "node 2 (ap.test): DAEMON_LIST: unknown daemon 'SHADOW'; expected MASTER, COLLECTOR, "
-        "NEGOTIATOR, HAD, SCHEDD, STARTD");
+        "NEGOTIATOR, HAD, SCHEDD, STARTD, DEFRAG");
   // A HAD goes with the collector and the negotiator it controls.
   auto lone_had =
       spawn_pool(sys, spec({make_config("DAEMON_LIST = MASTER, COLLECTOR, HAD\nHAD_LIST = cm.test\n"
@@ -428,7 +428,7 @@ TEST_CASE_METHOD(PoolFixture, "a stopping startd lets its job go, then ends", "[
   REQUIRE(runner->runs[0].signals.size() >= 1);
   CHECK(runner->runs[0].signals[0] == SIGTERM);  // the soft kill
   auto alive = [&] {
-    auto h = self->request(pool.startds[0], caf::infinite, DrainRequest{0, true});
+    auto h = self->request(pool.startds[0], caf::infinite, DrainRequest{0, true, "", "", false});
     settle();
     bool ok = true;
     h.receive([](CommandReply&) {}, [&](caf::error&) { ok = false; });

@@ -54,7 +54,7 @@ TEST_CASE_METHOD(PoolFixture,
   host->add_file("/etc/cara.conf", std::string(kAccessPoint) + kSchedd);
   host->add_file("test.submit", submit_file);
   // The same moment as the schedd's clock.
-  apps::SubmitEnvironment env{"alice", "/tmp", num(queued[0], "QDate"), {}};
+  apps::SubmitEnvironment env{"alice", "/tmp", num(queued[0], "QDate"), {}, false};
   std::ostringstream out, err;
   REQUIRE(apps::run_submit({"-dry-run", "-", "test.submit", "--config", "/etc/cara.conf"}, out, err, host,
                            env) == 0);

@@ -346,3 +346,29 @@ TEST_CASE("the thesis's job-submission script runs with cara in place of condor_
                        "CreamQueue =?= \"short\""})
             .out == "8 short\n");
 }
+
+// A large submission draws a progress bar when standard output is a
+// terminal (here a pseudo-terminal, through script(1)), from the schedd's
+// own progress; into a pipe it prints condor_submit's lines only.
+TEST_CASE("cara submit draws a progress bar on a terminal, and only there",
+          "[integration][commands][submit]") {
+  Pool pool;
+  const fs::path ap = pool.start_access_point();
+  const fs::path sub = pool.dir / "many.sub";
+  std::ofstream(sub) << "executable = /bin/true\narguments = $(Process)\nqueue 5000\n";
+  auto piped = pool.tool(ap, {"submit", sub.string()});
+  REQUIRE(piped.exit_code == 0);
+  CHECK(piped.out == "Submitting job(s).\n5000 job(s) submitted to cluster 1.\n");
+  std::vector<std::string> argv{
+      "/usr/bin/script", "-qec",
+      "/usr/bin/env CARA_CONFIG=" + ap.string() + " " + CARA_BINARY + " submit " + sub.string(), "/dev/null"};
+  if (::geteuid() == 0)
+    argv.insert(argv.begin(), {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--init-groups"});
+  auto tty = run_process(argv, "", 60000);
+  INFO(tty.out << tty.err);
+  REQUIRE(tty.exit_code == 0);
+  CHECK_THAT(tty.out, Catch::Contains("\rSubmitting job(s) [#"));
+  CHECK_THAT(tty.out, Catch::Contains("100% 5000/5000"));
+  CHECK_THAT(tty.out,
+             Catch::Contains("\r\x1b[KSubmitting job(s).\r\n5000 job(s) submitted to cluster 2.\r\n"));
+}

@@ -158,10 +158,11 @@ struct Pool {
   std::string collector_log() { return read(dir / "cm/log/CollectorLog"); }
 
   // A central manager (`cm_extra` added to its configuration), two
-  // execution points (`ep_extra` added to theirs) and an access point;
-  // returns the access point's configuration once the collector has all
-  // their ads.
-  fs::path start_all(const std::string& ep_extra, const std::string& cm_extra = "") {
+  // execution points (`ep_extra` added to theirs) and an access point
+  // (`ap_extra`); returns the access point's configuration once the
+  // collector has all their ads.
+  fs::path start_all(const std::string& ep_extra, const std::string& cm_extra = "",
+                     const std::string& ap_extra = "") {
     const auto cm = config("cm", "DAEMON_LIST = MASTER COLLECTOR NEGOTIATOR\nCONDOR_VIEW_HOST = 127.0.0.1:" +
                                      std::to_string(view_port) + "\n" + cm_extra);
     const auto ep = [&](const std::string& name) {
@@ -169,7 +170,8 @@ struct Pool {
                               "\nSTART = true\nCLAIM_WORKLIFE = 0\n" + ep_extra);
     };
     const auto ap =
-        config("ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n");
+        config("ap", "DAEMON_LIST = MASTER SCHEDD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\n" +
+                         ap_extra);
     start(cm);
     start(ep("ep1"));
     start(ep("ep2"));

@@ -149,6 +149,15 @@ TEST_CASE("the negotiator table says which central manager is active, its term a
              Catch::Contains("cm                 cm           -"));
 }
 
+TEST_CASE("condor_status -defrag: draining now, the peak and the machines drained", "[status][defrag]") {
+  const std::vector<classad::ClassAd> ads{
+      ad("[ MyType = \"Defrag\"; Name = \"cm.test\"; MachinesDraining = 2; MachinesDrainingPeak = 5; "
+         "DrainedMachines = 17 ]")};
+  CHECK(format_status(options({"-defrag"}), ads, kNow) ==
+        "Name               Draining Peak TotalDrained\n\n"
+        "cm.test                   2    5           17\n");
+}
+
 TEST_CASE("cara status -l, -af and -any", "[status]") {
   std::vector<classad::ClassAd> ads{slot("slot1@ep1", "ep1", 1, "Unclaimed", "Idle", 0)};
   CHECK(format_status(options({"-af", "Name", "Memory"}), ads, kNow) == "slot1@ep1 2048\n");

@@ -153,6 +153,12 @@ TEST_CASE("typed values evaluate ClassAd expressions of constants", "[config]") 
   CHECK_THAT(c.boolean("WORD").error(), Catch::Contains("expected True or False"));
   CHECK_THAT(c.integer("NOT_SET").error(), Catch::Contains("NOT_SET is not defined"));
   CHECK_THAT(c.expression("BADEXPR").error(), Catch::Contains("BADEXPR") && Catch::Contains("line 11"));
+  // A knob that may be left out: null when not defined or blank.
+  CHECK(*c.optional_expression("EXPR") != nullptr);
+  CHECK(*c.optional_expression("NOT_SET") == nullptr);
+  CHECK(*load("BLANK =   \n").optional_expression("BLANK") == nullptr);
+  CHECK_THAT(c.optional_expression("BADEXPR").error(),
+             Catch::Contains("BADEXPR") && Catch::Contains("line 11"));
 }
 
 TEST_CASE("built-in defaults have the documented values", "[config]") {

@@ -1,6 +1,8 @@
 // The negotiation cycle (central-manager-configuration, "The Negotiation
 // Cycle"; user-priorities-and-negotiation, "Pie Spin and Pie Slice",
 // "Priorities in Negotiation and Preemption"): the spec's worked examples.
+#include "model/classad/eval.h"
+#include "model/negotiation/negotiator_ads.h"
 #include "support.h"
 
 using namespace cara;
@@ -303,4 +305,42 @@ TEST_CASE("cycle statistics carry HTCondor's LastNegotiationCycle names", "[nego
   for (const auto& [name, value] : r.stats.attributes())
     if (name == "LastNegotiationCycleMatches0") found = value == 3;
   CHECK(found);
+}
+
+TEST_CASE("a submitter held back whole by its ceiling or its group's quota says which",
+          "[negotiation][analyze]") {
+  // a's ceiling of 2 is used up before the cycle: none of its requests is
+  // tried, and the cycle says why (condor_q -better-analyze shows it).
+  Pool p("");
+  idle_slots(p, 4);
+  p.slots.push_back(busy("busy1@host", kA));
+  p.slots.push_back(busy("busy2@host", kA));
+  REQUIRE(p.accountant.set_ceiling(kA, 2, std::nullopt, kNow));
+  p.submit(kA, 1, 5);
+  p.submit(kB, 2, 1);
+  auto r = p.run();
+  CHECK(per_submitter(r).count(kA) == 0);
+  std::map<std::string, std::string> held;
+  for (const auto& s : r.submitters) held[s.name] = s.held_back;
+  CHECK(held.at(kA) == "submitter limit exceeded");
+  CHECK(held.at(kB).empty());  // it got what it asked for
+  const auto ads = negotiation::submitter_cycle_ads(r, kNow);
+  for (const classad::ClassAd& ad : ads) {
+    if (classad::evaluate_attr(ad, "Name").as_string() != kA) continue;
+    const classad::Value reasons = classad::evaluate_attr(ad, "Rejections");
+    REQUIRE(reasons.is_list());
+    REQUIRE(reasons.as_list().size() == 1);
+    CHECK(reasons.as_list()[0].as_string() == "submitter limit exceeded");
+  }
+
+  // group_a's quota of 1 is held already: its submitter is not negotiated.
+  Pool g("GROUP_NAMES = group_a\nGROUP_QUOTA_group_a = 1\n");
+  idle_slots(g, 4);
+  g.slots.push_back(
+      busy("busy1@host", "group_a.x@example.org", "AccountingGroup = \"group_a.x@example.org\""));
+  g.submit("group_a.x@example.org", 1, 3);
+  r = g.run();
+  REQUIRE(r.submitters.size() == 1);
+  CHECK(r.submitters[0].matched == 0);
+  CHECK(r.submitters[0].held_back == "group quota exceeded");
 }

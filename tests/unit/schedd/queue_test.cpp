@@ -291,3 +291,39 @@ TEST_CASE("submit_description parses, builds and queues one cluster, or leaves t
   s.description = "executable = /bin/true\nqueue 15000\nqueue 5000\n";
   CHECK(submit_description(*q.queue, s, site, kT0));
 }
+
+TEST_CASE("building a submission tells its progress against the whole, about a hundred times",
+          "[schedd][submit]") {
+  Queue q("");
+  const SubmitSite site{"pool", &*q.config, q.host.get()};
+  // Two queue statements and rows: the whole is known before the first job.
+  Submission s{"executable = /bin/true\nqueue 1500\narguments = $(x)\nqueue x in (a, b, c)\nqueue 497\n",
+               "big.sub",
+               {},
+               "",
+               "alice",
+               "/tmp",
+               {}};
+  std::vector<std::pair<std::int64_t, std::int64_t>> told;
+  auto ok = submit_description(*q.queue, s, site, kT0, [&](std::int64_t built, std::int64_t total) {
+    told.emplace_back(built, total);
+  });
+  REQUIRE(ok);
+  CHECK(ok.submitted->count == 2000);
+  REQUIRE(told.size() == 100);  // every 20 jobs, the last one included
+  for (std::size_t i = 0; i < told.size(); ++i) {
+    CHECK(told[i].second == 2000);
+    CHECK(told[i].first == static_cast<std::int64_t>(i + 1) * 20);
+  }
+  // A refused description (over MAX_JOBS_PER_SUBMISSION) builds nothing
+  // and tells nothing; a small one tells each job.
+  told.clear();
+  s.description = "executable = /bin/true\nqueue 20001\n";
+  CHECK_FALSE(submit_description(*q.queue, s, site, kT0,
+                                 [&](std::int64_t b, std::int64_t t) { told.emplace_back(b, t); }));
+  CHECK(told.empty());
+  s.description = "executable = /bin/true\nqueue 3\n";
+  REQUIRE(submit_description(*q.queue, s, site, kT0,
+                             [&](std::int64_t b, std::int64_t t) { told.emplace_back(b, t); }));
+  CHECK(told == std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 3}, {2, 3}, {3, 3}});
+}

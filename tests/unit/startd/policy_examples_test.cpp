@@ -3,87 +3,13 @@
 // attributes, and the thesis's execution machine.
 #include "model/startd/slot_ad.h"
 #include "model/startd/startd.h"
-#include "tests/unit/startd/slot_harness.h"
+#include "tests/unit/startd/machine_harness.h"
 
 using namespace cara;
 using namespace cara::startd;
 using namespace cara::startd::test;
 
 namespace {
-
-class Machine {
- public:
-  Machine(const std::string& text, std::int64_t cpus = 4, std::int64_t memory = 8192,
-          std::int64_t now = kTuesday10am)
-      : now_(now) {
-    config::Config c = startd_config(text, machine_host(cpus, memory, 1000000));
-    auto s = Startd::create(c, now_);
-    if (!s) FAIL(s.error());
-    startd_ = std::move(*s);
-    idle();
-  }
-  // Nobody at the keyboard, no load.
-  const StartdResult& idle(std::int64_t after = 0) {
-    return readings("KeyboardIdle = 100000\nConsoleIdle = 100000\n", 0, after);
-  }
-  const StartdResult& readings(const std::string& machine, double load = 0, std::int64_t after = 0) {
-    now_ += after;
-    MachineReadings r;
-    r.machine = *classad::parse_long_form(machine + "CpuBusyTime = 0\n");
-    r.total_load = load;
-    last_ = startd_->sensors(r, now_);
-    return last_;
-  }
-  const StartdResult& tick(std::int64_t after) {
-    now_ += after;
-    last_ = startd_->tick(now_);
-    return last_;
-  }
-  const StartdResult& send(const std::string& slot, const SlotEvent& e, std::int64_t after = 0) {
-    now_ += after;
-    last_ = startd_->deliver(slot, e, now_);
-    return last_;
-  }
-  // Claims `slot` for `job`; returns the slot holding the claim, or about
-  // to once its job has left ("" if refused).
-  std::string claim(const std::string& slot, const std::string& job, const std::string& id) {
-    send(slot, ClaimRequest{id, *classad::parse_classad(job), false, {}});
-    for (const auto& a : last_.actions) {
-      if (a.action.kind == ActionKind::AcceptClaim || a.action.kind == ActionKind::ClaimPending)
-        return a.slot;
-    }
-    return "";
-  }
-  std::string run(const std::string& slot, const std::string& job, const std::string& id) {
-    std::string where = claim(slot, job, id);
-    REQUIRE(!where.empty());
-    send(where, Activate{id, *classad::parse_classad(job)});
-    REQUIRE(state(where) == "Claimed/Busy");
-    return where;
-  }
-  std::string state(const std::string& slot) const {
-    const Slot* s = startd_->slot(slot);
-    if (!s) return "<gone>";
-    return std::string(state_name(s->state())) + "/" + activity_name(s->activity());
-  }
-  std::string attr(const std::string& slot, const std::string& name) const {
-    const Slot* s = startd_->slot(slot);
-    const classad::Attribute* a = s ? s->ad().find(name) : nullptr;
-    return a ? classad::unparse(*a->expr) : "<none>";
-  }
-  bool did(const std::string& slot, ActionKind k) const {
-    for (const auto& a : last_.actions) {
-      if (a.slot == slot && a.action.kind == k) return true;
-    }
-    return false;
-  }
-  Startd& startd() { return *startd_; }
-
- private:
-  std::int64_t now_;
-  std::unique_ptr<Startd> startd_;
-  StartdResult last_;
-};
 
 const std::string kDesktop = "use POLICY : Desktop\nNUM_SLOTS = 1\n";
 
@@ -295,21 +221,6 @@ TEST_CASE("the per-slot load average (the spec's rules)", "[startd][policy]") {
   CHECK(m.attr("slot2", "KeyboardIdle") == "500");
 }
 
-TEST_CASE("draining a machine: every slot, then AllSlotsDrained", "[startd][policy]") {
-  Machine m("NUM_SLOTS = 2\nMAXJOBRETIREMENTTIME = 100\n");
-  m.run("slot1", "[ Owner = \"a\" ]", "c");
-  m.startd().drain(DrainSchedule::Graceful, nullptr, kTuesday10am + 10);
-  CHECK(m.state("slot2") == "Drained/Retiring");
-  CHECK(m.state("slot1") == "Claimed/Retiring");
-  m.tick(100);
-  CHECK(m.state("slot1") == "Preempting/Killing");
-  m.send("slot1", JobExited{"c"}, 1);
-  CHECK(m.state("slot1") == "Drained/Idle");
-  CHECK(m.state("slot2") == "Drained/Idle");
-  m.startd().cancel_drain(kTuesday10am + 500);
-  CHECK(m.state("slot1") == "Unclaimed/Idle");
-}
-
 TEST_CASE("the thesis's execution machine", "[startd][policy][thesis]") {
   // Appendix A.2's startd section: 24+1 CPUs, a 24/25 partitionable slot
   // that refuses the high-priority jobs and a 1/25 static slot that takes
@@ -372,32 +283,6 @@ TEST_CASE("the thesis's execution machine", "[startd][policy][thesis]") {
   f.send(slot, JobExited{"c1"}, 2);
   CHECK(f.state(slot) == "<gone>");
   CHECK(f.attr("slot1", "Cpus") == "24");
-}
-
-TEST_CASE(
-    "graceful draining with DEFRAG_DRAINING_START_EXPR admits interruptible jobs until the last retiring job "
-    "ends",
-    "[startd][policy]") {
-  Machine m("NUM_SLOTS = 2\nMAXJOBRETIREMENTTIME = 1000\nWANT_VACATE = True\nMachineMaxVacateTime = 60\n");
-  m.run("slot1", "[ Owner = \"long\" ]", "c1");
-  m.startd().drain(DrainSchedule::Graceful, *classad::parse_expression("TARGET.MaxJobRetirementTime == 0"),
-                   kTuesday10am + 10);
-  CHECK(m.state("slot1") == "Claimed/Retiring");
-  CHECK(m.state("slot2") == "Unclaimed/Idle");  // still open, to interruptible jobs only
-  CHECK(m.attr("slot2", "Start") == "TARGET.MaxJobRetirementTime == 0");
-  CHECK(m.claim("slot2", "[ Owner = \"x\"; MaxJobRetirementTime = 600 ]", "no").empty());
-  m.run("slot2", "[ Owner = \"quick\"; MaxJobRetirementTime = 0 ]", "c2");
-  m.tick(100);
-  CHECK(m.state("slot2") == "Claimed/Busy");  // no retirement, but runs meanwhile
-  // The retiring job ends: the interruptible one is evicted (vacating as
-  // usual), and START becomes False.
-  m.send("slot1", JobExited{"c1"}, 10);
-  CHECK(m.state("slot1") == "Drained/Retiring");
-  CHECK(m.state("slot2") == "Preempting/Vacating");
-  CHECK(m.attr("slot2", "Start") == "false");
-  m.send("slot2", JobExited{"c2"}, 5);
-  CHECK(m.state("slot1") == "Drained/Idle");
-  CHECK(m.state("slot2") == "Drained/Idle");
 }
 
 TEST_CASE("slots are found by short name, and the layout version follows carving", "[startd][pslot]") {

@@ -70,6 +70,17 @@ TEST_CASE("Unclaimed: C/6 to Matched, then G/9 to Claimed, Requirements False wh
   CHECK(h.attr("RemoteUser") == "\"alice@pool\"");
 }
 
+TEST_CASE("a claimed slot advertises the licenses its job holds, and forgets them with the claim",
+          "[startd][slot][concurrency]") {
+  SlotHarness h("");
+  h.run("[ Owner = \"alice\"; User = \"alice@pool\"; ConcurrencyLimits = \"lic,db:2\" ]");
+  CHECK(h.attr("ConcurrencyLimits") == "\"lic,db:2\"");
+  h.send(JobExited{"claim1"}, 10);
+  h.send(ReleaseClaim{"claim1"}, 1);
+  CHECK(h.state() == "Unclaimed/Idle");
+  CHECK(h.attr("ConcurrencyLimits") == "<none>");
+}
+
 TEST_CASE("Unclaimed: D/5 straight to Claimed when the claim arrives first", "[startd][slot]") {
   SlotHarness h("");
   h.claim(kJob);
@@ -486,7 +497,7 @@ TEST_CASE("draining: N/36, P/37, 33, O/34, O/35, and DEFRAG_DRAINING_START_EXPR"
   CHECK(o.state() == "Drained/Idle");
   o.send(CancelDrain{}, 100);
   CHECK(o.transitions() == "O/35");
-  CHECK(o.attr("TotalMachineDrainingUnclaimedTime") == "200");
+  CHECK(o.slot().drain_unclaimed() == 200);  // cpu-seconds, of one cpu
 
   SlotHarness u("");
   u.send(Drain{});
@@ -505,13 +516,13 @@ TEST_CASE("draining: N/36, P/37, 33, O/34, O/35, and DEFRAG_DRAINING_START_EXPR"
   CHECK(c.transitions() == "18");
   c.send(JobExited{"claim1"}, 1);
   CHECK(c.state() == "Drained/Retiring");
-  CHECK(c.attr("TotalMachineDrainingBadput") == "300");
+  CHECK(c.slot().drain_badput() == 300);
   // Quick draining skips retirement but lets the job vacate; fast kills.
   SlotHarness q("MAXJOBRETIREMENTTIME = 3000\nWANT_VACATE = True\n");
   q.run(kJob);
   q.send(Drain{DrainSchedule::Quick, nullptr}, 50);
   CHECK(q.state() == "Preempting/Vacating");
-  CHECK(q.attr("TotalMachineDrainingBadput") == "50");
+  CHECK(q.slot().drain_badput() == 50);
   SlotHarness f("MAXJOBRETIREMENTTIME = 3000\nWANT_VACATE = True\n");
   f.run(kJob);
   f.send(Drain{DrainSchedule::Fast, nullptr}, 50);

@@ -35,6 +35,12 @@ std::string string_attr(const classad::ClassAd& ad, const char* name) {
   return v.is_string() ? std::string(v.as_string()) : std::string();
 }
 
+// A partitionable slot that can be drained (HTCondor's base constraint
+// PartitionableSlot && Offline =!= True).
+bool drainable(const classad::ClassAd& ad) {
+  return attr_true(ad, "PartitionableSlot") && !attr_true(ad, "Offline");
+}
+
 // "slot1@host" names the startd "host" (HTCondor's slotNameToDaemonName).
 std::string machine_of(const std::string& slot) {
   const auto at = slot.find('@');
@@ -96,9 +102,9 @@ void Defrag::measure_cost(const std::vector<classad::ClassAd>& slots) {
   for (const classad::ClassAd& ad : slots) {
     const bool has = ad.find("TotalMachineDrainingBadput") || ad.find("TotalMachineDrainingUnclaimedTime");
     if (!has || !seen.insert(machine_of(string_attr(ad, "Name"))).second) continue;
-    const double age = number_or(ad, "LastHeardFrom", 0) - number_or(ad, "DaemonStartTime", 0);
-    if (number_or(ad, "LastHeardFrom", 0) <= 0 || number_or(ad, "DaemonStartTime", 0) <= 0 || age <= 0)
-      continue;
+    const double heard = number_or(ad, "LastHeardFrom", 0), started = number_or(ad, "DaemonStartTime", 0);
+    const double age = heard - started;
+    if (heard <= 0 || started <= 0 || age <= 0) continue;
     badput += number_or(ad, "TotalMachineDrainingBadput", 0) / age;
     unclaimed += number_or(ad, "TotalMachineDrainingUnclaimedTime", 0) / age;
     cpus += number_or(ad, "TotalCpus", 0);
@@ -121,7 +127,7 @@ DefragPoll Defrag::poll(const std::vector<classad::ClassAd>& slots, std::int64_t
   std::vector<std::size_t> mine_draining;  // slots draining by this daemon's order
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const classad::ClassAd& ad = slots[i];
-    if (!attr_true(ad, "PartitionableSlot") || attr_true(ad, "Offline")) continue;
+    if (!drainable(ad)) continue;
     classad::Value why = classad::evaluate_attr(ad, "DrainReason");
     const bool by_me = why.is_undefined() || (why.is_string() && why.as_string() == reason);
     if (!by_me) continue;
@@ -179,8 +185,7 @@ DefragPoll Defrag::poll(const std::vector<classad::ClassAd>& slots, std::int64_t
   std::vector<std::pair<double, std::size_t>> candidates;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const classad::ClassAd& ad = slots[i];
-    if (!attr_true(ad, "PartitionableSlot") || attr_true(ad, "Offline") || attr_true(ad, "Draining"))
-      continue;
+    if (!drainable(ad) || attr_true(ad, "Draining")) continue;
     if (!is_true(policy_.requirements, ad)) continue;
     double rank = 0;
     if (policy_.rank) classad::evaluate(*policy_.rank, &ad).number(rank);
@@ -214,9 +219,9 @@ void Defrag::answered(const DefragOrder& order, bool ok, std::int64_t now) {
   forget_old(now);
 }
 
-// The Recent counts cover ten polling intervals (HTCondor's window).
+// Counts older than the Recent window go (ad() counts only the window anyway).
 void Defrag::forget_old(std::int64_t now) {
-  const std::int64_t window = 10 * std::max<std::int64_t>(1, policy_.interval);
+  const std::int64_t window = stats_window();
   while (!recent_.empty() && recent_.front().first <= now - window) recent_.pop_front();
 }
 

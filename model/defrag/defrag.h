@@ -31,6 +31,7 @@
 // description ("the maximum number of draining machines") promises.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <random>
@@ -83,6 +84,8 @@ class Defrag {
                       std::int64_t now);
   void measure_cost(const std::vector<classad::ClassAd>& slots);
   void forget_old(std::int64_t now);
+  // RecentStatsLifetime: ten polling intervals (HTCondor's window).
+  std::int64_t stats_window() const { return 10 * std::max<std::int64_t>(1, policy_.interval); }
 
   DefragPolicy policy_;
   std::int64_t started_;

@@ -32,7 +32,7 @@ classad::ClassAd Defrag::ad(std::int64_t now) const {
   ad.set("AvgDrainingUnclaimedTime", avg_unclaimed_);
   ad.set("DrainSuccesses", successes_);
   ad.set("DrainFailures", failures_);
-  const std::int64_t window = 10 * std::max<std::int64_t>(1, policy_.interval);
+  const std::int64_t window = stats_window();
   std::int64_t recent_ok = 0, recent_failed = 0;
   for (const auto& [when, ok] : recent_)
     if (when > now - window) (ok ? recent_ok : recent_failed) += 1;

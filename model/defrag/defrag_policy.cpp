@@ -33,10 +33,7 @@ Result<DefragPolicy> DefragPolicy::from_config(const config::Config& config) {
     auto v = config.integer(knob);
     if (!v) return Error{v.error()};
     *into = *v;
-  }
-  for (const char* knob : {"DEFRAG_MAX_CONCURRENT_DRAINING", "DEFRAG_MAX_WHOLE_MACHINES"}) {
-    auto v = config.integer(knob);
-    if (*v < -1)
+    if (into != &p.interval && *v < -1)
       return Error{std::string(knob) + " must be -1 (no limit) or a number of machines, not " +
                    std::to_string(*v)};
   }

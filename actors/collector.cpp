@@ -143,6 +143,11 @@ AdQueryReply run_query(Self self, const CollectorSetup& setup, const AdQueryRequ
   }
   collector::AdQuery query;
   query.type = static_cast<collector::AdType>(q.type);
+  // A query about collectors sees this one's counters as they are now (the
+  // web endpoint's update rate), not as they were at its last advertisement.
+  if (query.type == collector::AdType::Collector)
+    collector::store_own_ad(*self->state.store, self->state.policy, self->state.counters,
+                            setup.clock.now(self));
   query.selection = std::move(*selection);
   query.absent = q.absent;
   std::vector<std::string> keys;

@@ -37,10 +37,14 @@ constexpr std::int32_t kStopTimers = -2;
 
 void publish_ad(Self self, const MasterSetup& setup) {
   if (!setup.collectors) return;
-  std::vector<std::string> daemons;
-  for (const DaemonSpawn& d : setup.daemons) daemons.push_back(d.name);
+  std::vector<std::string> daemons, running;
+  for (std::size_t i = 0; i < setup.daemons.size(); ++i) {
+    daemons.push_back(setup.daemons[i].name);
+    if (i < self->state.running.size() && self->state.running[i].actor)
+      running.push_back(setup.daemons[i].name);
+  }
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Master),
-             {WireAd{node::master_ad(setup.name, setup.address, daemons, setup.clock.now(self))}},
+             {WireAd{node::master_ad(setup.name, setup.address, daemons, running, setup.clock.now(self))}},
              {caf::actor_cast<caf::actor>(self)}};
   for (const collector_actor& c : setup.collectors())
     if (c) self->send(c, u);
@@ -263,7 +267,8 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
     for (std::size_t i = 0; i < running.size(); ++i) {
       if (caf::actor_cast<caf::actor_addr>(running[i].actor) != d.source) continue;
       running[i].actor = nullptr;
-      if (running[i].restart && !self->state.stopping) {  // condor_restart: up again at once
+      if (!self->state.stopping) publish_ad(self, setup);  // the pool sees the daemon down now
+      if (running[i].restart && !self->state.stopping) {   // condor_restart: up again at once
         running[i].restart = false;
         setup.context.info(setup.daemons[i].name + " stopped; starting it again");
         self->send(self, Timer{static_cast<std::int32_t>(i)});
@@ -326,6 +331,7 @@ master_actor::behavior_type master_behavior(Self self, MasterSetup setup, std::v
         running[i].actor = *a;
         running[i].started = setup.clock.now(self);
         announce(self, setup, i);
+        publish_ad(self, setup);  // and up again
         // The node's other daemons report to the local collector: they
         // learn where the new one is (HTCondor's daemons find it by address).
         if (setup.daemons[i].name == "COLLECTOR") tell_collectors(self, setup);

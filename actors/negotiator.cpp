@@ -96,6 +96,10 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
       s.requests.push_back(negotiation::Request{&w.job.ad, w.count, w.job_ids});
     input.submitters.push_back(std::move(s));
   }
+  // The actor clock: real time on a node, virtual time in the actor tests.
+  input.clock = [self] {
+    return std::chrono::duration<double>(self->clock().now().time_since_epoch()).count();
+  };
   claim::CycleClaims cycle = claim::run_cycle(
       st.policy, *st.accountant, st.groups, std::move(input), [&] { return fresh_claim_id(self, setup); },
       now);

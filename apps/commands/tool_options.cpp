@@ -5,6 +5,7 @@
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
+#include "model/common/text.h"
 #include "os/system_host.h"
 
 namespace cara::apps {
@@ -93,17 +94,7 @@ std::optional<std::string> option(const Parsed& p, const std::string& name) {
 }
 
 std::vector<std::string> attribute_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string item;
-  for (char c : text + ",") {
-    if (c == ',' || c == ' ') {
-      if (!item.empty()) out.push_back(item);
-      item.clear();
-    } else {
-      item += c;
-    }
-  }
-  return out;
+  return split_list(text);
 }
 
 std::string autoformat_value(const classad::ClassAd& ad, std::string_view attr) {

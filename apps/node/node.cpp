@@ -27,6 +27,7 @@
 #include "apps/node/node_stop.h"
 #include "apps/node/tls_system.h"
 #include "apps/node/view_host_link.h"
+#include "apps/node/web_service.h"
 #include "model/ha/had_config.h"
 #include "net/gate.h"
 #include "net/local_socket.h"
@@ -216,6 +217,8 @@ class NodeRun {
   void watch_had_peers();
   // `cara submit` and `cara q` on the schedd's node.
   void serve_local_commands();
+  // The web endpoint (WEB_PORT) on the collector's node.
+  std::optional<int> serve_web(std::ostream& err);
   // Until a stop signal and the master's stop; returns the exit code.
   int until_stopped();
 
@@ -261,6 +264,7 @@ class NodeRun {
   std::shared_ptr<DaemonWatch> view_watch_;
   std::shared_ptr<DaemonWatch> had_watch_;  // the other central managers' hads (HAD_LIST)
   net::LocalServer local_;
+  std::unique_ptr<WebService> web_;
   // What this node gives its daemons (shared with the master's spawn
   // functions); each daemon's log is opened once.
   std::shared_ptr<actors::NodeServices> services_ = std::make_shared<actors::NodeServices>();
@@ -500,12 +504,31 @@ void NodeRun::serve_local_commands() {
     node_.master_log->info("local commands on " + plan_.schedd_socket);
 }
 
+std::optional<int> NodeRun::serve_web(std::ostream& err) {
+  if (!plan_.runs("COLLECTOR")) return std::nullopt;
+  auto settings = web::WebSettings::from_config(*node_.config);  // checked by prepare()
+  if (!settings || !settings->enabled) return std::nullopt;
+  actors::WebSourceSetup source;
+  source.collectors = [collectors = collectors_] { return collectors->get(); };
+  source.ha = services_->ha;
+  source.clock = clock_;
+  auto web =
+      WebService::start(sys_, *node_.config, *settings, std::move(source), node_.guard, node_.master_log);
+  if (!web) {
+    node_.master_log->warning(web.error());
+    return fail(err, web.error());
+  }
+  web_ = std::move(*web);
+  return std::nullopt;
+}
+
 int NodeRun::until_stopped() {
   std::string daemons;
   for (const std::string& d : plan_.daemons) daemons += (daemons.empty() ? "" : " ") + d;
   node_.master_log->info("node ready: " + daemons);
   const int sig = await_stop(node_.stop_signals, *master_actor_, sys_, plan_, *node_.master_log, *stopped_);
   local_.stop();
+  if (web_) web_->stop();
   caf::anon_send_exit(gate_, caf::exit_reason::user_shutdown);
   // The actor system ends its threads when run_node returns; should
   // anything hold it (a peer that does not let go), the process ends anyway.
@@ -545,6 +568,9 @@ int run_node(std::shared_ptr<const config::Config> config, std::function<Result<
   run.set_up_master();
   if (auto rc = run.find_collectors(err)) return *rc;
   if (auto rc = run.add_daemons(err)) return *rc;
+  // Before the master: a port it cannot have stops the node while nothing
+  // runs yet. It reads the collectors only when asked.
+  if (auto rc = run.serve_web(err)) return *rc;
   if (auto rc = run.start_master(err)) return *rc;
   run.watch_central_managers();
   run.watch_had_peers();

@@ -15,6 +15,7 @@
 #include "actors/had.h"
 #include "actors/job_runner.h"
 #include "apps/node/node_plan.h"
+#include "apps/web/web_settings.h"
 #include "model/accounting/accountant_config.h"
 #include "model/accounting/group_tree.h"
 #include "model/collector/ad_store.h"
@@ -64,7 +65,8 @@ std::vector<Reading> readings(const NodePlan& plan) {
                    return ok_or(net::Authorization::from_config(c));
                  }});
   if (plan.runs("COLLECTOR"))
-    out.push_back({"COLLECTOR", [](const config::Config& c) {
+    out.push_back({"COLLECTOR", [](const config::Config& c) -> Status {
+                     if (auto w = web::WebSettings::from_config(c); !w) return Error{w.error()};
                      return ok_or(collector::CollectorPolicy::from_config(c));
                    }});
   if (plan.runs("NEGOTIATOR"))

@@ -21,6 +21,7 @@ CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::A
   classad::EvalEnv env;
   env.now = now;
   negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
+  if (input.clock) cycle.set_clock(input.clock);
   out.result = cycle.run(slots, submitters);
 
   for (const negotiation::Match& m : out.result.matches) {

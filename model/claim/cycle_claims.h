@@ -39,6 +39,9 @@ struct CycleInput {
   const std::vector<classad::ClassAd>* slots = nullptr;
   std::vector<negotiation::SubmitterRequests> submitters;  // those without requests are left out
   std::map<std::string, std::string> schedd_of;            // submitter -> its ad's ScheddName
+  // A monotonic clock in seconds for the cycle's statistics (its duration
+  // and phases, LastNegotiationCycleDuration0); none leaves them 0.
+  std::function<double()> clock;
 };
 
 struct CycleClaims {

@@ -2,23 +2,14 @@
 
 #include <map>
 
-#include "model/classad/eval.h"
+#include "model/classad/attr_read.h"
 #include "model/config/config.h"
 
 namespace cara::collector {
 namespace {
 
-std::string string_attr(const classad::ClassAd& ad, const char* name) {
-  classad::Value v = classad::evaluate_attr(ad, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
-}
-
-double number_attr(const classad::ClassAd& ad, const char* name) {
-  classad::Value v = classad::evaluate_attr(ad, name);
-  if (v.is_int()) return static_cast<double>(v.as_int());
-  if (v.is_real()) return v.as_real();
-  return 0;
-}
+using classad::attr_number;
+using classad::attr_string;
 
 constexpr const char* kStates[] = {"Unclaimed",  "Claimed", "Owner",   "Matched",
                                    "Preempting", "Drained", "Backfill"};
@@ -26,9 +17,9 @@ constexpr const char* kStates[] = {"Unclaimed",  "Claimed", "Owner",   "Matched"
 struct Jobs {
   std::int64_t running = 0, idle = 0, held = 0;
   void add(const classad::ClassAd& ad) {
-    running += static_cast<std::int64_t>(number_attr(ad, "RunningJobs"));
-    idle += static_cast<std::int64_t>(number_attr(ad, "IdleJobs"));
-    held += static_cast<std::int64_t>(number_attr(ad, "HeldJobs"));
+    running += static_cast<std::int64_t>(attr_number(ad, "RunningJobs"));
+    idle += static_cast<std::int64_t>(attr_number(ad, "IdleJobs"));
+    held += static_cast<std::int64_t>(attr_number(ad, "HeldJobs"));
   }
   void into(classad::ClassAd& row) const {
     row.set("RunningJobs", running);
@@ -70,6 +61,15 @@ Result<PoolHistoryPolicy> PoolHistoryPolicy::from_config(const config::Config& c
 
 std::vector<classad::ClassAd> sample_pool(const AdStore& ads, const PoolHistoryPolicy& policy,
                                           std::int64_t now) {
+  PoolAds live;
+  live.slots = ads.query(AdQuery{AdType::Machine, {}, false}, now);
+  live.submitters = ads.query(AdQuery{AdType::Submitter, {}, false}, now);
+  live.negotiators = ads.query(AdQuery{AdType::Negotiator, {}, false}, now);
+  return sample_ads(live, policy.accounting, now);
+}
+
+std::vector<classad::ClassAd> sample_ads(const PoolAds& ads, const accounting::AccountantConfig& accounting,
+                                         std::int64_t now) {
   std::vector<classad::ClassAd> rows;
   struct Machine {
     std::int64_t slots = 0, busy = 0;
@@ -77,15 +77,15 @@ std::vector<classad::ClassAd> sample_pool(const AdStore& ads, const PoolHistoryP
     double cpus = 0, cpus_in_use = 0;
   };
   std::map<std::string, Machine> machines;
-  for (const classad::ClassAd& slot : ads.query(AdQuery{AdType::Machine, {}, false}, now)) {
-    std::string name = string_attr(slot, "Machine");
-    if (name.empty()) name = string_attr(slot, "Name");
+  for (const classad::ClassAd& slot : ads.slots) {
+    std::string name = attr_string(slot, "Machine");
+    if (name.empty()) name = attr_string(slot, "Name");
     Machine& m = machines[name];
     ++m.slots;
-    const std::string state = string_attr(slot, "State");
+    const std::string state = attr_string(slot, "State");
     ++m.states[state];
-    if (string_attr(slot, "Activity") == "Busy") ++m.busy;
-    const double cpus = number_attr(slot, "Cpus");
+    if (attr_string(slot, "Activity") == "Busy") ++m.busy;
+    const double cpus = attr_number(slot, "Cpus");
     m.cpus += cpus;
     if (state == "Claimed") m.cpus_in_use += cpus;
   }
@@ -102,11 +102,10 @@ std::vector<classad::ClassAd> sample_pool(const AdStore& ads, const PoolHistoryP
     rows.push_back(std::move(r));
   }
   std::map<std::string, Jobs> submitters;
-  for (const classad::ClassAd& ad : ads.query(AdQuery{AdType::Submitter, {}, false}, now))
-    submitters[string_attr(ad, "Name")].add(ad);
+  for (const classad::ClassAd& ad : ads.submitters) submitters[attr_string(ad, "Name")].add(ad);
   std::map<std::string, std::pair<Jobs, std::int64_t>> groups;
   for (const auto& [name, jobs] : submitters) {
-    const std::string group = policy.accounting.group_of(name);
+    const std::string group = accounting.group_of(name);
     classad::ClassAd r = row("SubmitterHistory", now, name);
     r.set("Group", group);
     jobs.into(r);
@@ -121,6 +120,15 @@ std::vector<classad::ClassAd> sample_pool(const AdStore& ads, const PoolHistoryP
     classad::ClassAd r = row("GroupHistory", now, name);
     r.set("Submitters", g.second);
     g.first.into(r);
+    rows.push_back(std::move(r));
+  }
+  for (const classad::ClassAd& ad : ads.negotiators) {
+    classad::ClassAd r = row("NegotiatorHistory", now, attr_string(ad, "Name"));
+    r.set("Cycles", static_cast<std::int64_t>(attr_number(ad, "NegotiationCycles")));
+    r.set("CycleTime", static_cast<std::int64_t>(attr_number(ad, "LastNegotiationCycleTime0")));
+    r.set("CycleDuration", attr_number(ad, "LastNegotiationCycleDuration0"));
+    r.set("Matches", static_cast<std::int64_t>(attr_number(ad, "LastNegotiationCycleMatches0")));
+    r.set("Rejections", static_cast<std::int64_t>(attr_number(ad, "LastNegotiationCycleRejections0")));
     rows.push_back(std::move(r));
   }
   return rows;

@@ -34,9 +34,20 @@ struct PoolHistoryPolicy {
 //   Busy (Activity "Busy"), Cpus and CpusInUse (of Claimed slots);
 // - SubmitterHistory: Name, Group, RunningJobs, IdleJobs, HeldJobs (summed
 //   over the schedds it submits from);
-// - GroupHistory: Name, Submitters and the sums of their jobs.
+// - GroupHistory: Name, Submitters and the sums of their jobs;
+// - NegotiatorHistory: Name, Cycles, and the last cycle's CycleTime,
+//   CycleDuration, Matches and Rejections (the dashboard's cycle graph).
 // Absent machines are left out: they are not part of the pool's state.
 std::vector<classad::ClassAd> sample_pool(const AdStore& ads, const PoolHistoryPolicy& policy,
                                           std::int64_t now);
+
+// The live ads a sample is made of (absent ones left out by the caller).
+struct PoolAds {
+  std::vector<classad::ClassAd> slots, submitters, negotiators;
+};
+// The same sample from ads a query gave (the web endpoint's live view):
+// one rule for counting the pool, whether it is stored or shown.
+std::vector<classad::ClassAd> sample_ads(const PoolAds& ads, const accounting::AccountantConfig& accounting,
+                                         std::int64_t now);
 
 }  // namespace cara::collector

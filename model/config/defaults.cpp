@@ -165,6 +165,11 @@ constexpr KnobDefault kDefaults[] = {
     {"UPDATE_INTERVAL", "300"},
     {"WANT_SUSPEND", "False"},
     {"WANT_VACATE", "False"},
+    // The central manager's web endpoint (issue 24): off until WEB_PORT is
+    // set; loopback only unless WEB_LISTEN says otherwise.
+    {"WEB_LISTEN", "127.0.0.1"},
+    {"WEB_REFRESH_INTERVAL", "2"},
+    {"WEB_USE_TLS", "False"},
 };
 
 }  // namespace

@@ -80,3 +80,25 @@ TEST_CASE("a match preempting a running job says so to its schedd", "[claim][neg
   // The evicted user's charge ends; the new one begins.
   CHECK(p.accountant.claims().at("slot1@host").submitter == "alice@example.org");
 }
+
+TEST_CASE("the cycle's durations come from the clock it is given", "[claim][negotiation]") {
+  Pool p("");
+  idle_slots(p, 2);
+  p.submit("alice@example.org", 1, 1);
+  claim::CycleInput input;
+  input.slots = &p.slots;
+  input.submitters = p.submitters;
+  input.schedd_of = {{"alice@example.org", "ap1"}};
+  auto ids = [] { return std::string("claim"); };
+  // Without a clock the statistics say 0 (a cycle in virtual time).
+  claim::CycleClaims none = claim::run_cycle(p.policy, p.accountant, p.groups, input, ids, kNow);
+  CHECK(none.result.stats.duration == 0);
+  // Each reading a quarter second after the last: the phases add up to the whole.
+  double t = 100;
+  input.clock = [&] { return t += 0.25; };
+  claim::CycleClaims timed = claim::run_cycle(p.policy, p.accountant, p.groups, input, ids, kNow);
+  const auto& s = timed.result.stats;
+  CHECK(s.duration > 0);
+  CHECK(s.duration_phase4 == 0.25);
+  CHECK(s.duration >= s.duration_phase1 + s.duration_phase2 + s.duration_phase3 + s.duration_phase4);
+}

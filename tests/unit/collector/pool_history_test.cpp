@@ -96,8 +96,12 @@ TEST_CASE("a sample: slots by state per machine, jobs per submitter and per grou
       "[ Name = \"group_cms.bob@pool\"; ScheddName = \"ap1\"; RunningJobs = 2; IdleJobs = 2; HeldJobs = 0 ]");
   put(store, AdType::Submitter,
       "[ Name = \"carol@pool\"; ScheddName = \"ap1\"; RunningJobs = 0; IdleJobs = 7 ]");
+  put(store, AdType::Negotiator,
+      "[ Name = \"cm\"; NegotiationCycles = 7; LastNegotiationCycleTime0 = 1700000030; "
+      "LastNegotiationCycleDuration0 = 0.5; LastNegotiationCycleMatches0 = 4; "
+      "LastNegotiationCycleRejections0 = 1 ]");
   const auto rows = sample_pool(store, policy("GROUP_NAMES = group_cms\n"), kT0 + 60);
-  CHECK(rows.size() == 2 + 3 + 2);
+  CHECK(rows.size() == 2 + 3 + 2 + 1);
   CHECK(classad::evaluate_attr(rows.front(), "Time").as_int() == kT0 + 60);
   CHECK(find_row(rows, "MachineHistory", "ep1") ==
         "[ Slots = 2; Unclaimed = 1; Claimed = 1; Owner = 0; Matched = 0; Preempting = 0; Drained = 0; "
@@ -111,4 +115,7 @@ TEST_CASE("a sample: slots by state per machine, jobs per submitter and per grou
         "[ Submitters = 2; RunningJobs = 6; IdleJobs = 7; HeldJobs = 1 ]");
   CHECK(find_row(rows, "GroupHistory", "<none>") ==
         "[ Submitters = 1; RunningJobs = 0; IdleJobs = 7; HeldJobs = 0 ]");
+  // The negotiator's last cycle, for the dashboard's graph of cycle durations.
+  CHECK(find_row(rows, "NegotiatorHistory", "cm") ==
+        "[ Cycles = 7; CycleTime = 1700000030; CycleDuration = 0.5; Matches = 4; Rejections = 1 ]");
 }

@@ -5,7 +5,8 @@
 // AUTH_SSL_SERVER_CERTFILE and _KEYFILE) and WEB_REFRESH_INTERVAL (seconds
 // a summary of the pool is served before the collector is asked again).
 // Read access follows ALLOW_READ / DENY_READ, matched by the client's
-// address as an unauthenticated user (net/authorization.h).
+// address as an unauthenticated user (net/authorization.h; as for any READ
+// request, what ALLOW_WRITE admits is admitted too).
 #pragma once
 
 #include <chrono>

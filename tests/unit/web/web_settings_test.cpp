@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "net/authorization.h"
 #include "web_fixture.h"
 
 using namespace cara;
@@ -67,4 +68,24 @@ TEST_CASE("a bad web knob is an error naming it", "[web][settings]") {
     REQUIRE_FALSE(s);
     CHECK(s.error() == c.message);
   }
+}
+
+TEST_CASE("ALLOW_READ admits an HTTP client by its address only", "[web][settings][authz]") {
+  // The web endpoint asks the node's guard about Identity{kWebUser, address}.
+  auto rules = [](const std::string& text) {
+    auto a = net::Authorization::from_config(test_web::config_of(text));
+    REQUIRE(a);
+    return *a;
+  };
+  const net::Identity local{web::kWebUser, "127.0.0.1"}, remote{web::kWebUser, "192.0.2.7"};
+  CHECK_FALSE(rules("").refuse(net::Permission::Read, local));  // ALLOW_READ defaults to *
+  // WRITE implies READ (net/authorization.h): a site that narrows READ
+  // narrows WRITE too, here to the pool's daemons.
+  const auto subnet = rules("ALLOW_READ = */127.0.0.*\nALLOW_WRITE = condor@pool/*\n");
+  CHECK_FALSE(subnet.refuse(net::Permission::Read, local));
+  CHECK(subnet.refuse(net::Permission::Read, remote));
+  // A user pattern cannot admit a client that proves no user.
+  CHECK(
+      rules("ALLOW_READ = alice@pool/*\nALLOW_WRITE = condor@pool/*\n").refuse(net::Permission::Read, local));
+  CHECK(rules("DENY_READ = */127.0.0.1\n").refuse(net::Permission::Read, local));
 }

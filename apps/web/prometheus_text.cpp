@@ -6,31 +6,19 @@
 
 namespace cara::web {
 
-std::string escape_label(const std::string& value) {
-  std::string out;
-  for (char c : value) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '"')
-      out += "\\\"";
-    else if (c == '\n')
-      out += "\\n";
-    else
-      out += c;
-  }
-  return out;
-}
-
 namespace {
 
-// HELP text escapes backslash and line feed only.
-std::string escape_help(const std::string& text) {
+// Backslash and line feed escaped, and double quotes too in a label value
+// (HELP text keeps them as they are).
+std::string escape(const std::string& text, bool quotes) {
   std::string out;
   for (char c : text) {
     if (c == '\\')
       out += "\\\\";
     else if (c == '\n')
       out += "\\n";
+    else if (c == '"' && quotes)
+      out += "\\\"";
     else
       out += c;
   }
@@ -46,9 +34,13 @@ std::string number(double v) {
 
 }  // namespace
 
+std::string escape_label(const std::string& value) {
+  return escape(value, true);
+}
+
 void PrometheusText::family(const std::string& name, const char* type, const std::string& help) {
   name_ = name;
-  out_ += "# HELP " + name + " " + escape_help(help) + "\n";
+  out_ += "# HELP " + name + " " + escape(help, false) + "\n";
   out_ += "# TYPE " + name + " " + type + "\n";
 }
 

@@ -3,11 +3,11 @@
 #include <caf/actor_system.hpp>
 
 #include "actors/collectors_update.h"
+#include "actors/negotiator_lookup.h"
 #include "actors/schedd_state.h"
 #include "actors/system_accounts.h"
 #include "model/claim/claim_id.h"
 #include "model/collector/ad_store.h"
-#include "model/negotiation/negotiator_ads.h"
 #include "model/schedd/schedd_settings.h"
 
 namespace cara::actors {
@@ -29,16 +29,14 @@ void find_negotiator(Self self) {
         .then(
             [self](AdQueryReply& r) {
               auto& st = self->state;
-              for (std::size_t i = 0; i < r.endpoints.size() && i < r.ads.size(); ++i) {
-                const std::int64_t term = negotiation::active_term_of(r.ads[i].ad);
-                if (!r.endpoints[i] || (st.negotiator && term <= st.negotiator_term)) continue;
-                st.negotiator = endpoint<collector::AdType::Negotiator>(r.endpoints[i]);
-                st.negotiator_term = term;
-                self->monitor(st.negotiator);  // when it goes, the next one is looked up
-                if (st.reschedule) {
-                  if (has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
-                  st.reschedule = false;
-                }
+              auto newest = newest_negotiator(r);
+              if (!newest || (st.negotiator && newest->term <= st.negotiator_term)) return;
+              st.negotiator = newest->negotiator;
+              st.negotiator_term = newest->term;
+              self->monitor(st.negotiator);  // when it goes, the next one is looked up
+              if (st.reschedule) {
+                if (has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
+                st.reschedule = false;
               }
             },
             [](caf::error&) {});

@@ -6,7 +6,7 @@
 #include "actors/ha_link.h"
 #include "actors/ha_messages.h"
 #include "actors/messages.h"
-#include "model/negotiation/negotiator_ads.h"
+#include "actors/negotiator_lookup.h"
 
 namespace cara::actors {
 namespace {
@@ -48,21 +48,6 @@ struct Gathering {
   }
 };
 
-// The negotiator of the newest term among the Negotiator ads (HA: the
-// active one; without HA, the one there is).
-negotiator_actor newest_negotiator(const AdQueryReply& reply) {
-  negotiator_actor best;
-  std::int64_t term = -1;
-  for (std::size_t i = 0; i < reply.ads.size() && i < reply.endpoints.size(); ++i) {
-    const std::int64_t t = negotiation::active_term_of(reply.ads[i].ad);
-    if (t > term && reply.endpoints[i]) {
-      term = t;
-      best = endpoint<AdType::Negotiator>(reply.endpoints[i]);
-    }
-  }
-  return best;
-}
-
 void ask_groups(const std::shared_ptr<Gathering>& g, const WebSourceSetup& setup, const negotiator_actor& n) {
   ++g->waiting;
   g->self->request(n, setup.timeout, UserprioQuery{})
@@ -89,7 +74,7 @@ void ask_ads(const std::shared_ptr<Gathering>& g, const WebSourceSetup& setup, c
               return g->finish_one();
             }
             if (type == AdType::Negotiator)
-              if (auto n = newest_negotiator(r)) ask_groups(g, setup, n);
+              if (auto n = newest_negotiator(r)) ask_groups(g, setup, n->negotiator);
             std::vector<classad::ClassAd> ads = ads_of(r);
             monitor::PoolView& v = g->view;
             switch (type) {

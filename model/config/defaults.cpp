@@ -141,6 +141,7 @@ constexpr KnobDefault kDefaults[] = {
     {"REMOTE_PRIO_FACTOR", "10000000"},
     {"REPLICATION_LIST", ""},
     {"REQUIRE_LOCAL_CONFIG_FILE", "True"},
+    {"RESERVED_DISK", "0"},
     {"RUNBENCHMARKS", "False"},
     {"SCHEDD_CLASSAD_USER_MAP_NAMES", ""},
     {"SCHEDD_INTERVAL", "300"},

@@ -96,6 +96,14 @@ Result<MachineResources> machine_resources(const config::Config& config) {
     auto disk = amount(config, "DISK");
     if (!disk) return Error{disk.error()};
     m.total.disk = std::floor(*disk);
+  } else {
+    // RESERVED_DISK (MiB) is kept back from the free disk the startd
+    // reports (HTCondor's knob; the containers' contract sets it from the
+    // environment). DISK, when set, is what the administrator wants
+    // advertised and is taken as it is.
+    auto reserved = amount(config, "RESERVED_DISK");
+    if (!reserved) return Error{reserved.error()};
+    m.total.disk = std::max(0.0, m.total.disk - std::floor(*reserved) * 1024);
   }
   if (m.total.cpus < 1) return Error{"NUM_CPUS must be at least 1"};
 

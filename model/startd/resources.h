@@ -52,7 +52,8 @@ struct MachineResources {
   int custom_index(std::string_view name) const;
 };
 
-// Detected amounts overridden by NUM_CPUS, MEMORY, DISK and the custom
+// Detected amounts overridden by NUM_CPUS, MEMORY, DISK (else the detected
+// free disk less RESERVED_DISK MiB) and the custom
 // resources of MACHINE_RESOURCE_<name> (restricted to
 // MACHINE_RESOURCE_NAMES when that is set). Refuses negative or
 // non-numeric amounts, naming the knob.

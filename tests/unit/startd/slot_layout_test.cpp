@@ -21,6 +21,15 @@ TEST_CASE("detected resources, overridden by configuration", "[startd][resources
   CHECK(o->detected.cpus == 8);
   CHECK(o->total.memory == 64000);
   CHECK(o->total.disk == 1000);
+  // RESERVED_DISK (MiB) is kept back from the detected disk (KiB), not from DISK.
+  auto r = machine_resources(startd_config("RESERVED_DISK = 100\n", h));
+  REQUIRE(r.ok());
+  CHECK(r->total.disk == 500000 - 100 * 1024);
+  CHECK(r->detected.disk == 500000);
+  CHECK(machine_resources(startd_config("RESERVED_DISK = 1000\n", h))->total.disk == 0);
+  CHECK(machine_resources(startd_config("RESERVED_DISK = 100\nDISK = 1000\n", h))->total.disk == 1000);
+  CHECK_THAT(machine_resources(startd_config("RESERVED_DISK = -5\n", h)).error(),
+             Catch::Contains("RESERVED_DISK"));
   CHECK_THAT(machine_resources(startd_config("NUM_CPUS = lots\n", h)).error(), Catch::Contains("NUM_CPUS"));
   CHECK_THAT(machine_resources(startd_config("NUM_CPUS = 0\n", h)).error(), Catch::Contains("at least 1"));
 }

@@ -14,8 +14,8 @@ namespace {
 constexpr const char* kKeygenUsage =
     "usage: cara keygen ca DIR [--name NAME] [--days N]\n"
     "       cara keygen cert CA_DIR OUT --host HOST [--user NAME@DOMAIN] [--days N]\n"
-    "       cara keygen pool [--ca DIR] [--out DIR] [--user NAME@DOMAIN] [--host HOST] [--name NAME] [--days "
-    "N]\n"
+    "       cara keygen pool [--ca DIR] [--out DIR] [--user NAME@DOMAIN] [--host HOST]\n"
+    "                        [--name NAME] [--days N]\n"
     "  pool: the CA in --ca (default $CARA_CA, else /etc/caracara/ca) unless it is there, and in --out\n"
     "  (default $CARA_SECRETS, else /etc/caracara/secrets) its ca.pem and a node certificate node.pem\n"
     "  (default user condor@caracara.pool, host node) unless a valid one is there: a pool's secrets,\n"

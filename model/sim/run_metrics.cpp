@@ -1,35 +1,10 @@
 #include "model/sim/run_metrics.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "model/sim/csv.h"
 
 namespace cara::sim {
-namespace {
-
-// Shortest text that reads back as the same double (CSV for people and tools).
-std::string number(double v) {
-  char buf[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    double back = 0;
-    std::sscanf(buf, "%lf", &back);
-    if (back == v) break;
-  }
-  return buf;
-}
-
-// A CSV field, quoted when it holds a separator, a quote or a line break.
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 double JobRun::stretch() const {
   const double e = execution();
@@ -75,9 +50,9 @@ std::string jobs_csv(const std::vector<JobRun>& runs) {
       "job_id,submission_time,starting_time,finish_time,waiting_time,turnaround_time,stretch,"
       "allocated_resources\n";
   for (const JobRun& r : runs) {
-    out += field(r.id) + "," + number(r.submit) + "," + number(r.start) + "," + number(r.finish) + "," +
-           number(r.waiting()) + "," + number(r.turnaround()) + "," + number(r.stretch()) + "," +
-           field(r.allocated) + "\n";
+    out += csv_field(r.id) + "," + csv_number(r.submit) + "," + csv_number(r.start) + "," +
+           csv_number(r.finish) + "," + csv_number(r.waiting()) + "," + csv_number(r.turnaround()) + "," +
+           csv_number(r.stretch()) + "," + csv_field(r.allocated) + "\n";
   }
   return out;
 }

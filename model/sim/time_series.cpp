@@ -4,31 +4,13 @@
 #include <map>
 #include <tuple>
 
-#include "model/classad/unparse.h"
+#include "model/sim/csv.h"
 
 namespace cara::sim {
 namespace {
 
-std::string number(double v) {
-  std::string out;
-  classad::append_real(out, v);
-  // Whole values without the ClassAd ".0": counts read as counts in a CSV.
-  if (out.size() > 2 && out.compare(out.size() - 2, 2, ".0") == 0) out.resize(out.size() - 2);
-  return out;
-}
-
 const char* kind_name(SeriesKind k) {
   return k == SeriesKind::Submitter ? "submitter" : "group";
-}
-
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // Series by name, in name order, from the samples of `kind`.
@@ -50,8 +32,8 @@ std::vector<ChartSeries> by_name(const std::vector<SeriesSample>& samples, Serie
 
 Status TimeSeries::record(SeriesSample sample) {
   if (!samples_.empty() && sample.time < samples_.back().time)
-    return Error{"a sample of " + sample.name + " at " + number(sample.time) + " s comes after one at " +
-                 number(samples_.back().time) + " s: samples come in time order"};
+    return Error{"a sample of " + sample.name + " at " + csv_number(sample.time) + " s comes after one at " +
+                 csv_number(samples_.back().time) + " s: samples come in time order"};
   // Keep each time's rows ordered by kind, then name: the CSV is the same
   // whatever order a step produced them in.
   auto key = [](const SeriesSample& s) { return std::tie(s.time, s.kind, s.name); };
@@ -67,9 +49,9 @@ Status TimeSeries::record(SeriesSample sample) {
 std::string TimeSeries::csv() const {
   std::string out = "time,kind,name,running,idle,rup,eup,quota,share\n";
   for (const SeriesSample& s : samples_) {
-    out += number(s.time) + "," + kind_name(s.kind) + "," + field(s.name) + "," + number(s.running) + "," +
-           number(s.idle) + "," + number(s.real_priority) + "," + number(s.effective_priority) + "," +
-           number(s.quota) + "," + number(s.share) + "\n";
+    out += csv_number(s.time) + "," + kind_name(s.kind) + "," + csv_field(s.name) + "," +
+           csv_number(s.running) + "," + csv_number(s.idle) + "," + csv_number(s.real_priority) + "," +
+           csv_number(s.effective_priority) + "," + csv_number(s.quota) + "," + csv_number(s.share) + "\n";
   }
   return out;
 }

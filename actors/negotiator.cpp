@@ -22,7 +22,7 @@
 #include "model/negotiation/negotiation_cycle.h"
 #include "model/negotiation/negotiator_ads.h"
 #include "model/negotiation/negotiator_policy.h"
-#include "model/schedd/autocluster.h"
+#include "model/negotiation/significant_attributes.h"
 #include "model/schedd/job_status.h"
 #include "net/claim_secret.h"
 #include "persistence/accountant_store.h"
@@ -201,14 +201,7 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
 
 void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g) {
   auto& st = self->state;
-  std::vector<const classad::ClassAd*> slot_ptrs;
-  for (const classad::ClassAd& s : g->slots) slot_ptrs.push_back(&s);
-  std::vector<const classad::ExprTree*> exprs;
-  for (const classad::ExprPtr* e : {&st.policy.pre_job_rank, &st.policy.post_job_rank,
-                                    &st.policy.preemption_requirements, &st.policy.preemption_rank})
-    if (*e) exprs.push_back(e->get());
-  const auto names = schedd::SignificantAttributes::from_slots(slot_ptrs, exprs).names();
-  const std::vector<std::string> significant(names.begin(), names.end());
+  const std::vector<std::string> significant = negotiation::significant_attributes(st.policy, g->slots);
   for (std::size_t i = 0; i < g->submitter_ads.size(); ++i) {
     const classad::ClassAd& ad = g->submitter_ads[i];
     classad::Value idle = classad::evaluate_attr(ad, "IdleJobs");

@@ -118,19 +118,26 @@ void Accountant::reconfigure(AccountantConfig config, std::int64_t now) {
   config_ = std::move(config);
 }
 
+Accountant::Decay Accountant::decay(const CustomerRecord& r, double dt) const {
+  const double beta = std::pow(0.5, dt / config_.halflife);
+  // The average use over dt: what is held now plus what claims begun or
+  // ended within dt owe (user-priorities, "Priority Calculation").
+  Decay d;
+  d.used = r.resources_used + r.uncharged / dt;
+  d.weighted = r.weighted_resources_used + r.weighted_uncharged / dt;
+  const double rho = config_.use_slot_weights ? d.weighted : d.used;
+  d.priority = std::max(kMinPriority, beta * r.priority + (1 - beta) * rho);
+  return d;
+}
+
 void Accountant::update_priorities(std::int64_t now) {
   if (now <= last_update_) return;
   const double dt = static_cast<double>(now - last_update_);
-  const double beta = std::pow(0.5, dt / config_.halflife);
   for (auto& [key, r] : records_) {
-    // The average use over dt: what is held now plus what claims begun or
-    // ended within dt owe (user-priorities, "Priority Calculation").
-    const double used = r.resources_used + r.uncharged / dt;
-    const double weighted = r.weighted_resources_used + r.weighted_uncharged / dt;
-    const double rho = config_.use_slot_weights ? weighted : used;
-    r.priority = std::max(kMinPriority, beta * r.priority + (1 - beta) * rho);
-    r.accumulated_usage += used * dt;
-    r.weighted_accumulated_usage += weighted * dt;
+    const Decay d = decay(r, dt);
+    r.priority = d.priority;
+    r.accumulated_usage += d.used * dt;
+    r.weighted_accumulated_usage += d.weighted * dt;
     if (r.resources_used > 0) r.last_usage_time = now;
     r.uncharged = r.weighted_uncharged = 0;
   }
@@ -145,6 +152,13 @@ const CustomerRecord* Accountant::find(std::string_view name) const {
 double Accountant::priority(std::string_view name) const {
   const CustomerRecord* r = find(name);
   return r ? r->priority : kMinPriority;
+}
+
+double Accountant::priority_at(std::string_view name, std::int64_t now) const {
+  const CustomerRecord* r = find(name);
+  if (!r) return kMinPriority;
+  if (now <= last_update_) return r->priority;
+  return decay(*r, static_cast<double>(now - last_update_)).priority;
 }
 
 double Accountant::factor(std::string_view name) const {

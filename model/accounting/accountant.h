@@ -106,6 +106,9 @@ class Accountant {
   const std::map<std::string, CustomerRecord>& records() const { return records_; }
   // RUP, factor and EUP; a name without a record has the starting values.
   double priority(std::string_view name) const;
+  // The priority update_priorities(now) would give `name`, the accountant
+  // unchanged (what a sample of the simulator reads between cycles).
+  double priority_at(std::string_view name, std::int64_t now) const;
   double factor(std::string_view name) const;
   double effective_priority(std::string_view name) const { return priority(name) * factor(name); }
   // A floor or ceiling in force at `now`.
@@ -135,6 +138,12 @@ class Accountant {
 
  private:
   CustomerRecord& record(const std::string& name, bool group);
+  // One record's priority and average use over `dt` seconds since the
+  // last update.
+  struct Decay {
+    double used = 0, weighted = 0, priority = 0;
+  };
+  Decay decay(const CustomerRecord& r, double dt) const;
   bool is_group(std::string_view name) const;  // listed in GROUP_NAMES
   // The submitter's record and those of its group and the group's parents.
   std::vector<CustomerRecord*> charged(const std::string& submitter);

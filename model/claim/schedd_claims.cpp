@@ -46,11 +46,14 @@ std::optional<JobId> ScheddClaims::next_job(const std::string& submitter, const 
                                             const classad::ClassAd& slot_ad) const {
   for (const JobId& id : job_ids)
     if (!busy(id) && is_idle(id)) return id;
-  for (const classad::ClassAd* job : queue_->idle_jobs(submitter)) {
-    const JobId id = schedd::job_id(*job);
-    if (!busy(id) && classad::symmetric_match(*job, slot_ad)) return id;
-  }
-  return std::nullopt;
+  std::optional<JobId> found;
+  queue_->for_each_idle_job(submitter, [&](const classad::ClassAd& job) {
+    const JobId id = schedd::job_id(job);
+    if (busy(id) || !classad::symmetric_match(job, slot_ad)) return true;
+    found = id;
+    return false;
+  });
+  return found;
 }
 
 Outcome ScheddClaims::offered(Offer offer) {

@@ -5,6 +5,7 @@
 
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
+#include "model/config/config_layers.h"
 #include "model/config/config_reader.h"
 #include "model/config/defaults.h"
 #include "model/config/expander.h"
@@ -201,6 +202,19 @@ Result<Config> config_from_text(std::string_view text, const DaemonIdentity& who
   MacroSet macros = base_macros(*host, who);
   ConfigReader reader(macros, who, *host);
   if (auto s = reader.read_text(text, "<text>", ""); !s) return Error{s.error()};
+  return Config(std::move(macros), who, host, reader.warnings(), {});
+}
+
+Result<Config> config_from_layers(const std::vector<TextLayer>& layers, const DaemonIdentity& who,
+                                  std::shared_ptr<ConfigHost> host) {
+  MacroSet macros = base_macros(*host, who);
+  ConfigReader reader(macros, who, *host);
+  for (const TextLayer& layer : layers) {
+    // Blank lines before the text keep the reader's line numbers the file's.
+    std::string text(static_cast<std::size_t>(std::max(0, layer.first_line - 1)), '\n');
+    text += layer.text;
+    if (auto s = reader.read_text(text, layer.label, ""); !s) return Error{s.error()};
+  }
   return Config(std::move(macros), who, host, reader.warnings(), {});
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "model/classad/eval.h"
@@ -44,7 +45,11 @@ Result<SubmitResult> JobQueue::submit(std::vector<classad::ClassAd> jobs, std::i
     log(job, submit_event(job, address_, now, admitted->warning.value_or("")));
     const JobId id = job_id(job);
     touched_.push_back(id);
-    jobs_.insert_or_assign(id, std::move(job));
+    auto [it, fresh] = jobs_.insert_or_assign(id, std::move(job));
+    if (!fresh)
+      reindex_all();  // never for ids handed out once; kept exact regardless
+    else
+      index(id, it->second, +1);
   }
   return SubmitResult{cluster, jobs.size(), admitted->warning};
 }
@@ -54,11 +59,47 @@ const classad::ClassAd* JobQueue::find(JobId id) const {
   return it == jobs_.end() ? nullptr : &it->second;
 }
 
+void JobQueue::index(JobId id, const classad::ClassAd& job, int sign) {
+  const auto s = job_status(job);
+  const bool idle = s == JobStatus::Idle;
+  if (!idle && s != JobStatus::Running && s != JobStatus::Suspended) return;
+  const std::string submitter = submitter_name(job);
+  if (sign > 0) {
+    if (idle) {
+      const JobOrderKey key = job_order_key(job);
+      idle_by_submitter_[submitter][key] = &job;
+      idle_key_[id] = key;
+    }
+    ++active_by_submitter_[submitter];
+    return;
+  }
+  if (auto k = idle_key_.find(id); k != idle_key_.end()) {
+    if (auto it = idle_by_submitter_.find(submitter); it != idle_by_submitter_.end()) {
+      it->second.erase(k->second);
+      if (it->second.empty()) idle_by_submitter_.erase(it);
+    }
+    idle_key_.erase(k);
+  }
+  if (auto it = active_by_submitter_.find(submitter); it != active_by_submitter_.end() && --it->second <= 0)
+    active_by_submitter_.erase(it);
+}
+
+void JobQueue::reindex_all() {
+  idle_by_submitter_.clear();
+  idle_key_.clear();
+  active_by_submitter_.clear();
+  autocluster_of_.clear();
+  for (const auto& [id, job] : jobs_) index(id, job, +1);
+}
+
 template <typename F>
 Status JobQueue::change(JobId id, F&& transition) {
   auto it = jobs_.find(id);
   if (it == jobs_.end()) return Error{"no job " + id.str() + " in the queue"};
+  index(id, it->second, -1);
   auto event = transition(it->second);
+  index(id, it->second, +1);
+  autocluster_of_.erase(id);
   if (!event) return Error{event.error()};
   log(it->second, std::move(*event));
   touched_.push_back(id);
@@ -100,6 +141,7 @@ Status JobQueue::bind_claim(JobId id, const JobClaim& claim) {
   auto it = jobs_.find(id);
   if (it == jobs_.end()) return Error{"no job " + id.str() + " in the queue"};
   set_job_claim(it->second, claim);
+  autocluster_of_.erase(id);
   touched_.push_back(id);
   return Ok{};
 }
@@ -107,7 +149,10 @@ Status JobQueue::bind_claim(JobId id, const JobClaim& claim) {
 Status JobQueue::unbind_claim(JobId id) {
   auto it = jobs_.find(id);
   if (it == jobs_.end()) return Error{"no job " + id.str() + " in the queue"};
-  if (clear_job_claim(it->second)) touched_.push_back(id);
+  if (clear_job_claim(it->second)) {
+    autocluster_of_.erase(id);
+    touched_.push_back(id);
+  }
   return Ok{};
 }
 
@@ -117,13 +162,17 @@ std::size_t JobQueue::evaluate_periodic(std::int64_t now) {
   std::size_t changed = 0;
   for (auto& [id, job] : jobs_) {
     const PeriodicVerdict v = schedd::evaluate_periodic(policy_.periodic, job, env);
+    if (v.action == PeriodicAction::None) continue;
     Result<UserLogEvent> event = Error{""};
+    index(id, job, -1);
     switch (v.action) {
-      case PeriodicAction::None: continue;
+      case PeriodicAction::None: break;
       case PeriodicAction::Hold: event = hold_job(job, v.reason, v.code, v.subcode, now); break;
       case PeriodicAction::Release: event = release_job(job, v.reason, now); break;
       case PeriodicAction::Remove: event = remove_job(job, v.reason, now); break;
     }
+    index(id, job, +1);
+    autocluster_of_.erase(id);
     if (event) {
       log(job, std::move(*event));
       touched_.push_back(id);
@@ -142,6 +191,8 @@ std::vector<classad::ClassAd> JobQueue::take_finished() {
     auto it = jobs_.find(id);
     if (it == jobs_.end()) continue;
     clear_job_claim(it->second);  // the history holds no claim's secret
+    index(id, it->second, -1);    // nothing, unless it is back in the queue's states
+    autocluster_of_.erase(id);
     out.push_back(std::move(it->second));
     jobs_.erase(it);
   }
@@ -184,6 +235,7 @@ Status JobQueue::restore(std::vector<classad::ClassAd> jobs, std::int64_t next_c
     log(job, std::move(*event));
     touched_.push_back(id);
   }
+  reindex_all();
   return Ok{};
 }
 
@@ -193,31 +245,57 @@ std::vector<LoggedEvent> JobQueue::take_events() {
 
 std::vector<const classad::ClassAd*> JobQueue::idle_jobs(const std::string& submitter) const {
   std::vector<const classad::ClassAd*> out;
-  for (const auto& [id, job] : jobs_)
-    if (job_status(job) == JobStatus::Idle && submitter_name(job) == submitter) out.push_back(&job);
-  sort_for_offer(out);
+  auto jobs = idle_by_submitter_.find(submitter);
+  if (jobs == idle_by_submitter_.end()) return out;
+  out.reserve(jobs->second.size());
+  for (const auto& [key, job] : jobs->second) out.push_back(job);
   return out;
 }
 
+void JobQueue::for_each_idle_job(const std::string& submitter,
+                                 const std::function<bool(const classad::ClassAd&)>& visit) const {
+  auto jobs = idle_by_submitter_.find(submitter);
+  if (jobs == idle_by_submitter_.end()) return;
+  for (const auto& [key, job] : jobs->second)
+    if (!visit(*job)) return;
+}
+
 std::vector<std::string> JobQueue::submitters() const {
-  std::set<std::string> names;
-  for (const auto& [id, job] : jobs_) {
-    const auto s = job_status(job);
-    if (s == JobStatus::Idle || s == JobStatus::Running || s == JobStatus::Suspended)
-      names.insert(submitter_name(job));
-  }
-  return {names.begin(), names.end()};
+  std::vector<std::string> names;
+  names.reserve(active_by_submitter_.size());
+  for (const auto& [name, count] : active_by_submitter_) names.push_back(name);
+  return names;
 }
 
 std::vector<ResourceRequest> JobQueue::resource_requests(const std::string& submitter,
                                                          const SignificantAttributes& significant,
                                                          const std::function<bool(JobId)>& skip) const {
-  AutoclusterIndex index(policy_.significant_attributes
-                             ? SignificantAttributes::from_list(*policy_.significant_attributes)
-                             : significant);
-  std::vector<const classad::ClassAd*> jobs = idle_jobs(submitter);
-  if (skip) std::erase_if(jobs, [&](const classad::ClassAd* j) { return skip(job_id(*j)); });
-  return index.requests(jobs);
+  const SignificantAttributes& used = policy_.significant_attributes
+                                          ? SignificantAttributes::from_list(*policy_.significant_attributes)
+                                          : significant;
+  std::vector<std::string> names(used.names().begin(), used.names().end());
+  std::sort(names.begin(), names.end());
+  if (!autoclusters_ || names != autocluster_names_) {
+    autoclusters_.emplace(used);
+    autocluster_names_ = std::move(names);
+    autocluster_of_.clear();
+  }
+  std::vector<ResourceRequest> out;
+  auto idle = idle_by_submitter_.find(submitter);
+  if (idle == idle_by_submitter_.end()) return out;
+  std::unordered_map<int, std::size_t> where;
+  for (const auto& [key, job] : idle->second) {
+    const JobId id = key.id;
+    if (skip && skip(id)) continue;
+    auto [known, fresh] = autocluster_of_.try_emplace(id, 0);
+    if (fresh) known->second = autoclusters_->assign(*job);
+    auto [it, first] = where.try_emplace(known->second, out.size());
+    if (first) out.push_back(ResourceRequest{known->second, job, 0, {}});
+    ResourceRequest& r = out[it->second];
+    ++r.count;
+    r.jobs.push_back(id);
+  }
+  return out;
 }
 
 IdleJobCursor JobQueue::negotiation_cursor(const std::string& submitter) const {

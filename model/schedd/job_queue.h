@@ -102,6 +102,10 @@ class JobQueue {
 
   // A submitter's idle jobs in offer order (job_order.h).
   std::vector<const classad::ClassAd*> idle_jobs(const std::string& submitter) const;
+  // The same, one at a time, until `visit` returns false (no list made: a
+  // schedd looking for the next job of a claim stops at the first).
+  void for_each_idle_job(const std::string& submitter,
+                         const std::function<bool(const classad::ClassAd&)>& visit) const;
   // The submitters with idle or running jobs.
   std::vector<std::string> submitters() const;
 
@@ -124,6 +128,10 @@ class JobQueue {
   Status change(JobId id, F&& transition);
   void log(const classad::ClassAd& job, UserLogEvent event);
   void note_if_finished(JobId id, const classad::ClassAd& job);
+  // The per-submitter indexes follow each job's status: `sign` +1 adds
+  // the job as it is now, -1 takes it out.
+  void index(JobId id, const classad::ClassAd& job, int sign);
+  void reindex_all();
 
   QueuePolicy policy_;
   std::string address_;
@@ -133,6 +141,23 @@ class JobQueue {
   std::vector<LoggedEvent> events_;
   std::vector<JobId> finished_;  // completed or removed since the last take_finished
   std::vector<JobId> touched_;   // since the last take_touched; may repeat ids
+  // Each submitter's idle jobs, and how many of its jobs are idle, running
+  // or suspended: a negotiation cycle asks for them, and scanning the
+  // whole queue for each submitter in each cycle made a large queue's
+  // cycles slow (issue 29: the simulator runs many).
+  struct OfferOrder {
+    bool operator()(const JobOrderKey& a, const JobOrderKey& b) const { return offered_before(a, b); }
+  };
+  using IdleJobs = std::map<JobOrderKey, const classad::ClassAd*, OfferOrder>;  // in offer order
+  std::map<std::string, IdleJobs> idle_by_submitter_;
+  std::map<JobId, JobOrderKey> idle_key_;  // each idle job's place in its submitter's order
+  std::map<std::string, std::int64_t> active_by_submitter_;
+  // Each idle job's autocluster under the significant attributes last asked
+  // for (HTCondor keeps AutoClusterId in the job likewise): computed once
+  // per job and list, forgotten when the job changes.
+  mutable std::optional<AutoclusterIndex> autoclusters_;
+  mutable std::vector<std::string> autocluster_names_;
+  mutable std::map<JobId, int> autocluster_of_;
 };
 
 }  // namespace cara::schedd

@@ -78,6 +78,7 @@ class Slot {
   void set_base(classad::ClassAd base, std::int64_t now);
   // A reconfiguration: the policy the slot evaluates from now on.
   void set_policy(std::shared_ptr<const SlotPolicy> policy) { policy_ = std::move(policy); }
+  const SlotPolicy& policy() const { return *policy_; }
   // Chains the slot's ad to its machine's (the attributes the machine's
   // slots have in common, classad.h) and drops what it holds alike. Only
   // the slot's own attributes then take memory of their own.

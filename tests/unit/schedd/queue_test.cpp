@@ -151,6 +151,42 @@ TEST_CASE("autoclusters group idle jobs by their significant attributes", "[sche
   CHECK(rest[0].count == 8);
 }
 
+TEST_CASE("the idle jobs and requests the queue keeps follow every change of a job", "[schedd][autocluster]") {
+  const std::string me = "cms001@physik.rwth-aachen.de";
+  Queue q;
+  REQUIRE(q.submit(kExe + "request_memory = 2000\nqueue 3\n"));
+  auto count = [&] {
+    const auto r = q.queue->resource_requests(me, SignificantAttributes{});
+    return r.empty() ? 0 : r[0].count;
+  };
+  CHECK(count() == 3);
+  CHECK(q.queue->submitters() == std::vector<std::string>{me});
+  // Running: not idle, but still the submitter's; its run changed its ad.
+  REQUIRE(q.queue->start(JobId{1, 0}, "slot1@ep", kT0 + 1));
+  CHECK(count() == 2);
+  CHECK(ids(q.queue->idle_jobs(me)) == std::vector<std::string>{"1.1", "1.2"});
+  // Evicted: idle again, in its place in the offer order.
+  REQUIRE(q.queue->evict(JobId{1, 0}, kT0 + 2));
+  CHECK(count() == 3);
+  CHECK(ids(q.queue->idle_jobs(me)) == std::vector<std::string>{"1.0", "1.1", "1.2"});
+  // Held and removed jobs are no one's requests; a removed one leaves.
+  REQUIRE(q.queue->hold(JobId{1, 1}, "test", 1, 0, kT0 + 3));
+  REQUIRE(q.queue->remove(JobId{1, 2}, "test", kT0 + 3));
+  CHECK(count() == 1);
+  q.queue->take_finished();
+  REQUIRE(q.queue->remove(JobId{1, 0}, "test", kT0 + 4));
+  q.queue->take_finished();
+  CHECK(count() == 0);
+  CHECK(q.queue->submitters().empty());
+  std::vector<std::string> visited;
+  REQUIRE(q.queue->release(JobId{1, 1}, "test", kT0 + 5));
+  q.queue->for_each_idle_job(me, [&](const classad::ClassAd& j) {
+    visited.push_back(job_id(j).str());
+    return true;
+  });
+  CHECK(visited == std::vector<std::string>{"1.1"});
+}
+
 TEST_CASE("the default significant attributes are what slot and negotiator expressions read",
           "[schedd][autocluster]") {
   classad::ClassAd slot =

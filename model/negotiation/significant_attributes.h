@@ -1,0 +1,19 @@
+// The job attributes the negotiator asks schedds to group idle jobs by
+// (central-manager-configuration, "Significant attributes"; autocluster.h):
+// those that the slots' START, Requirements and Rank and the negotiator's
+// own rank and preemption expressions read. The negotiator actor and the
+// simulator both ask schedds with this list.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/negotiation/negotiator_policy.h"
+
+namespace cara::negotiation {
+
+std::vector<std::string> significant_attributes(const NegotiatorPolicy& policy,
+                                                const std::vector<classad::ClassAd>& slots);
+
+}  // namespace cara::negotiation

@@ -1,0 +1,417 @@
+#include "model/sim/virtual_pool.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "model/accounting/accountant_config.h"
+#include "model/claim/claim_id.h"
+#include "model/claim/cycle_claims.h"
+#include "model/classad/eval.h"
+#include "model/negotiation/significant_attributes.h"
+#include "model/schedd/job_actions.h"
+#include "model/schedd/job_order.h"
+#include "model/sim/pool_engine.h"
+
+namespace cara::sim {
+
+const char* event_kind_name(PoolEventKind kind) {
+  switch (kind) {
+    case PoolEventKind::Submitted: return "submitted";
+    case PoolEventKind::Matched: return "matched";
+    case PoolEventKind::Claimed: return "claimed";
+    case PoolEventKind::Started: return "started";
+    case PoolEventKind::Finished: return "finished";
+    case PoolEventKind::Killed: return "killed";
+    case PoolEventKind::Removed: return "removed";
+    case PoolEventKind::Cycle: return "cycle";
+  }
+  return "?";
+}
+
+namespace {
+
+using Engine = VirtualPool::Engine;
+
+// A node's configuration: the pool's layers, then its own, read as the
+// daemon `subsystem` on a host named `host`.
+Result<std::unique_ptr<config::Config>> node_config(const std::vector<config::TextLayer>& common,
+                                                    const std::vector<config::TextLayer>& own,
+                                                    const std::string& subsystem, const std::string& host,
+                                                    std::uint64_t seed) {
+  auto files = std::make_shared<config::MemoryHost>(seed);
+  config::MachineFacts facts;
+  facts.full_hostname = host;
+  facts.hostname = host.substr(0, host.find('.'));
+  files->set_machine(facts);
+  std::vector<config::TextLayer> layers = common;
+  layers.insert(layers.end(), own.begin(), own.end());
+  auto c = config::config_from_layers(layers, {subsystem, ""}, files);
+  if (!c) return Error{c.error()};
+  return std::make_unique<config::Config>(std::move(*c));
+}
+
+// A slot policy expression that is not a constant may turn true as time
+// passes (PREEMPT = $(ActivationTimer) > 3*$(DAY)).
+bool varies(const classad::ExprPtr& e) {
+  return e && !e->is_literal();
+}
+
+bool time_dependent(const startd::SlotPolicy& p) {
+  for (const startd::PolicyExprs* x : {&p.normal, &p.vanilla})
+    for (const classad::ExprPtr* e :
+         {&x->want_suspend, &x->suspend, &x->continue_job, &x->preempt, &x->want_vacate, &x->kill})
+      if (varies(*e)) return true;
+  return varies(p.is_owner) || varies(p.max_job_retirement_time) || varies(p.claim_worklife);
+}
+
+Status start_central_manager(Engine& e, const PoolSetup& setup) {
+  auto cm = node_config(setup.common, setup.central_manager, "NEGOTIATOR", "cm", setup.seed);
+  if (!cm) return Error{"the central manager: " + cm.error()};
+  e.cm_config = std::move(*cm);
+  auto policy = negotiation::NegotiatorPolicy::from_config(*e.cm_config);
+  if (!policy) return Error{"the central manager: " + policy.error()};
+  e.policy = std::move(*policy);
+  auto acc = accounting::AccountantConfig::from_config(*e.cm_config);
+  if (!acc) return Error{"the central manager: " + acc.error()};
+  e.accountant.emplace(std::move(*acc), setup.start);
+  auto groups = accounting::GroupTree::from_config(*e.cm_config);
+  if (!groups) return Error{"the central manager: " + groups.error()};
+  // As the negotiator actor: no groups without GROUP_NAMES.
+  if (groups->nodes().size() > 1) e.groups = std::move(*groups);
+  return Ok{};
+}
+
+Status start_access_point(Engine& e, const PoolSetup& setup) {
+  auto ap = node_config(setup.common, setup.access_point, "SCHEDD", "ap", setup.seed);
+  if (!ap) return Error{"the access point: " + ap.error()};
+  e.ap_config = std::move(*ap);
+  auto settings = schedd::ScheddSettings::from_config(*e.ap_config);
+  if (!settings) return Error{"the access point: " + settings.error()};
+  e.schedd_settings = std::move(*settings);
+  auto policy = schedd::QueuePolicy::from_config(*e.ap_config, e.schedd_settings.name);
+  if (!policy) return Error{"the access point: " + policy.error()};
+  e.queue.emplace(std::move(*policy), "<" + e.schedd_settings.name + ">", classad::EvalEnv{});
+  e.claims.emplace(*e.queue);
+  e.files = std::make_shared<config::MemoryHost>(setup.seed);
+  return Ok{};
+}
+
+Status start_machine(Engine& e, const PoolSetup& setup, const MachineSetup& m) {
+  auto c = node_config(setup.common, m.config, "STARTD", m.name, setup.seed);
+  if (!c) return Error{"machine " + m.name + ": " + c.error()};
+  auto model = startd::Startd::create(**c, setup.start);
+  if (!model) return Error{"machine " + m.name + ": " + model.error()};
+  auto poll = (*c)->integer("POLLING_INTERVAL");
+  Machine machine;
+  machine.name = m.name;
+  machine.startd = std::move(*model);
+  if (poll && *poll > 0) machine.poll_interval = *poll;
+  classad::ClassAd attrs;
+  attrs.set("DaemonStartTime", setup.start);
+  machine.startd->set_machine_attributes(attrs);
+  for (const std::string& n : machine.startd->slot_names()) {
+    const startd::Slot* s = machine.startd->slot(n);
+    if (time_dependent(s->policy())) machine.polled = true;
+    classad::Value p = classad::evaluate_attr(s->ad(), "PartitionableSlot");
+    if (p.is_bool() && p.as_bool()) machine.partitionable = true;
+    classad::Value cpus = classad::evaluate_attr(s->ad(), "Cpus");
+    if (cpus.is_int()) e.total_cores += static_cast<double>(cpus.as_int());
+  }
+  e.machines.push_back(std::move(machine));
+  return Ok{};
+}
+
+}  // namespace
+
+// ---- the clock --------------------------------------------------------
+
+void Engine::at(std::int64_t when, TimerKind kind, std::uint64_t arg) {
+  timers.push(Timer{std::max(when, now), ++timer_seq, kind, arg});
+}
+
+void Engine::deliver_mail() {
+  while (!mail.empty()) {
+    auto m = std::move(mail.front());
+    mail.pop_front();
+    ++counters.events;
+    m();
+    settle_queue();
+  }
+}
+
+void Engine::notify(PoolEvent ev) {
+  if (observer) observer(ev);
+}
+
+void Engine::fire(const Timer& t) {
+  ++counters.events;
+  switch (t.kind) {
+    case TimerKind::Cycle:
+      if (!cycle_at || *cycle_at != t.at) return;  // replaced by an earlier one
+      cycle_at.reset();
+      cycle();
+      break;
+    case TimerKind::Deadline: {
+      Machine& m = machines[t.arg];
+      if (!m.deadline_at || *m.deadline_at != t.at) return;
+      m.deadline_at.reset();
+      dispatch(t.arg, m.startd->tick(now), nullptr);
+      break;
+    }
+    case TimerKind::Poll: {
+      machines[t.arg].poll_pending = false;
+      dispatch(t.arg, machines[t.arg].startd->tick(now), nullptr);
+      break;
+    }
+    case TimerKind::Exit: {
+      auto it = runs.find(t.arg);
+      if (it == runs.end() || it->second.exit_timer != t.seq) return;
+      end_run(t.arg, false, {});
+      break;
+    }
+    case TimerKind::Periodic:
+      periodic_pending = false;
+      periodic();
+      break;
+  }
+  settle_queue();
+}
+
+// ---- the negotiator ---------------------------------------------------
+
+void Engine::mark_changed() {
+  changed = true;
+  plan_cycle();
+}
+
+void Engine::plan_cycle() {
+  const std::int64_t when = std::max(now, negotiation::next_cycle_at(policy, times, now));
+  if (cycle_at && *cycle_at <= when) return;
+  cycle_at = when;
+  at(when, TimerKind::Cycle);
+}
+
+// PREEMPTION_REQUIREMENTS that is not False lets a cycle take a busy slot
+// for a submitter whose priority got better: time alone changes that.
+bool Engine::preemption_by_priority() const {
+  if (!policy.consider_preemption || !policy.preemption_requirements) return false;
+  const classad::ExprTree& t = *policy.preemption_requirements;
+  if (!t.is_literal()) return true;
+  const classad::ClassAd none;
+  classad::Value v = classad::evaluate(t, &none);
+  return !(v.is_bool() && !v.as_bool());
+}
+
+void Engine::cycle() {
+  const bool sensitive = preemption_by_priority();
+  if (!changed && !sensitive) {
+    ++counters.cycles_skipped;
+    return;  // the next change plans the next cycle
+  }
+  changed = false;
+  times.last_start = now;
+  times.requested = false;
+  // What the collector holds: every slot's ad.
+  std::vector<classad::ClassAd> slots;
+  std::vector<SlotKey> where;
+  for (std::size_t m = 0; m < machines.size(); ++m)
+    for (const std::string& n : machines[m].startd->slot_names()) {
+      slots.push_back(machines[m].startd->slot(n)->ad());
+      where.push_back(SlotKey{m, n});
+    }
+  // Each submitter's requests, as its schedd answers the negotiator.
+  claim::CycleInput input;
+  input.slots = &slots;
+  const auto significant =
+      schedd::SignificantAttributes::from_list(negotiation::significant_attributes(policy, slots));
+  for (const std::string& s : queue->submitters()) {
+    auto requests =
+        queue->resource_requests(s, significant, [&](schedd::JobId id) { return claims->busy(id); });
+    if (requests.empty()) continue;
+    negotiation::SubmitterRequests sr;
+    sr.name = s;
+    for (schedd::ResourceRequest& r : requests)
+      sr.requests.push_back(negotiation::Request{r.job, r.count, std::move(r.jobs)});
+    input.submitters.push_back(std::move(sr));
+    input.schedd_of[s] = schedd_settings.name;
+  }
+  const bool idle = !input.submitters.empty();
+  claim::CycleClaims result = claim::run_cycle(
+      policy, *accountant, groups, std::move(input),
+      [&] {
+        // Reproducible ids: the counter is both the public part and the
+        // secret's seed (no secret to keep in a simulation).
+        ++claim_counter;
+        char secret[17];
+        std::snprintf(secret, sizeof secret, "%016llx",
+                      static_cast<unsigned long long>(claim_counter * 0x9E3779B97F4A7C15ull));
+        return claim::make_claim_id("sim." + std::to_string(claim_counter), secret);
+      },
+      now);
+  for (std::string& w : result.warnings) warn(std::move(w));
+  ++counters.cycles;
+  counters.matches += static_cast<std::int64_t>(result.result.matches.size());
+  for (const negotiation::Match& m : result.result.matches) {
+    if (m.preempts) ++counters.preemptions;
+    PoolEvent ev{PoolEventKind::Matched,
+                 now,
+                 m.job_id.value_or(schedd::JobId{}),
+                 m.submitter,
+                 m.slot_name,
+                 m.weight,
+                 negotiation::reason_name(m.reason)};
+    notify(std::move(ev));
+  }
+  // Each slot hears of its match before the schedd does (actors/negotiator.cpp).
+  for (auto& [schedd_name, offers] : result.offers) {
+    for (claim::ClaimOffer& o : offers) {
+      const SlotKey key = where[o.slot];
+      dispatch(key.machine,
+               machines[key.machine].startd->deliver(key.slot, startd::MatchNotified{o.claim_id}, now),
+               nullptr);
+    }
+    for (claim::ClaimOffer& o : offers) {
+      claim::Offer offer{o.claim_id,
+                         o.submitter,
+                         o.slot_name,
+                         slots[o.slot],
+                         ref_of(where[o.slot]),
+                         std::move(o.job_ids),
+                         o.preempting,
+                         std::move(o.preempt_dslots)};
+      post([this, offer = std::move(offer)]() mutable { carry_out(claims->offered(std::move(offer))); });
+    }
+  }
+  last_cycle = std::move(result.result);
+  times.last_end = now;
+  notify(PoolEvent{PoolEventKind::Cycle, now, {}, {}, {}, 0, std::to_string(last_cycle.matches.size())});
+  // With preemption by priority, idle jobs are worth another look as
+  // priorities move; otherwise the next change plans the next cycle.
+  if (sensitive && idle) plan_cycle();
+}
+
+// ---- the public face ---------------------------------------------------
+
+VirtualPool::VirtualPool(std::unique_ptr<Engine> engine) : e_(std::move(engine)) {}
+VirtualPool::~VirtualPool() = default;
+
+Result<std::unique_ptr<VirtualPool>> VirtualPool::create(const PoolSetup& setup) {
+  auto e = std::make_unique<Engine>();
+  e->now = setup.start;
+  if (Status s = start_central_manager(*e, setup); !s) return Error{s.error()};
+  if (Status s = start_access_point(*e, setup); !s) return Error{s.error()};
+  if (setup.machines.empty()) return Error{"the pool has no machines"};
+  std::set<std::string> names;
+  for (const MachineSetup& m : setup.machines) {
+    if (!names.insert(m.name).second) return Error{"two machines are named " + m.name};
+    if (Status s = start_machine(*e, setup, m); !s) return Error{s.error()};
+  }
+  // Each startd's first evaluation: slots leave Owner as their policy says.
+  for (std::size_t m = 0; m < e->machines.size(); ++m)
+    e->dispatch(m, e->machines[m].startd->tick(setup.start), nullptr);
+  e->deliver_mail();
+  return std::unique_ptr<VirtualPool>(new VirtualPool(std::move(e)));
+}
+
+std::int64_t VirtualPool::now() const {
+  return e_->now;
+}
+
+void VirtualPool::run_until(std::int64_t until) {
+  Engine& e = *e_;
+  e.deliver_mail();
+  while (!e.timers.empty() && e.timers.top().at <= until) {
+    const Timer t = e.timers.top();
+    e.timers.pop();
+    e.now = std::max(e.now, t.at);
+    e.fire(t);
+    e.deliver_mail();
+  }
+  e.now = std::max(e.now, until);
+}
+
+void VirtualPool::run_before(std::int64_t t) {
+  run_until(t - 1);
+  e_->now = std::max(e_->now, t);
+}
+
+std::optional<std::int64_t> VirtualPool::next_event() const {
+  if (!e_->mail.empty()) return e_->now;
+  if (e_->timers.empty()) return std::nullopt;
+  return e_->timers.top().at;
+}
+
+schedd::SubmitOutcome VirtualPool::submit(const schedd::Submission& submission) {
+  Engine& e = *e_;
+  const schedd::SubmitSite site{e.schedd_settings.uid_domain, e.ap_config.get(), e.files.get()};
+  schedd::SubmitOutcome out = schedd::submit_description(*e.queue, submission, site, e.now);
+  if (!out) return out;
+  const std::int64_t cluster = out.submitted->cluster;
+  for (std::size_t i = 0; i < out.submitted->count; ++i) {
+    const schedd::JobId id{cluster, static_cast<std::int64_t>(i)};
+    const classad::ClassAd* job = e.queue->find(id);
+    if (!job) continue;
+    for (const char* a : {"PeriodicHold", "PeriodicRelease", "PeriodicRemove"})
+      if (classad::ExprPtr x = job->lookup(a); x && !x->is_literal()) e.job_periodic = true;
+    e.notify(PoolEvent{PoolEventKind::Submitted, e.now, id, schedd::submitter_name(*job), {}, 0, {}});
+  }
+  // The schedd asks for a cycle (condor_reschedule) when it has idle jobs.
+  e.times.requested = true;
+  e.mark_changed();
+  e.plan_periodic();
+  e.settle_queue();
+  return out;
+}
+
+Result<std::size_t> VirtualPool::remove(const std::string& constraint, const std::string& reason) {
+  Engine& e = *e_;
+  schedd::JobActionRequest r{schedd::JobAction::Remove, constraint, reason, "condor", true, false};
+  auto report = schedd::act_on_jobs(*e.queue, r, e.now);
+  if (!report) return Error{report.error()};
+  if (!report->done.empty()) {
+    e.mark_changed();
+    e.carry_out(e.claims->stop_unwanted());
+  }
+  e.settle_queue();
+  return report->done.size();
+}
+
+Status VirtualPool::edit_priority(const accounting::PriorityEdit& edit) {
+  Engine& e = *e_;
+  if (Status s = accounting::apply(*e.accountant, edit, e.now); !s) return s;
+  e.mark_changed();
+  return Ok{};
+}
+
+void VirtualPool::set_observer(std::function<void(const PoolEvent&)> observer) {
+  e_->observer = std::move(observer);
+}
+
+const accounting::Accountant& VirtualPool::accountant() const {
+  return *e_->accountant;
+}
+
+const schedd::JobQueue& VirtualPool::queue() const {
+  return *e_->queue;
+}
+const negotiation::CycleResult& VirtualPool::last_cycle() const {
+  return e_->last_cycle;
+}
+const PoolCounters& VirtualPool::counters() const {
+  return e_->counters;
+}
+double VirtualPool::total_cores() const {
+  return e_->total_cores;
+}
+const std::vector<std::string>& VirtualPool::warnings() const {
+  return e_->warnings;
+}
+
+std::vector<classad::ClassAd> VirtualPool::slot_ads() const {
+  std::vector<classad::ClassAd> ads;
+  for (const Machine& m : e_->machines)
+    for (const std::string& n : m.startd->slot_names()) ads.push_back(m.startd->slot(n)->ad());
+  return ads;
+}
+
+}  // namespace cara::sim

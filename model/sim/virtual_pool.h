@@ -1,0 +1,148 @@
+// A whole pool in virtual time (issue 29; DESIGN.md "the same negotiator
+// and startd logic run in a real pool, in deterministic actor tests, and in
+// the virtual-time simulator with no change"): the central manager's
+// accountant and negotiation cycle (claim/cycle_claims.h), one access
+// point's job queue and claims (schedd/job_queue.h, claim/schedd_claims.h)
+// and every execution point's startd (startd/startd.h), driven by a clock
+// that jumps from one event to the next.
+//
+// What the actors do between those models — carry a match to its slot and
+// its schedd, a claim request to the startd and its answer back, an
+// activation, a job's exit — is done here in the same order, each message
+// taking no virtual time. A job "runs" for its SimulatedRunTime (seconds,
+// from its ad; a job without one runs until it is removed or evicted), and
+// a job that is killed (preempted, vacated, removed) leaves at once.
+//
+// Events are discrete and ordered by (time, order of scheduling), so a run
+// is deterministic. Negotiation cycles follow NEGOTIATOR_INTERVAL and the
+// schedd's reschedule requests as the real negotiator's do
+// (cycle_timing.h), but a cycle with nothing changed since the last one is
+// skipped: no job, slot, claim or priority setting changed, and no
+// preemption by priority is possible (it alone could match differently as
+// priorities decay). The accountant charges claims from their exact start
+// to their exact end, so skipped cycles change no priority.
+// Startds are evaluated at their own timers (Startd::next_deadline) and,
+// when a slot policy expression is not a constant (it may turn with time,
+// as PREEMPT after three days does), every POLLING_INTERVAL while the
+// machine runs jobs; the schedd's periodic policy every
+// PERIODIC_EXPR_INTERVAL while it has jobs and periodic expressions.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/accounting/accountant.h"
+#include "model/accounting/priority_edit.h"
+#include "model/common/result.h"
+#include "model/config/config_layers.h"
+#include "model/negotiation/cycle_types.h"
+#include "model/schedd/job_queue.h"
+#include "model/schedd/submission.h"
+
+namespace cara::sim {
+
+// A machine of the pool: its host name and its STARTD configuration
+// (after the pool's common layers).
+struct MachineSetup {
+  std::string name;
+  std::vector<config::TextLayer> config;
+};
+
+struct PoolSetup {
+  // What every node reads first (a pool's shared condor_config).
+  std::vector<config::TextLayer> common;
+  // The central manager's (NEGOTIATOR) and the access point's (SCHEDD)
+  // own layers.
+  std::vector<config::TextLayer> central_manager, access_point;
+  std::vector<MachineSetup> machines;
+  std::int64_t start = 0;  // the virtual clock at the start, seconds since the epoch
+  std::uint64_t seed = 1;  // $RANDOM_INTEGER in submit files, random() in expressions
+};
+
+// What happened, for observers (the simulator's records, the library's
+// callbacks).
+enum class PoolEventKind {
+  Submitted,  // a job was queued
+  Matched,    // the negotiator matched a job (or an autocluster's next job) to a slot
+  Claimed,    // the slot granted the schedd its claim
+  Started,    // the job began to run on the slot
+  Finished,   // the job's run ended by itself
+  Killed,     // the job's run was ended: preempted, vacated, removed, held
+  Removed,    // the job left the queue without completing
+  Cycle,      // a negotiation cycle ran
+};
+const char* event_kind_name(PoolEventKind kind);
+
+struct PoolEvent {
+  PoolEventKind kind = PoolEventKind::Submitted;
+  std::int64_t time = 0;
+  schedd::JobId job;
+  std::string submitter;  // the job's accounting principal (AccountingGroup, else User)
+  std::string slot;       // the slot's name (slot1_1@host)
+  double cores = 0;       // the slot's Cpus (Started, Finished, Killed)
+  std::string detail;     // Killed: why; Matched: the match's reason; Cycle: matches
+};
+
+struct PoolCounters {
+  std::int64_t events = 0;  // timers fired and messages carried
+  std::int64_t cycles = 0, cycles_skipped = 0;
+  std::int64_t matches = 0, preemptions = 0;
+  std::int64_t started = 0, finished = 0, killed = 0;
+};
+
+class VirtualPool {
+ public:
+  // Reads every node's configuration and starts the machines at
+  // setup.start. An error names the layer's file and line, or the machine.
+  static Result<std::unique_ptr<VirtualPool>> create(const PoolSetup& setup);
+  ~VirtualPool();
+  VirtualPool(const VirtualPool&) = delete;
+  VirtualPool& operator=(const VirtualPool&) = delete;
+
+  std::int64_t now() const;
+  // Runs every event up to and including `until`, then sets the clock to
+  // `until` (never backwards).
+  void run_until(std::int64_t until);
+  // Runs every event before `t`, then sets the clock to `t`: what is done
+  // next happens before the events of `t`.
+  void run_before(std::int64_t t);
+  // The time of the next event, if any.
+  std::optional<std::int64_t> next_event() const;
+
+  // condor_submit at now(), as `owner` (the schedd's own submission path).
+  schedd::SubmitOutcome submit(const schedd::Submission& submission);
+  // condor_rm of the jobs `constraint` selects (a ClassAd expression over
+  // job ads), at now(), as a queue super user; how many were removed.
+  Result<std::size_t> remove(const std::string& constraint, const std::string& reason);
+  // condor_userprio's changes, at now().
+  Status edit_priority(const accounting::PriorityEdit& edit);
+
+  void set_observer(std::function<void(const PoolEvent&)> observer);
+
+  // The central manager's accountant (priority_at(name, now()) for a
+  // priority between cycles).
+  const accounting::Accountant& accountant() const;
+  const schedd::JobQueue& queue() const;
+  // The last negotiation cycle's outcome (empty before the first).
+  const negotiation::CycleResult& last_cycle() const;
+  const PoolCounters& counters() const;
+  // The pool's cores: the Cpus of its static and partitionable slots.
+  double total_cores() const;
+  // Every slot ad, as the collector has them.
+  std::vector<classad::ClassAd> slot_ads() const;
+  // Warnings met (charges refused, the schedd's notes), in order: the
+  // first thousand (a year-long run may meet millions of alike ones).
+  const std::vector<std::string>& warnings() const;
+
+  struct Engine;
+
+ private:
+  explicit VirtualPool(std::unique_ptr<Engine> engine);
+  std::unique_ptr<Engine> e_;
+};
+
+}  // namespace cara::sim

@@ -1,0 +1,105 @@
+// The pool in virtual time (model/sim/virtual_pool.h): the real models of
+// negotiator, schedd and startd, driven event by event.
+#include "model/sim/virtual_pool.h"
+
+#include <catch2/catch.hpp>
+
+namespace cara::sim {
+namespace {
+
+constexpr std::int64_t kStart = 1700000000;
+constexpr std::int64_t kHour = 3600;
+
+config::TextLayer layer(std::string text) {
+  return config::TextLayer{std::move(text), "test", 1};
+}
+
+PoolSetup one_core_machines(int n, const std::string& cm = "") {
+  PoolSetup s;
+  s.common = {layer("UID_DOMAIN = sim\nNEGOTIATOR_INTERVAL = 60\n")};
+  s.central_manager = {layer(cm)};
+  for (int i = 1; i <= n; ++i) s.machines.push_back({"ep" + std::to_string(i), {layer("NUM_CPUS = 1\n")}});
+  s.start = kStart;
+  return s;
+}
+
+schedd::Submission jobs(const std::string& owner, int count, int run_time) {
+  schedd::Submission sub;
+  sub.owner = owner;
+  sub.iwd = "/tmp";
+  sub.description = "executable = /bin/true\n+SimulatedRunTime = " + std::to_string(run_time) + "\nqueue " +
+                    std::to_string(count) + "\n";
+  return sub;
+}
+
+TEST_CASE("a virtual pool runs jobs for their simulated time and no longer", "[sim][pool]") {
+  auto pool = VirtualPool::create(one_core_machines(2));
+  REQUIRE(pool);
+  std::vector<PoolEvent> seen;
+  (*pool)->set_observer([&](const PoolEvent& e) {
+    if (e.kind == PoolEventKind::Started || e.kind == PoolEventKind::Finished) seen.push_back(e);
+  });
+  REQUIRE((*pool)->submit(jobs("alice", 3, 600)));
+  (*pool)->run_until(kStart + 2 * kHour);
+  // Two slots: two jobs start at the first cycle, the third when one ends.
+  REQUIRE(seen.size() == 6);
+  CHECK(seen[0].kind == PoolEventKind::Started);
+  CHECK(seen[0].time == kStart);
+  CHECK(seen[1].time == kStart);
+  std::int64_t third_start = 0, last_finish = 0;
+  for (const PoolEvent& e : seen) {
+    if (e.kind == PoolEventKind::Started && e.job.proc == 2) third_start = e.time;
+    if (e.kind == PoolEventKind::Finished) last_finish = std::max(last_finish, e.time);
+  }
+  CHECK(third_start >= kStart + 600);
+  CHECK(third_start <= kStart + 660);  // within a negotiation interval
+  CHECK(last_finish == third_start + 600);
+  CHECK((*pool)->queue().size() == 0);
+  CHECK((*pool)->counters().finished == 3);
+}
+
+TEST_CASE("a virtual pool skips the cycles in which nothing changed", "[sim][pool]") {
+  auto pool = VirtualPool::create(one_core_machines(1));
+  REQUIRE(pool);
+  REQUIRE((*pool)->submit(jobs("alice", 1, 10 * kHour)));
+  (*pool)->run_until(kStart + 24 * kHour);
+  // A day at NEGOTIATOR_INTERVAL = 60 would be 1440 cycles.
+  CHECK((*pool)->counters().cycles < 10);
+  CHECK((*pool)->counters().finished == 1);
+}
+
+TEST_CASE("a new user on 100 cores has RUP 75.125 after 48 hours, through the whole pool",
+          "[sim][pool][spec]") {
+  auto pool = VirtualPool::create(one_core_machines(100, "PRIORITY_HALFLIFE = 86400\n"));
+  REQUIRE(pool);
+  // Jobs that outlast the run: 100 cores busy from the first cycle on.
+  REQUIRE((*pool)->submit(jobs("alice", 100, 100 * kHour)));
+  (*pool)->run_until(kStart + 24 * kHour);
+  CHECK((*pool)->accountant().priority_at("alice@sim", (*pool)->now()) == Approx(50.25));
+  (*pool)->run_until(kStart + 48 * kHour);
+  CHECK((*pool)->accountant().priority_at("alice@sim", (*pool)->now()) == Approx(75.125));
+}
+
+TEST_CASE("a removed user's priority halves with each half-life", "[sim][pool][spec]") {
+  auto pool = VirtualPool::create(one_core_machines(100, "PRIORITY_HALFLIFE = 86400\n"));
+  REQUIRE(pool);
+  REQUIRE((*pool)->submit(jobs("alice", 100, 100 * kHour)));
+  (*pool)->run_until(kStart + 24 * kHour);
+  auto removed = (*pool)->remove("Owner == \"alice\"", "done");
+  REQUIRE(removed);
+  CHECK(*removed == 100);
+  (*pool)->run_until(kStart + 48 * kHour);
+  CHECK((*pool)->accountant().priority_at("alice@sim", (*pool)->now()) == Approx(50.25 / 2));
+  CHECK((*pool)->counters().killed == 100);
+}
+
+TEST_CASE("a virtual pool refuses a configuration error naming its file and line", "[sim][pool]") {
+  PoolSetup s = one_core_machines(1);
+  s.machines[0].config = {config::TextLayer{"NUM_CPUS = 1\nSTART = (\n", "pool.scenario", 7}};
+  auto pool = VirtualPool::create(s);
+  REQUIRE_FALSE(pool);
+  CHECK_THAT(pool.error(), Catch::Contains("ep1") && Catch::Contains("pool.scenario, line 8"));
+}
+
+}  // namespace
+}  // namespace cara::sim

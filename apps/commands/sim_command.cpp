@@ -67,8 +67,10 @@ Result<Options> parse_args(const std::vector<std::string>& args) {
   return o;
 }
 
-// The traces a scenario names, read relative to the scenario's directory.
-Result<std::vector<sim::TimedSubmission>> read_traces(const sim::Scenario& s, config::ConfigHost& host) {
+// The traces a scenario names, read relative to the scenario's directory;
+// `skipped` says which jobs could not be replayed.
+Result<std::vector<sim::TimedSubmission>> read_traces(const sim::Scenario& s, config::ConfigHost& host,
+                                                      std::vector<std::string>& skipped) {
   std::vector<sim::TimedSubmission> jobs;
   const std::filesystem::path dir = std::filesystem::path(s.file).parent_path();
   for (const sim::ScenarioTrace& t : s.traces) {
@@ -79,15 +81,9 @@ Result<std::vector<sim::TimedSubmission>> read_traces(const sim::Scenario& s, co
       return Error{s.file + ", line " + std::to_string(t.line) + ": cannot read the trace: " + text.error()};
     auto trace = sim::parse_swf(*text, path.string());
     if (!trace) return Error{trace.error()};
-    sim::SwfMapping mapping;
-    mapping.groups = t.groups;
-    mapping.user_prefix = t.user_prefix;
-    mapping.group_prefix = t.group_prefix;
-    sim::SwfSubmissions subs = sim::swf_submissions(*trace, mapping, path.string());
-    for (sim::TimedSubmission& j : subs.jobs) {
-      j.at += static_cast<double>(t.at);
-      jobs.push_back(std::move(j));
-    }
+    sim::SwfSubmissions subs = sim::trace_jobs(t, *trace, path.string());
+    for (sim::TimedSubmission& j : subs.jobs) jobs.push_back(std::move(j));
+    for (std::string& why : subs.skipped) skipped.push_back(std::move(why));
   }
   return jobs;
 }
@@ -152,8 +148,17 @@ int run_sim(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (!scenario) return (err << "cara sim: " << scenario.error() << "\n", 1);
   if (opts->seed) scenario->pool.seed = *opts->seed;
   if (opts->end) scenario->end = *opts->end;
-  auto traces = read_traces(*scenario, *env.host);
+  std::vector<std::string> skipped;
+  auto traces = read_traces(*scenario, *env.host, skipped);
   if (!traces) return (err << "cara sim: " << traces.error() << "\n", 1);
+  // A trace job with nothing to replay (cancelled before it ran) is left
+  // out, and said so: the first few by place, then how many in all.
+  constexpr std::size_t kShown = 5;
+  if (!opts->quiet)
+    for (std::size_t i = 0; i < skipped.size() && i < kShown; ++i)
+      err << "cara sim: left out " << skipped[i] << "\n";
+  if (!opts->quiet && skipped.size() > kShown)
+    err << "cara sim: " << skipped.size() << " trace jobs left out in all\n";
   auto simulation = sim::Simulation::create(sim::SimulationInput{std::move(*scenario), std::move(*traces)});
   if (!simulation) return (err << "cara sim: " << simulation.error() << "\n", 1);
 

@@ -35,6 +35,7 @@ struct SlotKey {
 
 struct Machine {
   std::string name;
+  std::vector<config::TextLayer> layers;  // its own configuration, reconfigurations appended
   std::unique_ptr<startd::Startd> startd;
   bool partitionable = false;               // has a partitionable slot: its ad changes with every carving
   bool polled = false;                      // a policy expression may turn with time
@@ -93,7 +94,12 @@ struct VirtualPool::Engine {
   std::function<void(const PoolEvent&)> observer;
   double total_cores = 0;
 
+  // What every node reads first, the seed their hosts draw from.
+  std::vector<config::TextLayer> common;
+  std::uint64_t seed = 1;
+
   // The central manager.
+  std::vector<config::TextLayer> cm_layers;
   std::unique_ptr<config::Config> cm_config;
   negotiation::NegotiatorPolicy policy;
   std::optional<accounting::Accountant> accountant;
@@ -105,6 +111,7 @@ struct VirtualPool::Engine {
 
   // The access point.
   std::shared_ptr<config::MemoryHost> files;  // what submit files read, and their $RANDOM_*
+  std::vector<config::TextLayer> ap_layers;
   std::unique_ptr<config::Config> ap_config;
   schedd::ScheddSettings schedd_settings;
   std::optional<schedd::JobQueue> queue;

@@ -108,6 +108,7 @@ class Reader {
     if (s.kind == "remove") return remove(s);
     if (s.kind == "userprio") return userprio(s);
     if (s.kind == "trace") return trace(s);
+    if (s.kind == "reconfig") return reconfig(s);
     if (s.kind == "run") return run(s);
     return at(s.line,
               "unknown section [" + s.kind +
@@ -201,6 +202,34 @@ class Reader {
       }
       out_.userprios.push_back(ScenarioUserprio{*t, std::move(edit), line});
     }
+    return Ok{};
+  }
+
+  Status reconfig(const Section& s) {
+    if (Status ok =
+            only(s, 1, {"at", "name"}, "reconfig central-manager|access-point|machines at=TIME name=PREFIX");
+        !ok)
+      return ok;
+    ScenarioReconfig r;
+    const std::string& target = s.args[0];
+    if (target == "central-manager")
+      r.node = VirtualPool::Node::CentralManager;
+    else if (target == "access-point")
+      r.node = VirtualPool::Node::AccessPoint;
+    else if (target == "machines")
+      r.node = VirtualPool::Node::Machines;
+    else
+      return at(s.line, "[reconfig " + target + "]: expected central-manager, access-point or machines");
+    if (auto n = s.opts.find("name"); n != s.opts.end()) {
+      if (r.node != VirtualPool::Node::Machines) return at(s.line, "name=PREFIX is for [reconfig machines]");
+      r.prefix = n->second;
+    }
+    auto t = time_opt(s, "at", std::nullopt);
+    if (!t) return Error{t.error()};
+    r.at = *t;
+    r.body = layer(s);
+    r.line = s.line;
+    out_.reconfigs.push_back(std::move(r));
     return Ok{};
   }
 

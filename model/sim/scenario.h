@@ -15,6 +15,11 @@
 //                                 any, a constraint they must also meet)
 //   [userprio at=1h]              condor_userprio changes, one a line:
 //                                 `setfactor alice@sim 2`
+//   [reconfig machines at=1d name=ep1]
+//                                 condor_reconfig of the machines whose name
+//                                 begins with ep1 (or central-manager, or
+//                                 access-point), the body added to their
+//                                 configuration
 //   [trace jobs.swf groups=true at=0]
 //                                 an SWF trace (swf_submissions.h)
 //   [run]                         end = 72h, sample = 10m, seed = 7,
@@ -67,6 +72,15 @@ struct ScenarioUserprio {
   int line = 0;
 };
 
+// condor_reconfig of a node with the body's configuration added.
+struct ScenarioReconfig {
+  std::int64_t at = 0;
+  VirtualPool::Node node = VirtualPool::Node::Machines;
+  std::string prefix;  // machines whose name begins with it (all when empty)
+  config::TextLayer body;
+  int line = 0;
+};
+
 struct ScenarioTrace {
   std::string path;  // as written: relative to the scenario file's directory
   bool groups = false;
@@ -82,6 +96,7 @@ struct Scenario {
   std::vector<ScenarioArrivals> arrivals;
   std::vector<ScenarioRemove> removes;
   std::vector<ScenarioUserprio> userprios;
+  std::vector<ScenarioReconfig> reconfigs;
   std::vector<ScenarioTrace> traces;
   std::optional<std::int64_t> end;  // none: when the last job has left and nothing more comes
   std::int64_t sample = 600;        // the time series' interval

@@ -49,6 +49,16 @@ void order(std::vector<Simulation::Action>& actions) {
 
 }  // namespace
 
+SwfSubmissions trace_jobs(const ScenarioTrace& section, const SwfTrace& trace, const std::string& path) {
+  SwfMapping mapping;
+  mapping.groups = section.groups;
+  mapping.user_prefix = section.user_prefix;
+  mapping.group_prefix = section.group_prefix;
+  SwfSubmissions out = swf_submissions(trace, mapping, path);
+  for (TimedSubmission& j : out.jobs) j.at += static_cast<double>(section.at);
+  return out;
+}
+
 Simulation::Simulation(SimulationInput input, std::unique_ptr<VirtualPool> pool)
     : input_(std::move(input)), pool_(std::move(pool)) {
   start_ = input_.scenario.pool.start;
@@ -67,6 +77,8 @@ Result<std::unique_ptr<Simulation>> Simulation::create(SimulationInput input) {
   for (std::size_t i = 0; i < s.removes.size(); ++i) actions.push_back({Action::Remove, s.removes[i].at, i});
   for (std::size_t i = 0; i < s.userprios.size(); ++i)
     actions.push_back({Action::Userprio, s.userprios[i].at, i});
+  for (std::size_t i = 0; i < s.reconfigs.size(); ++i)
+    actions.push_back({Action::Reconfig, s.reconfigs[i].at, i});
   for (std::size_t i = 0; i < sim->input_.trace_jobs.size(); ++i) {
     const double at = sim->input_.trace_jobs[i].at;
     actions.push_back({Action::Trace, static_cast<std::int64_t>(std::llround(at)), i});
@@ -235,6 +247,12 @@ Status Simulation::apply(const Action& a) {
       auto n = pool_->remove(r.constraint,
                              "removed by the scenario (" + s.file + ", line " + std::to_string(r.line) + ")");
       if (!n) return Error{s.file + ", line " + std::to_string(r.line) + ": " + n.error()};
+      return Ok{};
+    }
+    case Action::Reconfig: {
+      const ScenarioReconfig& r = s.reconfigs[a.index];
+      if (Status st = pool_->reconfigure(r.node, {r.body}, r.prefix); !st)
+        return Error{s.file + ", line " + std::to_string(r.line) + ": [reconfig]: " + st.error()};
       return Ok{};
     }
     case Action::Userprio: {

@@ -18,6 +18,7 @@
 #include "model/sim/run_metrics.h"
 #include "model/sim/scenario.h"
 #include "model/sim/swf_submissions.h"
+#include "model/sim/swf_trace.h"
 #include "model/sim/time_series.h"
 #include "model/sim/virtual_pool.h"
 
@@ -52,6 +53,11 @@ struct SimProgress {
   bool done = false;           // the run's last word
 };
 
+// The jobs of a scenario's [trace] section, from the trace file read
+// (`path` names it in errors): mapped as the section says and moved to its
+// start.
+SwfSubmissions trace_jobs(const ScenarioTrace& section, const SwfTrace& trace, const std::string& path);
+
 // The scenario and its traces' jobs (read by the caller: no files here).
 struct SimulationInput {
   Scenario scenario;
@@ -62,7 +68,7 @@ class Simulation {
  public:
   // A scenario's step at its time.
   struct Action {
-    enum Kind { Submit, Arrival, Trace, Remove, Userprio } kind = Submit;
+    enum Kind { Submit, Arrival, Trace, Remove, Userprio, Reconfig } kind = Submit;
     std::int64_t at = 0;    // seconds from the start
     std::size_t index = 0;  // into the scenario's list of its kind (arrivals: the process)
   };

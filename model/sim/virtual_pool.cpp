@@ -64,60 +64,100 @@ bool time_dependent(const startd::SlotPolicy& p) {
   return varies(p.is_owner) || varies(p.max_job_retirement_time) || varies(p.claim_worklife);
 }
 
-Status start_central_manager(Engine& e, const PoolSetup& setup) {
-  auto cm = node_config(setup.common, setup.central_manager, "NEGOTIATOR", "cm", setup.seed);
+// The negotiator's policy, accountant settings and groups from `layers`,
+// taken only when all of them read (at start, and at a reconfiguration).
+Status configure_central_manager(Engine& e, std::vector<config::TextLayer> layers, bool starting) {
+  auto cm = node_config(e.common, layers, "NEGOTIATOR", "cm", e.seed);
   if (!cm) return Error{"the central manager: " + cm.error()};
-  e.cm_config = std::move(*cm);
-  auto policy = negotiation::NegotiatorPolicy::from_config(*e.cm_config);
+  auto policy = negotiation::NegotiatorPolicy::from_config(**cm);
   if (!policy) return Error{"the central manager: " + policy.error()};
-  e.policy = std::move(*policy);
-  auto acc = accounting::AccountantConfig::from_config(*e.cm_config);
+  auto acc = accounting::AccountantConfig::from_config(**cm);
   if (!acc) return Error{"the central manager: " + acc.error()};
-  e.accountant.emplace(std::move(*acc), setup.start);
-  auto groups = accounting::GroupTree::from_config(*e.cm_config);
+  auto groups = accounting::GroupTree::from_config(**cm);
   if (!groups) return Error{"the central manager: " + groups.error()};
+  e.cm_layers = std::move(layers);
+  e.cm_config = std::move(*cm);
+  e.policy = std::move(*policy);
+  if (starting)
+    e.accountant.emplace(std::move(*acc), e.now);
+  else
+    e.accountant->reconfigure(std::move(*acc), e.now);
   // As the negotiator actor: no groups without GROUP_NAMES.
+  e.groups.reset();
   if (groups->nodes().size() > 1) e.groups = std::move(*groups);
   return Ok{};
 }
 
-Status start_access_point(Engine& e, const PoolSetup& setup) {
-  auto ap = node_config(setup.common, setup.access_point, "SCHEDD", "ap", setup.seed);
+// The schedd's settings and queue policy from `layers`; the queue is made
+// at start and takes the new policy at a reconfiguration (its jobs stay).
+Status configure_access_point(Engine& e, std::vector<config::TextLayer> layers, bool starting) {
+  auto ap = node_config(e.common, layers, "SCHEDD", "ap", e.seed);
   if (!ap) return Error{"the access point: " + ap.error()};
-  e.ap_config = std::move(*ap);
-  auto settings = schedd::ScheddSettings::from_config(*e.ap_config);
+  auto settings = schedd::ScheddSettings::from_config(**ap);
   if (!settings) return Error{"the access point: " + settings.error()};
-  e.schedd_settings = std::move(*settings);
-  auto policy = schedd::QueuePolicy::from_config(*e.ap_config, e.schedd_settings.name);
+  auto policy = schedd::QueuePolicy::from_config(**ap, settings->name);
   if (!policy) return Error{"the access point: " + policy.error()};
-  e.queue.emplace(std::move(*policy), "<" + e.schedd_settings.name + ">", classad::EvalEnv{});
-  e.claims.emplace(*e.queue);
-  e.files = std::make_shared<config::MemoryHost>(setup.seed);
+  e.ap_layers = std::move(layers);
+  e.schedd_settings = std::move(*settings);
+  if (starting) {
+    e.queue.emplace(std::move(*policy), "<" + e.schedd_settings.name + ">", classad::EvalEnv{});
+    e.claims.emplace(*e.queue);
+  } else {
+    e.queue->set_policy(std::move(*policy));
+  }
+  e.ap_config = std::move(*ap);  // after the policy that points into it
   return Ok{};
 }
 
-Status start_machine(Engine& e, const PoolSetup& setup, const MachineSetup& m) {
-  auto c = node_config(setup.common, m.config, "STARTD", m.name, setup.seed);
+// What a machine's slots say of it: whether a policy expression may turn
+// with time, whether it has a partitionable slot, its cores.
+double survey(Machine& m) {
+  double cores = 0;
+  m.polled = false;
+  for (const std::string& n : m.startd->slot_names()) {
+    const startd::Slot* s = m.startd->slot(n);
+    if (time_dependent(s->policy())) m.polled = true;
+    classad::Value p = classad::evaluate_attr(s->ad(), "PartitionableSlot");
+    if (p.is_bool() && p.as_bool()) m.partitionable = true;
+    classad::Value dynamic = classad::evaluate_attr(s->ad(), "DynamicSlot");
+    classad::Value cpus = classad::evaluate_attr(s->ad(), "Cpus");
+    if (cpus.is_int() && !(dynamic.is_bool() && dynamic.as_bool()))
+      cores += static_cast<double>(cpus.as_int());
+  }
+  return cores;
+}
+
+Status start_machine(Engine& e, const MachineSetup& m) {
+  auto c = node_config(e.common, m.config, "STARTD", m.name, e.seed);
   if (!c) return Error{"machine " + m.name + ": " + c.error()};
-  auto model = startd::Startd::create(**c, setup.start);
+  auto model = startd::Startd::create(**c, e.now);
   if (!model) return Error{"machine " + m.name + ": " + model.error()};
   auto poll = (*c)->integer("POLLING_INTERVAL");
   Machine machine;
   machine.name = m.name;
+  machine.layers = m.config;
   machine.startd = std::move(*model);
   if (poll && *poll > 0) machine.poll_interval = *poll;
   classad::ClassAd attrs;
-  attrs.set("DaemonStartTime", setup.start);
+  attrs.set("DaemonStartTime", e.now);
   machine.startd->set_machine_attributes(attrs);
-  for (const std::string& n : machine.startd->slot_names()) {
-    const startd::Slot* s = machine.startd->slot(n);
-    if (time_dependent(s->policy())) machine.polled = true;
-    classad::Value p = classad::evaluate_attr(s->ad(), "PartitionableSlot");
-    if (p.is_bool() && p.as_bool()) machine.partitionable = true;
-    classad::Value cpus = classad::evaluate_attr(s->ad(), "Cpus");
-    if (cpus.is_int()) e.total_cores += static_cast<double>(cpus.as_int());
-  }
+  e.total_cores += survey(machine);
   e.machines.push_back(std::move(machine));
+  return Ok{};
+}
+
+// condor_reconfig of one startd: the slots take the new policy, then act
+// on it at once (actors/startd.cpp, Reconfigure).
+Status reconfigure_machine(Engine& e, std::size_t mi, std::vector<config::TextLayer> layers) {
+  Machine& m = e.machines[mi];
+  auto c = node_config(e.common, layers, "STARTD", m.name, e.seed);
+  if (!c) return Error{"machine " + m.name + ": " + c.error()};
+  if (Status s = m.startd->reconfigure(**c, e.now); !s) return Error{"machine " + m.name + ": " + s.error()};
+  auto poll = (*c)->integer("POLLING_INTERVAL");
+  if (poll && *poll > 0) m.poll_interval = *poll;
+  m.layers = std::move(layers);
+  survey(m);
+  e.dispatch(mi, m.startd->tick(e.now), nullptr);
   return Ok{};
 }
 
@@ -298,13 +338,16 @@ VirtualPool::~VirtualPool() = default;
 Result<std::unique_ptr<VirtualPool>> VirtualPool::create(const PoolSetup& setup) {
   auto e = std::make_unique<Engine>();
   e->now = setup.start;
-  if (Status s = start_central_manager(*e, setup); !s) return Error{s.error()};
-  if (Status s = start_access_point(*e, setup); !s) return Error{s.error()};
+  e->common = setup.common;
+  e->seed = setup.seed;
+  e->files = std::make_shared<config::MemoryHost>(setup.seed);
+  if (Status s = configure_central_manager(*e, setup.central_manager, true); !s) return Error{s.error()};
+  if (Status s = configure_access_point(*e, setup.access_point, true); !s) return Error{s.error()};
   if (setup.machines.empty()) return Error{"the pool has no machines"};
   std::set<std::string> names;
   for (const MachineSetup& m : setup.machines) {
     if (!names.insert(m.name).second) return Error{"two machines are named " + m.name};
-    if (Status s = start_machine(*e, setup, m); !s) return Error{s.error()};
+    if (Status s = start_machine(*e, m); !s) return Error{s.error()};
   }
   // Each startd's first evaluation: slots leave Owner as their policy says.
   for (std::size_t m = 0; m < e->machines.size(); ++m)
@@ -380,6 +423,41 @@ Status VirtualPool::edit_priority(const accounting::PriorityEdit& edit) {
   Engine& e = *e_;
   if (Status s = accounting::apply(*e.accountant, edit, e.now); !s) return s;
   e.mark_changed();
+  return Ok{};
+}
+
+Status VirtualPool::reconfigure(Node node, const std::vector<config::TextLayer>& layers,
+                                const std::string& prefix) {
+  Engine& e = *e_;
+  auto with = [&](std::vector<config::TextLayer> own) {
+    own.insert(own.end(), layers.begin(), layers.end());
+    return own;
+  };
+  switch (node) {
+    case Node::CentralManager:
+      if (Status s = configure_central_manager(e, with(e.cm_layers), false); !s) return s;
+      break;
+    case Node::AccessPoint:
+      if (Status s = configure_access_point(e, with(e.ap_layers), false); !s) return s;
+      e.plan_periodic();
+      break;
+    case Node::Machines: {
+      // Every machine's new configuration reads before any takes it.
+      std::vector<std::size_t> chosen;
+      for (std::size_t m = 0; m < e.machines.size(); ++m)
+        if (e.machines[m].name.rfind(prefix, 0) == 0) chosen.push_back(m);
+      if (chosen.empty()) return Error{"no machine's name begins with '" + prefix + "'"};
+      for (std::size_t m : chosen) {
+        auto c = node_config(e.common, with(e.machines[m].layers), "STARTD", e.machines[m].name, e.seed);
+        if (!c) return Error{"machine " + e.machines[m].name + ": " + c.error()};
+      }
+      for (std::size_t m : chosen)
+        if (Status s = reconfigure_machine(e, m, with(e.machines[m].layers)); !s) return s;
+      break;
+    }
+  }
+  e.mark_changed();
+  e.deliver_mail();
   return Ok{};
 }
 

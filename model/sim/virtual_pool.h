@@ -121,6 +121,19 @@ class VirtualPool {
   // condor_userprio's changes, at now().
   Status edit_priority(const accounting::PriorityEdit& edit);
 
+  // condor_reconfig at now(): `layers` are read after the node's own (as
+  // a changed local configuration file is), and the node takes its new
+  // configuration as its daemon does — the negotiator its policy, groups
+  // and accountant settings; the schedd its queue policy and settings; a
+  // startd its slots' policy expressions (its slot layout cannot change).
+  // An error names the layer's file and line; the node keeps its old
+  // configuration (machines: every new configuration is read before any is
+  // taken, but a startd that refuses its own — a new slot layout — leaves
+  // the ones before it reconfigured).
+  enum class Node { CentralManager, AccessPoint, Machines };
+  // Machines: those whose name begins with `prefix` (all when empty).
+  Status reconfigure(Node node, const std::vector<config::TextLayer>& layers, const std::string& prefix = "");
+
   void set_observer(std::function<void(const PoolEvent&)> observer);
 
   // The central manager's accountant (priority_at(name, now()) for a

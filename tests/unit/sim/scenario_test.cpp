@@ -30,6 +30,9 @@ TEST_CASE("a scenario's sections become the pool, its users' actions and the run
       "[userprio at=30m]\n"
       "setfactor bob@sim 2\n"
       "resetusage alice@sim\n"
+      "[reconfig machines at=2h name=big]\n"
+      "START = false\n"
+      "[reconfig central-manager at=3h]\n"
       "[trace jobs.swf groups=true at=1d]\n"
       "[run]\n"
       "end = 3d\n"
@@ -59,6 +62,12 @@ TEST_CASE("a scenario's sections become the pool, its users' actions and the run
   CHECK(s->userprios[0].at == 1800);
   CHECK(s->userprios[0].edit.value == 2);
   CHECK(s->userprios[1].edit.kind == accounting::PriorityEditKind::ResetUsage);
+  REQUIRE(s->reconfigs.size() == 2);
+  CHECK(s->reconfigs[0].node == VirtualPool::Node::Machines);
+  CHECK(s->reconfigs[0].prefix == "big");
+  CHECK(s->reconfigs[0].at == 7200);
+  CHECK(s->reconfigs[0].body.text == "START = false\n");
+  CHECK(s->reconfigs[1].node == VirtualPool::Node::CentralManager);
   REQUIRE(s->traces.size() == 1);
   CHECK(s->traces[0].groups);
   CHECK(s->traces[0].at == 86400);
@@ -99,6 +108,8 @@ TEST_CASE("a scenario that does not parse is refused with its file and line", "[
       {machines + "[run]\nend = never\n", "line 4: end: 'never' is not a time"},
       {machines + "[run]\nwindow = 2d..1d\n", "line 4: window: its end must come after its start"},
       {machines + "[run]\nspeed = 2\n", "line 4: [run] has no 'speed'"},
+      {machines + "[reconfig schedd at=1h]\n", "line 3: [reconfig schedd]: expected central-manager"},
+      {machines + "[reconfig access-point at=1h name=x]\n", "line 3: name=PREFIX is for [reconfig machines]"},
       {machines + "[pool\n", "line 3: a section header needs its closing ']'"},
       {"[pool]\nA = 1\n", "s.scenario: the scenario has no [machines N] section"},
   };

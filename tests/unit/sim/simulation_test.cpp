@@ -3,6 +3,9 @@
 #include "model/sim/simulation.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 namespace cara::sim {
 namespace {
@@ -90,6 +93,59 @@ TEST_CASE("a pool configuration that does not read names the scenario file and l
   auto sim = Simulation::create(SimulationInput{std::move(*scenario), {}});
   REQUIRE_FALSE(sim);
   CHECK_THAT(sim.error(), Catch::Contains("bad.scenario") && Catch::Contains("ep1"));
+}
+
+TEST_CASE("an SWF trace replays: each job runs its trace time on its cores, in its group",
+          "[sim][simulation]") {
+  const std::string dir = std::string(CARA_SOURCE_DIR) + "/scenarios/";
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  auto scenario = parse_scenario(read(dir + "swf-replay.scenario"), dir + "swf-replay.scenario");
+  REQUIRE(scenario);
+  REQUIRE(scenario->traces.size() == 1);
+  const std::string path = dir + scenario->traces[0].path;
+  auto trace = parse_swf(read(path), path);
+  REQUIRE(trace);
+  SwfSubmissions jobs = trace_jobs(scenario->traces[0], *trace, path);
+  CHECK(jobs.jobs.size() == 39);
+  REQUIRE(jobs.skipped.size() == 1);
+  CHECK_THAT(jobs.skipped[0], Catch::Contains("job 17"));
+  auto sim = Simulation::create(SimulationInput{std::move(*scenario), jobs.jobs});
+  REQUIRE(sim);
+  REQUIRE((*sim)->run());
+  const auto& runs = (*sim)->runs();
+  REQUIRE(runs.size() == 39);
+  // Clusters are handed out in arrival order: cluster N is the N-th replayed job.
+  std::size_t n = 0;
+  std::vector<const SwfJob*> replayed;
+  for (const SwfJob& j : trace->jobs)
+    if (j.id != 17) replayed.push_back(&j);
+  for (const JobRun& r : runs) {
+    const auto cluster = static_cast<std::size_t>(std::stoll(r.id.substr(0, r.id.find('.'))));
+    REQUIRE(cluster >= 1);
+    REQUIRE(cluster <= replayed.size());
+    const SwfJob& j = *replayed[cluster - 1];
+    INFO("SWF job " << j.id);
+    CHECK(r.submit == Approx(j.submit_time));
+    CHECK(r.execution() == Approx(j.run_time));
+    CHECK(r.cores == j.processors());
+    CHECK(r.start >= r.submit);
+    ++n;
+  }
+  CHECK(n == 39);
+  // Both groups had work and shared the pool: their rows are in the series.
+  bool g1 = false, g2 = false;
+  for (const SeriesSample& s : (*sim)->series().samples()) {
+    g1 = g1 || (s.kind == SeriesKind::Group && s.name == "group_g1" && s.running > 0);
+    g2 = g2 || (s.kind == SeriesKind::Group && s.name == "group_g2" && s.running > 0);
+  }
+  CHECK(g1);
+  CHECK(g2);
 }
 
 }  // namespace

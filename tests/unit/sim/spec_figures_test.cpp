@@ -65,7 +65,7 @@ TEST_CASE("spec: 24 hours on 100 cores then removal: the RUP halves every day af
   CHECK(summary.wasted_core_hours == Approx(100 * 24));
 }
 
-TEST_CASE("spec: fair share: A alone for 48 hours, then B; A drops at once and approaches half",
+TEST_CASE("spec: fair share: A alone for 48 hours then B: A drops at once and approaches half",
           "[sim][spec][figure]") {
   auto sim = play("fair-share.scenario");
   auto running = [&](const std::string& who, double hours) {

@@ -93,6 +93,54 @@ TEST_CASE("a removed user's priority halves with each half-life", "[sim][pool][s
   CHECK((*pool)->counters().killed == 100);
 }
 
+TEST_CASE("a virtual pool's nodes take a new configuration at run time", "[sim][pool][reconfig]") {
+  auto pool = VirtualPool::create(one_core_machines(2, "PRIORITY_HALFLIFE = 86400\n"));
+  REQUIRE(pool);
+  std::vector<PoolEvent> started;
+  (*pool)->set_observer([&](const PoolEvent& e) {
+    if (e.kind == PoolEventKind::Started) started.push_back(e);
+  });
+  REQUIRE((*pool)->submit(jobs("alice", 6, 600)));
+  (*pool)->run_until(kStart + 300);
+  REQUIRE(started.size() == 2);
+  // ep2 no longer starts jobs: its running one finishes, and what is left
+  // runs on ep1 only.
+  REQUIRE((*pool)->reconfigure(VirtualPool::Node::Machines, {layer("START = false\n")}, "ep2"));
+  (*pool)->run_until(kStart + 4 * kHour);
+  REQUIRE(started.size() == 6);
+  for (std::size_t i = 2; i < started.size(); ++i) CHECK_THAT(started[i].slot, Catch::EndsWith("@ep1"));
+
+  // The negotiator's half-life: a day, then an hour.
+  REQUIRE((*pool)->reconfigure(VirtualPool::Node::CentralManager, {layer("PRIORITY_HALFLIFE = 3600\n")}));
+  const double before = (*pool)->accountant().priority_at("alice@sim", (*pool)->now());
+  (*pool)->run_until((*pool)->now() + kHour);
+  CHECK((*pool)->accountant().priority_at("alice@sim", (*pool)->now()) == Approx(std::max(0.5, before / 2)));
+
+  // The schedd's periodic policy: every job of bob's is removed at the next
+  // evaluation.
+  REQUIRE((*pool)->submit(jobs("bob", 3, 10 * kHour)));
+  REQUIRE((*pool)->reconfigure(
+      VirtualPool::Node::AccessPoint,
+      {layer("SYSTEM_PERIODIC_REMOVE = Owner == \"bob\"\nPERIODIC_EXPR_INTERVAL = 30\n")}));
+  (*pool)->run_until((*pool)->now() + 60);
+  CHECK((*pool)->queue().size() == 0);
+}
+
+TEST_CASE("a reconfiguration that does not read changes nothing and says where", "[sim][pool][reconfig]") {
+  auto pool = VirtualPool::create(one_core_machines(1));
+  REQUIRE(pool);
+  const Status bad =
+      (*pool)->reconfigure(VirtualPool::Node::CentralManager,
+                           {config::TextLayer{"PREEMPTION_REQUIREMENTS = (\n", "later.conf", 12}});
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error(), Catch::Contains("later.conf, line 12"));
+  CHECK_FALSE((*pool)->reconfigure(VirtualPool::Node::Machines, {layer("START = true\n")}, "nosuch"));
+  // The pool goes on under its old configuration.
+  REQUIRE((*pool)->submit(jobs("alice", 1, 60)));
+  (*pool)->run_until(kStart + kHour);
+  CHECK((*pool)->counters().finished == 1);
+}
+
 TEST_CASE("a virtual pool refuses a configuration error naming its file and line", "[sim][pool]") {
   PoolSetup s = one_core_machines(1);
   s.machines[0].config = {config::TextLayer{"NUM_CPUS = 1\nSTART = (\n", "pool.scenario", 7}};

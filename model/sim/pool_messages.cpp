@@ -157,8 +157,9 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
   Machine& m = machines[mi];
   bool advertised = false;
   bool deferred = false;
+  // The schedd's claim model takes a refusal without its reason (the
+  // slot's warning says it), as the schedd actor's does.
   bool refused = false;
-  std::string refusal;
   std::optional<claim::Grant> grant;
   bool started = false;
   const bool claim_call = call && call->kind == SlotCall::Claim;
@@ -168,10 +169,7 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
     switch (a.action.kind) {
       case ActionKind::Advertise: advertised = true; break;
       case ActionKind::RefuseClaim:
-        if (for_call) {
-          refused = true;
-          refusal = a.action.reason;
-        }
+        if (for_call) refused = true;
         break;
       case ActionKind::ClaimPending:
         if (for_call && claim_call) {
@@ -214,7 +212,6 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
         advertised = true;
         if (for_call && claim_call) {
           refused = true;
-          refusal = a.action.reason;
           waiting.erase(a.action.claim_id);
           break;
         }

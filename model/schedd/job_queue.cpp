@@ -260,6 +260,11 @@ void JobQueue::for_each_idle_job(const std::string& submitter,
     if (!visit(*job)) return;
 }
 
+std::size_t JobQueue::idle_count(const std::string& submitter) const {
+  auto it = idle_by_submitter_.find(submitter);
+  return it == idle_by_submitter_.end() ? 0 : it->second.size();
+}
+
 std::vector<std::string> JobQueue::submitters() const {
   std::vector<std::string> names;
   names.reserve(active_by_submitter_.size());

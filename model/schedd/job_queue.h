@@ -108,6 +108,8 @@ class JobQueue {
                          const std::function<bool(const classad::ClassAd&)>& visit) const;
   // The submitters with idle or running jobs.
   std::vector<std::string> submitters() const;
+  // How many idle jobs `submitter` has (IdleJobs of its submitter ad).
+  std::size_t idle_count(const std::string& submitter) const;
 
   // The submitter's idle jobs as resource requests: one per autocluster,
   // with its count and job ids, in offer order, leaving out the jobs

@@ -99,14 +99,13 @@ void Simulation::observe(const PoolEvent& e) {
   switch (e.kind) {
     case PoolEventKind::Submitted:
       jobs_[e.job] = JobState{e.submitter, t};
-      ++submitters_[e.submitter].idle;
+      submitters_.try_emplace(e.submitter);
       ++submitted_;
       break;
     case PoolEventKind::Started: {
       auto it = jobs_.find(e.job);
       if (it == jobs_.end()) break;
       Tally& tally = submitters_[it->second.submitter];
-      if (it->second.phase == JobState::Idle) --tally.idle;
       tally.running += e.cores;
       it->second.phase = JobState::Running;
       it->second.started = t;
@@ -127,24 +126,20 @@ void Simulation::observe(const PoolEvent& e) {
       }
       ++evictions_;
       wasted_ += j.cores * (t - j.started) / 3600.0;
-      if (j.removed) {
+      if (j.removed)
         jobs_.erase(it);
-      } else {
-        j.phase = JobState::Idle;  // it runs again
-        ++tally.idle;
-      }
+      else
+        j.phase = JobState::Idle;  // it runs again, or waits held
       break;
     }
     case PoolEventKind::Removed: {
       ++removed_;
       auto it = jobs_.find(e.job);
       if (it == jobs_.end()) break;
-      if (it->second.phase == JobState::Running) {
+      if (it->second.phase == JobState::Running)
         it->second.removed = true;  // its kill follows
-      } else {
-        --submitters_[it->second.submitter].idle;
+      else
         jobs_.erase(it);
-      }
       break;
     }
     case PoolEventKind::Matched:
@@ -161,7 +156,10 @@ void Simulation::sample() {
   std::map<std::string, Tally> groups;
   std::set<std::string> shown;
   std::vector<double> active;  // running cores of the submitters with jobs, for Jain's index
-  for (const auto& [name, tally] : submitters_) {
+  for (auto& [name, tally] : submitters_) {
+    // Idle as the queue counts it (a held job is not idle); running cores
+    // as the runs began and ended.
+    tally.idle = static_cast<std::int64_t>(pool_->queue().idle_count(name));
     const bool has_jobs = tally.running > 0 || tally.idle > 0;
     const std::string group = group_of(name);
     Tally& g = groups[group];

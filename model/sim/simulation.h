@@ -88,12 +88,12 @@ class Simulation {
   struct JobState {
     std::string submitter;
     double submitted = 0, started = 0, cores = 1;
-    enum Phase { Idle, Running, Gone } phase = Idle;
+    enum Phase { Idle, Running } phase = Idle;
     bool removed = false;
   };
   struct Tally {
-    double running = 0;  // cores
-    std::int64_t idle = 0;
+    double running = 0;     // cores, from the runs' starts and ends
+    std::int64_t idle = 0;  // the queue's count, at the last sample
   };
 
   Simulation(SimulationInput input, std::unique_ptr<VirtualPool> pool);

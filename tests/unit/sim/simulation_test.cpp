@@ -74,6 +74,23 @@ TEST_CASE("a run without an end stops when the last job has left", "[sim][simula
   CHECK(sim->summary().left_in_queue == 0);
 }
 
+TEST_CASE("the series counts idle jobs as the queue does: a held job is not idle", "[sim][simulation]") {
+  auto sim = played(
+      "[pool]\nUID_DOMAIN = sim\n"
+      "[access-point]\nSYSTEM_PERIODIC_HOLD = ProcId == 0\nPERIODIC_EXPR_INTERVAL = 60\n"
+      "[machines 1]\nNUM_CPUS = 1\nSTART = false\n"
+      "[submit u at=0]\nexecutable = /bin/true\n+SimulatedRunTime = 100\nqueue 3\n"
+      "[run]\nend = 10m\nsample = 5m\n",
+      1);
+  const SeriesSample* last = nullptr;
+  for (const SeriesSample& s : sim->series().samples())
+    if (s.kind == SeriesKind::Submitter && s.name == "u@sim") last = &s;
+  REQUIRE(last);
+  CHECK(last->time == 600);
+  CHECK(last->idle == 2);
+  CHECK(last->running == 0);
+}
+
 TEST_CASE("a submit body that does not build names the scenario file and line", "[sim][simulation]") {
   auto scenario = parse_scenario(
       "[machines 1]\nNUM_CPUS = 1\n[submit u at=1h]\nexecutable = /bin/true\nrequest_cpus = lots(\nqueue\n",

@@ -37,7 +37,6 @@ struct Machine {
   std::string name;
   std::vector<config::TextLayer> layers;  // its own configuration, reconfigurations appended
   std::unique_ptr<startd::Startd> startd;
-  bool partitionable = false;               // has a partitionable slot: its ad changes with every carving
   bool polled = false;                      // a policy expression may turn with time
   std::int64_t poll_interval = 5;           // POLLING_INTERVAL
   std::optional<std::int64_t> deadline_at;  // the pending timer for next_deadline()
@@ -73,7 +72,7 @@ struct Timer {
 // A call to a startd made by a slot actor, whose answer the startd gives
 // from the actions it returns (actors/startd.cpp, dispatch).
 struct SlotCall {
-  enum Kind { Claim, Activate, Other } kind = Other;
+  enum Kind { Claim, Activate } kind = Claim;
   std::string claim_id;
   std::string slot;
 };

@@ -110,15 +110,13 @@ Status configure_access_point(Engine& e, std::vector<config::TextLayer> layers, 
 }
 
 // What a machine's slots say of it: whether a policy expression may turn
-// with time, whether it has a partitionable slot, its cores.
+// with time, and its cores.
 double survey(Machine& m) {
   double cores = 0;
   m.polled = false;
   for (const std::string& n : m.startd->slot_names()) {
     const startd::Slot* s = m.startd->slot(n);
     if (time_dependent(s->policy())) m.polled = true;
-    classad::Value p = classad::evaluate_attr(s->ad(), "PartitionableSlot");
-    if (p.is_bool() && p.as_bool()) m.partitionable = true;
     classad::Value dynamic = classad::evaluate_attr(s->ad(), "DynamicSlot");
     classad::Value cpus = classad::evaluate_attr(s->ad(), "Cpus");
     if (cpus.is_int() && !(dynamic.is_bool() && dynamic.as_bool()))

@@ -4,6 +4,7 @@
 // trusted) and the log is whatever the embedding program gave (PoolSpec).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -12,6 +13,7 @@
 
 #include "model/common/result.h"
 #include "model/config/config.h"
+#include "model/node/pool_event.h"
 #include "net/guard.h"
 #include "os/daemon_log.h"
 
@@ -42,6 +44,10 @@ struct DaemonContext {
   // The node's configuration, for a reconfiguration; null in an embedded
   // pool (nothing to read again).
   std::shared_ptr<const NodeConfig> node_config;
+  // Who hears what the daemon does (an embedding program: the library
+  // API's events, include/caracara/pool.h); null: nobody. Called from the
+  // daemon's own thread: it must not block.
+  std::function<void(const node::PoolEvent&)> observer;
 
   std::shared_ptr<const config::Config> current_config() const {
     return node_config ? node_config->get() : nullptr;
@@ -55,6 +61,11 @@ struct DaemonContext {
     if (!c) return Error{"this daemon has no configuration file to read again"};
     return c;
   }
+
+  void report(const node::PoolEvent& event) const {
+    if (observer) observer(event);
+  }
+  bool observed() const { return static_cast<bool>(observer); }
 
   void info(const std::string& text) const {
     if (log) log->info(text);

@@ -178,6 +178,15 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     }
   }
   const negotiation::CycleResult& result = cycle.result;
+  if (setup.context.observed()) {
+    const std::int64_t now = setup.clock.now(self);
+    for (const negotiation::Match& m : result.matches)
+      setup.context.report(node::PoolEvent{node::PoolEventKind::Matched, now,
+                                           m.job_id.value_or(schedd::JobId{}), m.submitter, m.slot_name,
+                                           m.weight, negotiation::reason_name(m.reason)});
+    setup.context.report(node::PoolEvent{
+        node::PoolEventKind::Cycle, now, {}, {}, {}, 0, std::to_string(result.matches.size())});
+  }
   // Each group its turn, in the order the groups negotiated in.
   for (const negotiation::GroupOutcome* o : negotiation::groups_in_turn_order(result))
     if (auto it = st.group_actors.find(o->name); it != st.group_actors.end())

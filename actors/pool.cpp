@@ -23,9 +23,10 @@ std::string node_name(const config::Config& config, std::size_t index) {
 NodeServices node_services(const PoolSpec& spec) {
   NodeServices services;
   services.clock = spec.clock;
-  services.context = [log = spec.log](const std::string&) {
+  services.context = [log = spec.log, observer = spec.observer](const std::string&) {
     DaemonContext c;
     c.log = log;
+    c.observer = observer;
     return c;
   };
   services.files = spec.files;
@@ -34,6 +35,16 @@ NodeServices node_services(const PoolSpec& spec) {
   services.runner = spec.runner;
   services.seed = spec.seed;
   services.durable = spec.durable;
+  return services;
+}
+
+NodeServices node_services(const PoolSpec& spec, std::shared_ptr<NodeConfig> config) {
+  NodeServices services = node_services(spec);
+  services.context = [base = services.context, config](const std::string& daemon) {
+    DaemonContext c = base(daemon);
+    c.node_config = config;
+    return c;
+  };
   return services;
 }
 
@@ -48,6 +59,11 @@ Result<EmbeddedPool> spawn_pool(caf::actor_system& sys, const PoolSpec& spec) {
   // Each node its own services: a central manager with a HAD its own link
   // between had and negotiator, named in HAD_LIST by its FULL_HOSTNAME.
   std::vector<NodeServices> services(spec.nodes.size(), pool_services);
+  if (!spec.node_configs.empty()) {
+    if (spec.node_configs.size() != spec.nodes.size()) return Error{"a node configuration for every node"};
+    for (std::size_t i = 0; i < spec.nodes.size(); ++i)
+      services[i] = node_services(spec, spec.node_configs[i]);
+  }
   bool high_availability = false;
   for (std::size_t i = 0; i < spec.nodes.size(); ++i)
     if (std::find(plans[i].begin(), plans[i].end(), "HAD") != plans[i].end()) {

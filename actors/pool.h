@@ -5,6 +5,7 @@
 #pragma once
 
 #include <caf/fwd.hpp>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -37,6 +38,11 @@ struct PoolSpec {
   // Whether the daemons keep their state on disk, where each node's
   // configuration says (JOB_QUEUE_LOG, ...), as a `cara master` node does.
   bool durable = false;
+  // Who hears what the daemons do (the library API's events); null: nobody.
+  std::function<void(const node::PoolEvent&)> observer;
+  // Each node's configuration as the daemons read it again when told to
+  // (Reconfigure), parallel to `nodes`; empty: they cannot.
+  std::vector<std::shared_ptr<NodeConfig>> node_configs;
 };
 
 // The daemons spawned: the first collector, negotiator and schedd, and
@@ -56,6 +62,8 @@ struct EmbeddedPool {
 // What the pool's nodes get from `spec` (spawn_pool's daemons; a daemon
 // spawned into a running pool, as a test restarting one does).
 NodeServices node_services(const PoolSpec& spec);
+// The same, for a node that reads `config` again when reconfigured.
+NodeServices node_services(const PoolSpec& spec, std::shared_ptr<NodeConfig> config);
 
 // Collectors first, then negotiators (a schedd of the pool is told its
 // negotiator), then the schedds and startds. A node whose DAEMON_LIST or

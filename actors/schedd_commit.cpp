@@ -5,18 +5,54 @@
 // commit is scheduled share it (CommitQueue: group commit).
 #include <unistd.h>
 
+#include <algorithm>
 #include <caf/actor_system.hpp>
+#include <optional>
 
 #include "actors/schedd_state.h"
 #include "actors/user_files.h"
+#include "model/schedd/job_order.h"
 
 namespace cara::actors {
 namespace {
 
+// A job event as the pool's observers hear it (DaemonContext::observer):
+// the job's submitter and, once it ran, its slot (RemoteHost, or
+// LastRemoteHost once it left).
+std::optional<node::PoolEvent> pool_event(const schedd::UserLogEvent& e, const classad::ClassAd* job) {
+  using K = node::PoolEventKind;
+  std::optional<K> kind;
+  switch (e.code) {
+    case schedd::UserLogCode::Submit: kind = K::Submitted; break;
+    case schedd::UserLogCode::Execute: kind = K::Started; break;
+    case schedd::UserLogCode::Terminated: kind = K::Finished; break;
+    case schedd::UserLogCode::Evicted: kind = K::Killed; break;
+    case schedd::UserLogCode::Aborted: kind = K::Removed; break;
+    default: break;
+  }
+  if (!kind || !job) return std::nullopt;
+  node::PoolEvent out{*kind, e.time, e.job, schedd::submitter_name(*job), {}, 0, {}};
+  if (*kind == K::Started || *kind == K::Finished || *kind == K::Killed) {
+    out.slot = schedd::string_attr(*job, "RemoteHost");
+    if (out.slot.empty()) out.slot = schedd::string_attr(*job, "LastRemoteHost");
+    out.cores = static_cast<double>(std::max<std::int64_t>(1, schedd::int_attr(*job, "RequestCpus")));
+  }
+  if (*kind == K::Killed || *kind == K::Removed) out.detail = e.headline;
+  return out;
+}
+
 // The user log events of the last changes, appended to each job's log
-// with its owner's rights (a log the owner may not write is not written).
-void write_events(ScheddSelf self, const ScheddSetup& setup) {
+// with its owner's rights (a log the owner may not write is not written),
+// and told to the pool's observers. `finished`: the jobs that left the
+// queue with these changes.
+void write_events(ScheddSelf self, const ScheddSetup& setup, const std::vector<classad::ClassAd>& finished) {
   for (const schedd::LoggedEvent& e : self->state.queue->take_events()) {
+    if (setup.context.observed()) {
+      const classad::ClassAd* job = self->state.queue->find(e.event.job);
+      for (const classad::ClassAd& f : finished)
+        if (!job && schedd::job_id(f) == e.event.job) job = &f;
+      if (auto event = pool_event(e.event, job)) setup.context.report(*event);
+    }
     if (e.log.empty()) continue;
     const Account* owner = owner_account(self, e.owner);
     if (!owner && ::geteuid() == 0) {
@@ -45,7 +81,7 @@ bool save(ScheddSelf self) {
       return false;
     }
   }
-  write_events(self, setup);
+  write_events(self, setup, finished);
   for (const classad::ClassAd& job : finished)
     if (schedd::job_status(job) == schedd::JobStatus::Completed) ++st.completed;
   st.dirty = true;

@@ -1,6 +1,7 @@
 // The schedd's queue as the pool sees it: submissions, queries, the
 // negotiator's resource requests, and the Scheduler and Submitter ads.
 #include <deque>
+#include <random>
 
 #include "actors/schedd_state.h"
 #include "actors/system_accounts.h"
@@ -72,7 +73,11 @@ SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitReques
   SubmitReply reply;
   const schedd::Submission submission{
       r.description, r.label, r.appends, r.queue, r.owner, r.iwd, parse_environment(r.environment)};
-  const schedd::SubmitSite site{st.uid_domain, st.config.get(), setup.files.get()};
+  // Every submission its own random numbers ($RANDOM_INTEGER), as
+  // condor_submit's are.
+  const schedd::SubmitSite site{
+      st.uid_domain, st.config.get(), setup.files.get(),
+      (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}()};
   schedd::BuildProgress progress;
   if (r.progress && net::from_this_node(self))
     progress = [self, to = r.progress](std::int64_t built, std::int64_t total) {

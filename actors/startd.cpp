@@ -257,6 +257,16 @@ std::optional<ClaimReply> dispatch(Self self, const StartdSetup& setup, startd::
     SlotOrder order{a.action.kind, a.action.claim_id, a.action.reason, {}, {}};
     if (a.action.kind == ActionKind::AcceptClaim) {
       const startd::Slot* s = st.model->slot(a.slot);
+      if (setup.context.observed()) {
+        const classad::Value name = s ? classad::evaluate_attr(s->ad(), "Name") : classad::Value{};
+        setup.context.report(node::PoolEvent{node::PoolEventKind::Claimed,
+                                             setup.clock.now(self),
+                                             {},
+                                             {},
+                                             name.is_string() ? std::string(name.as_string()) : a.slot,
+                                             0,
+                                             a.action.claim_id});
+      }
       if (for_call && claim_call) {
         // Granted at once, or its room was made within the call: then it
         // was made to wait first, and its promise answers.

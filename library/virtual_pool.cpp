@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "library/translation.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/priority_edit.h"
 #include "model/schedd/job_status.h"
@@ -12,87 +13,27 @@
 
 namespace caracara {
 
-const char* to_string(EventKind kind) {
-  switch (kind) {
-    case EventKind::Submitted: return "submitted";
-    case EventKind::Matched: return "matched";
-    case EventKind::Claimed: return "claimed";
-    case EventKind::Started: return "started";
-    case EventKind::Finished: return "finished";
-    case EventKind::Killed: return "killed";
-    case EventKind::Removed: return "removed";
-    case EventKind::Cycle: return "cycle";
-    case EventKind::PriorityChanged: return "priority changed";
-    case EventKind::QuotaChanged: return "quota changed";
-  }
-  return "?";
-}
-
-namespace {
-
-cara::config::TextLayer layer(const ConfigText& c) {
-  return cara::config::TextLayer{c.text, c.file, c.first_line};
-}
-
-std::vector<cara::config::TextLayer> layers(const ConfigText& c) {
-  if (c.text.empty()) return {};
-  return {layer(c)};
-}
-
-EventKind kind_of(cara::sim::PoolEventKind k) {
-  using K = cara::sim::PoolEventKind;
-  switch (k) {
-    case K::Submitted: return EventKind::Submitted;
-    case K::Matched: return EventKind::Matched;
-    case K::Claimed: return EventKind::Claimed;
-    case K::Started: return EventKind::Started;
-    case K::Finished: return EventKind::Finished;
-    case K::Killed: return EventKind::Killed;
-    case K::Removed: return EventKind::Removed;
-    case K::Cycle: return EventKind::Cycle;
-  }
-  return EventKind::Cycle;
-}
-
-}  // namespace
+using detail::layer;
+using detail::layers;
 
 struct VirtualPool::Impl {
   std::unique_ptr<cara::sim::VirtualPool> pool;
   std::vector<std::function<void(const Event&)>> listeners;
-  // What the last cycle left, to tell what the next one changed.
-  std::map<std::string, double> eup, quota;
+  detail::CycleChanges changes;
 
   void tell(const Event& e) {
     for (const auto& l : listeners) l(e);
   }
 
-  // After a cycle: each submitter whose effective priority and each group
-  // whose effective quota moved since the cycle before.
-  void after_cycle(std::int64_t time) {
-    const cara::accounting::Accountant& acc = pool->accountant();
-    for (const auto& [key, r] : acc.records()) {
-      if (r.is_group) continue;
-      const double now = r.eup();
-      auto [it, fresh] = eup.try_emplace(r.name, now);
-      if (!fresh && it->second == now) continue;
-      it->second = now;
-      tell(Event{EventKind::PriorityChanged, time, {}, r.name, {}, now, {}});
-    }
-    for (const cara::negotiation::GroupOutcome& g : pool->last_cycle().groups) {
-      auto [it, fresh] = quota.try_emplace(g.name, g.effective_quota);
-      if (!fresh && it->second == g.effective_quota) continue;
-      it->second = g.effective_quota;
-      tell(Event{EventKind::QuotaChanged, time, {}, g.name, {}, g.effective_quota, {}});
-    }
+  void observe(const cara::sim::PoolEvent& e) {
+    if (listeners.empty()) return;
+    tell(detail::public_event(e));
+    if (e.kind == cara::sim::PoolEventKind::Cycle)
+      for (const Event& change : changes.after_cycle(e.time, priorities(), group_quotas())) tell(change);
   }
 
-  void observe(const cara::sim::PoolEvent& e) {
-    if (listeners.empty() && e.kind != cara::sim::PoolEventKind::Cycle) return;
-    Event out{kind_of(e.kind), e.time,  e.job.cluster > 0 ? e.job.str() : std::string(), e.submitter, e.slot,
-              e.cores,         e.detail};
-    tell(out);
-    if (e.kind == cara::sim::PoolEventKind::Cycle) after_cycle(e.time);
-  }
+  std::vector<SubmitterPriority> priorities() const;
+  std::vector<GroupQuota> group_quotas() const;
 };
 
 VirtualPool::VirtualPool(const PoolSpec& spec) : impl_(std::make_unique<Impl>()) {
@@ -162,13 +103,43 @@ void VirtualPool::reconfigure(Node node, const ConfigText& config, const std::st
     throw Error(s.error());
 }
 
+void VirtualPool::add_machine(const MachineSpec& machine) {
+  if (cara::Status s = impl_->pool->add_machine({machine.name, layers(machine.config)}); !s)
+    throw Error(s.error());
+}
+
+void VirtualPool::remove_machine(const std::string& name) {
+  if (cara::Status s = impl_->pool->remove_machine(name); !s) throw Error(s.error());
+}
+
+void VirtualPool::end_job(const std::string& job, bool killed) {
+  const auto dot = job.find('.');
+  cara::schedd::JobId id;
+  try {
+    if (dot == std::string::npos) throw std::invalid_argument(job);
+    std::size_t used = 0;
+    id.cluster = std::stoll(job.substr(0, dot), &used);
+    if (used != dot) throw std::invalid_argument(job);
+    id.proc = std::stoll(job.substr(dot + 1), &used);
+    if (used != job.size() - dot - 1) throw std::invalid_argument(job);
+  } catch (const std::logic_error&) {
+    throw Error("a job id is cluster.proc, got '" + job + "'");
+  }
+  if (cara::Status s = impl_->pool->end_job(id, killed, killed ? "killed through the caracara API" : ""); !s)
+    throw Error(s.error());
+}
+
 void VirtualPool::on_event(std::function<void(const Event&)> callback) {
   impl_->listeners.push_back(std::move(callback));
 }
 
 std::vector<SubmitterPriority> VirtualPool::priorities() const {
-  const cara::accounting::Accountant& acc = impl_->pool->accountant();
-  const std::int64_t now = impl_->pool->now();
+  return impl_->priorities();
+}
+
+std::vector<SubmitterPriority> VirtualPool::Impl::priorities() const {
+  const cara::accounting::Accountant& acc = pool->accountant();
+  const std::int64_t now = pool->now();
   std::vector<SubmitterPriority> out;
   for (const auto& [key, r] : acc.records()) {
     if (r.is_group) continue;
@@ -180,8 +151,12 @@ std::vector<SubmitterPriority> VirtualPool::priorities() const {
 }
 
 std::vector<GroupQuota> VirtualPool::group_quotas() const {
+  return impl_->group_quotas();
+}
+
+std::vector<GroupQuota> VirtualPool::Impl::group_quotas() const {
   std::vector<GroupQuota> out;
-  for (const cara::negotiation::GroupOutcome& g : impl_->pool->last_cycle().groups)
+  for (const cara::negotiation::GroupOutcome& g : pool->last_cycle().groups)
     out.push_back(
         GroupQuota{g.name, g.configured_quota, g.effective_quota, g.allocated, g.requested, g.usage});
   return out;
@@ -189,15 +164,7 @@ std::vector<GroupQuota> VirtualPool::group_quotas() const {
 
 JobCounts VirtualPool::jobs() const {
   JobCounts c;
-  for (const auto& [id, job] : impl_->pool->queue().jobs()) {
-    switch (cara::schedd::job_status(job).value_or(cara::schedd::JobStatus::Idle)) {
-      case cara::schedd::JobStatus::Idle: ++c.idle; break;
-      case cara::schedd::JobStatus::Running:
-      case cara::schedd::JobStatus::Suspended: ++c.running; break;
-      case cara::schedd::JobStatus::Held: ++c.held; break;
-      default: break;
-    }
-  }
+  for (const auto& [id, job] : impl_->pool->queue().jobs()) detail::count_job(c, job);
   return c;
 }
 

@@ -233,7 +233,8 @@ class NodeRun {
     return b ? *b : node::RestartBackoff{};
   }
   actors::DaemonContext context(const std::shared_ptr<os::DaemonLog>& log) const {
-    return actors::DaemonContext{node_.guard, log, node_config_};
+    return actors::DaemonContext{node_.guard, log, node_config_,
+                                 nullptr};  // no observer: a node reports to nobody
   }
   void add_collector();
   // Daemon `name` of DAEMON_LIST, (re)spawned by the master where every

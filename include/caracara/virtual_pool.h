@@ -17,83 +17,16 @@
 // or evicted). Errors are thrown as caracara::Error, naming the place.
 #pragma once
 
+#include <caracara/pool_types.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace caracara {
-
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Configuration text, with the file and first line its errors name.
-struct ConfigText {
-  std::string text;
-  std::string file = "<text>";
-  int first_line = 1;
-};
-
-struct MachineSpec {
-  std::string name;   // its host name (FULL_HOSTNAME)
-  ConfigText config;  // its STARTD configuration, after the pool's common text
-};
-
-struct PoolSpec {
-  ConfigText common;           // what every node reads first
-  ConfigText central_manager;  // the negotiator's own configuration
-  ConfigText access_point;     // the schedd's own configuration
-  std::vector<MachineSpec> machines;
-  std::int64_t start = 1704067200;  // the virtual clock at the start (seconds since the epoch)
-  std::uint64_t seed = 1;           // $RANDOM_INTEGER in submit descriptions
-};
-
-enum class EventKind {
-  Submitted,        // a job was queued
-  Matched,          // the negotiator matched a job to a slot
-  Claimed,          // the slot granted the claim
-  Started,          // the job began to run
-  Finished,         // its run ended by itself
-  Killed,           // its run was ended (preempted, vacated, removed)
-  Removed,          // it left the queue without completing
-  Cycle,            // a negotiation cycle ran (detail: how many matches)
-  PriorityChanged,  // after a cycle: a submitter's effective priority moved (value: the new one)
-  QuotaChanged,     // after a cycle: a group's effective quota moved (value: the new one)
-};
-const char* to_string(EventKind kind);
-
-struct Event {
-  EventKind kind = EventKind::Submitted;
-  std::int64_t time = 0;
-  std::string job;        // "cluster.proc", when the event is a job's
-  std::string submitter;  // the accounting principal (group.user@domain), or the group
-  std::string slot;       // slot1_1@host
-  double value = 0;       // cores (Started, Finished, Killed); priority or quota (changes)
-  std::string detail;
-};
-
-struct SubmitterPriority {
-  std::string name, group;
-  double real_priority = 0, effective_priority = 0, factor = 0;
-  double resources_used = 0;     // claims held
-  double accumulated_usage = 0;  // resource-seconds
-};
-
-struct GroupQuota {
-  std::string name;
-  double configured_quota = 0, effective_quota = 0, allocated = 0, requested = 0, usage = 0;
-};
-
-struct JobCounts {
-  std::int64_t idle = 0, running = 0, held = 0;
-};
-
-enum class Node { CentralManager, AccessPoint, Machines };
 
 class VirtualPool {
  public:
@@ -118,6 +51,21 @@ class VirtualPool {
   // condor_reconfig with `config` added to the node's configuration;
   // machines: those whose name begins with `machine_prefix`.
   void reconfigure(Node node, const ConfigText& config, const std::string& machine_prefix = "");
+
+  // A machine joins at now() (its startd starts and advertises its slots).
+  // Its slots are what its configuration says (NUM_CPUS, SLOT_TYPE_<N>,
+  // ...): to change a machine's slots, remove it and add it again with the
+  // new layout, as condor_restart of its startd would.
+  void add_machine(const MachineSpec& machine);
+  // The machine leaves at now(), as a machine that loses its power: its
+  // jobs are killed (Killed events) and go back to the queue, its slots
+  // leave the pool.
+  void remove_machine(const std::string& name);
+
+  // The job's run ends now, by itself (exit code 0) or killed: for a pool
+  // whose jobs something outside runs (Batsim), jobs without a
+  // SimulatedRunTime run until told. Throws when the job is not running.
+  void end_job(const std::string& job, bool killed = false);
 
   // Called for every event, in order; several callbacks may listen.
   void on_event(std::function<void(const Event&)> callback);

@@ -218,6 +218,16 @@ Result<Config> config_from_layers(const std::vector<TextLayer>& layers, const Da
   return Config(std::move(macros), who, host, reader.warnings(), {});
 }
 
+Result<Config> host_config_from_layers(const std::vector<TextLayer>& layers, const DaemonIdentity& who,
+                                       const std::string& host, std::uint64_t seed) {
+  auto files = std::make_shared<MemoryHost>(seed);
+  MachineFacts facts;
+  facts.full_hostname = host;
+  facts.hostname = host.substr(0, host.find('.'));
+  files->set_machine(facts);
+  return config_from_layers(layers, who, files);
+}
+
 Result<Config> load_config(const LoadOptions& options, std::shared_ptr<ConfigHost> host) {
   MacroSet macros = base_macros(*host, options.who);
   ConfigReader reader(macros, options.who, *host);

@@ -4,6 +4,7 @@
 // an error in one names the scenario file and the line of the file.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,5 +23,12 @@ struct TextLayer {
 // overrides an earlier one, as a later file does).
 Result<Config> config_from_layers(const std::vector<TextLayer>& layers, const DaemonIdentity& who,
                                   std::shared_ptr<ConfigHost> host);
+
+// The configuration of the node named `host` (FULL_HOSTNAME; HOSTNAME its
+// first label) read from `layers` alone, on a host that has no files and
+// whose $RANDOM_* draw from `seed`: the nodes of a pool that lives in one
+// program (the simulator's, the library API's).
+Result<Config> host_config_from_layers(const std::vector<TextLayer>& layers, const DaemonIdentity& who,
+                                       const std::string& host, std::uint64_t seed);
 
 }  // namespace cara::config

@@ -535,7 +535,7 @@ Result<std::vector<BlockPlan>> plan_blocks(const SubmitDescription& description,
 
 Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
                                                  const SubmitContext& ctx) {
-  auto host = std::make_shared<config::MemoryHost>();
+  auto host = std::make_shared<config::MemoryHost>(ctx.random_seed);
   const config::DaemonIdentity who{"SUBMIT", ""};
   std::int64_t total = 0;
   auto plans = plan_blocks(description, ctx, who, *host, total);

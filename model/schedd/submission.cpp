@@ -27,6 +27,7 @@ Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, con
   ctx.label = label;
   ctx.config = site.config;
   ctx.files = site.files;
+  ctx.random_seed = site.random_seed;
   ctx.environment = submission.environment;
   ctx.progress = progress;
   if (site.config) {

@@ -41,6 +41,9 @@ struct SubmitSite {
   std::string uid_domain;
   const config::Config* config = nullptr;
   const config::ConfigHost* files = nullptr;
+  // What $RANDOM_INTEGER and $RANDOM_CHOICE in the description draw from:
+  // a schedd's entropy, a simulation's seeded sequence.
+  std::uint64_t random_seed = 1;
 };
 
 // The jobs of `submission`, built for the queue's next cluster: a

@@ -37,6 +37,8 @@ struct Machine {
   std::string name;
   std::vector<config::TextLayer> layers;  // its own configuration, reconfigurations appended
   std::unique_ptr<startd::Startd> startd;
+  bool gone = false;                        // left the pool (remove_machine): its index stays taken
+  double cores = 0;                         // of its static and partitionable slots
   bool polled = false;                      // a policy expression may turn with time
   std::int64_t poll_interval = 5;           // POLLING_INTERVAL
   std::optional<std::int64_t> deadline_at;  // the pending timer for next_deadline()

@@ -72,8 +72,9 @@ void Engine::carry_out(claim::Outcome out) {
                    [&](claim::RequestClaim& r) { post([this, r] { request_claim(r); }); },
                    [&](claim::Activate& a) { post([this, a] { activate(a); }); },
                    [&](claim::Release& r) { post([this, r] { release(r); }); },
-                   // Slots of a virtual pool never die, and its schedd never
-                   // restarts: nothing to watch, nothing to reconnect.
+                   // A machine that leaves tells the schedd itself
+                   // (remove_machine), and the schedd never restarts:
+                   // nothing to watch, nothing to reconnect.
                    [&](claim::Watch&) {},
                    [&](claim::Unwatch&) {},
                    [&](claim::Reconnect&) {},
@@ -87,7 +88,7 @@ void Engine::carry_out(claim::Outcome out) {
 void Engine::request_claim(const claim::RequestClaim& r) {
   const SlotKey* key = key_of(r.slot);
   const classad::ClassAd* job = queue->find(r.job);
-  if (!key || !job) return carry_out(claims->refused(r.claim_id));
+  if (!key || !job || machines[key->machine].gone) return carry_out(claims->refused(r.claim_id));
   const SlotKey where = *key;
   SlotCall call{SlotCall::Claim, r.claim_id, where.slot};
   auto result = machines[where.machine].startd->deliver(
@@ -98,7 +99,8 @@ void Engine::request_claim(const claim::RequestClaim& r) {
 void Engine::activate(const claim::Activate& a) {
   const SlotKey* key = key_of(a.slot);
   const classad::ClassAd* job = queue->find(a.job);
-  if (!key || !job) return carry_out(claims->activated(a.claim_id, a.job, false, now));
+  if (!key || !job || machines[key->machine].gone)
+    return carry_out(claims->activated(a.claim_id, a.job, false, now));
   const SlotKey where = *key;
   Machine& m = machines[where.machine];
   auto held = m.holder.find(where.slot);
@@ -112,7 +114,7 @@ void Engine::activate(const claim::Activate& a) {
 
 void Engine::release(const claim::Release& r) {
   const SlotKey* key = key_of(r.slot);
-  if (!key || r.claim_id.empty()) return;
+  if (!key || r.claim_id.empty() || machines[key->machine].gone) return;
   const SlotKey where = *key;
   dispatch(
       where.machine,

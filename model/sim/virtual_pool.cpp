@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "model/accounting/accountant_config.h"
 #include "model/claim/claim_id.h"
@@ -14,20 +15,6 @@
 
 namespace cara::sim {
 
-const char* event_kind_name(PoolEventKind kind) {
-  switch (kind) {
-    case PoolEventKind::Submitted: return "submitted";
-    case PoolEventKind::Matched: return "matched";
-    case PoolEventKind::Claimed: return "claimed";
-    case PoolEventKind::Started: return "started";
-    case PoolEventKind::Finished: return "finished";
-    case PoolEventKind::Killed: return "killed";
-    case PoolEventKind::Removed: return "removed";
-    case PoolEventKind::Cycle: return "cycle";
-  }
-  return "?";
-}
-
 namespace {
 
 using Engine = VirtualPool::Engine;
@@ -38,14 +25,9 @@ Result<std::unique_ptr<config::Config>> node_config(const std::vector<config::Te
                                                     const std::vector<config::TextLayer>& own,
                                                     const std::string& subsystem, const std::string& host,
                                                     std::uint64_t seed) {
-  auto files = std::make_shared<config::MemoryHost>(seed);
-  config::MachineFacts facts;
-  facts.full_hostname = host;
-  facts.hostname = host.substr(0, host.find('.'));
-  files->set_machine(facts);
   std::vector<config::TextLayer> layers = common;
   layers.insert(layers.end(), own.begin(), own.end());
-  auto c = config::config_from_layers(layers, {subsystem, ""}, files);
+  auto c = config::host_config_from_layers(layers, {subsystem, ""}, host, seed);
   if (!c) return Error{c.error()};
   return std::make_unique<config::Config>(std::move(*c));
 }
@@ -139,7 +121,8 @@ Status start_machine(Engine& e, const MachineSetup& m) {
   classad::ClassAd attrs;
   attrs.set("DaemonStartTime", e.now);
   machine.startd->set_machine_attributes(attrs);
-  e.total_cores += survey(machine);
+  machine.cores = survey(machine);
+  e.total_cores += machine.cores;
   e.machines.push_back(std::move(machine));
   return Ok{};
 }
@@ -191,6 +174,7 @@ void Engine::fire(const Timer& t) {
       break;
     case TimerKind::Deadline: {
       Machine& m = machines[t.arg];
+      if (m.gone) return;
       if (!m.deadline_at || *m.deadline_at != t.at) return;
       m.deadline_at.reset();
       dispatch(t.arg, m.startd->tick(now), nullptr);
@@ -198,6 +182,7 @@ void Engine::fire(const Timer& t) {
     }
     case TimerKind::Poll: {
       machines[t.arg].poll_pending = false;
+      if (machines[t.arg].gone) return;
       dispatch(t.arg, machines[t.arg].startd->tick(now), nullptr);
       break;
     }
@@ -253,7 +238,8 @@ void Engine::cycle() {
   std::vector<classad::ClassAd> slots;
   std::vector<SlotKey> where;
   for (std::size_t m = 0; m < machines.size(); ++m)
-    for (const std::string& n : machines[m].startd->slot_names()) {
+    for (const std::string& n :
+         machines[m].gone ? std::vector<std::string>{} : machines[m].startd->slot_names()) {
       slots.push_back(machines[m].startd->slot(n)->ad());
       where.push_back(SlotKey{m, n});
     }
@@ -384,7 +370,11 @@ std::optional<std::int64_t> VirtualPool::next_event() const {
 
 schedd::SubmitOutcome VirtualPool::submit(const schedd::Submission& submission) {
   Engine& e = *e_;
-  const schedd::SubmitSite site{e.schedd_settings.uid_domain, e.ap_config.get(), e.files.get()};
+  // Each submission's random numbers are the next of the pool's seeded
+  // sequence: reproducible, and different from one submission to the next.
+  const auto seed =
+      static_cast<std::uint64_t>(e.files->random_integer(0, std::numeric_limits<std::int64_t>::max()));
+  const schedd::SubmitSite site{e.schedd_settings.uid_domain, e.ap_config.get(), e.files.get(), seed};
   schedd::SubmitOutcome out = schedd::submit_description(*e.queue, submission, site, e.now);
   if (!out) return out;
   const std::int64_t cluster = out.submitted->cluster;
@@ -443,7 +433,7 @@ Status VirtualPool::reconfigure(Node node, const std::vector<config::TextLayer>&
       // Every machine's new configuration reads before any takes it.
       std::vector<std::size_t> chosen;
       for (std::size_t m = 0; m < e.machines.size(); ++m)
-        if (e.machines[m].name.rfind(prefix, 0) == 0) chosen.push_back(m);
+        if (!e.machines[m].gone && e.machines[m].name.rfind(prefix, 0) == 0) chosen.push_back(m);
       if (chosen.empty()) return Error{"no machine's name begins with '" + prefix + "'"};
       for (std::size_t m : chosen) {
         auto c = node_config(e.common, with(e.machines[m].layers), "STARTD", e.machines[m].name, e.seed);
@@ -457,6 +447,65 @@ Status VirtualPool::reconfigure(Node node, const std::vector<config::TextLayer>&
   e.mark_changed();
   e.deliver_mail();
   return Ok{};
+}
+
+Status VirtualPool::add_machine(const MachineSetup& machine) {
+  Engine& e = *e_;
+  for (const Machine& m : e.machines)
+    if (!m.gone && m.name == machine.name)
+      return Error{"the pool already has a machine named " + machine.name};
+  if (Status s = start_machine(e, machine); !s) return s;
+  const std::size_t mi = e.machines.size() - 1;
+  e.dispatch(mi, e.machines[mi].startd->tick(e.now), nullptr);
+  e.mark_changed();
+  e.deliver_mail();
+  return Ok{};
+}
+
+Status VirtualPool::remove_machine(const std::string& name) {
+  Engine& e = *e_;
+  // What is in flight at this instant arrives first.
+  e.deliver_mail();
+  std::size_t mi = e.machines.size();
+  for (std::size_t m = 0; m < e.machines.size(); ++m)
+    if (!e.machines[m].gone && e.machines[m].name == name) mi = m;
+  if (mi == e.machines.size()) return Error{"the pool has no machine named " + name};
+  Machine& m = e.machines[mi];
+  m.gone = true;
+  e.total_cores -= m.cores;
+  const std::string why = "the machine " + name + " left the pool";
+  for (auto it = e.runs.begin(); it != e.runs.end();) {
+    if (it->second.where.machine != mi) {
+      ++it;
+      continue;
+    }
+    const Run& r = it->second;
+    ++e.counters.killed;
+    e.notify(PoolEvent{PoolEventKind::Killed, e.now, r.job, r.submitter, r.slot_name, r.cores, why});
+    e.run_on.erase(r.where);
+    it = e.runs.erase(it);
+  }
+  m.holder.clear();
+  m.activated.clear();
+  // The schedd watched the slots it held claims on: each is lost.
+  for (const auto& [key, ref] : e.refs)
+    if (key.machine == mi) e.carry_out(e.claims->slot_lost(ref, why, e.now));
+  e.mark_changed();
+  e.deliver_mail();
+  return Ok{};
+}
+
+Status VirtualPool::end_job(schedd::JobId job, bool killed, const std::string& why) {
+  Engine& e = *e_;
+  e.deliver_mail();
+  for (const auto& [serial, run] : e.runs)
+    if (run.job == job) {
+      const std::uint64_t s = serial;
+      e.end_run(s, killed, killed && why.empty() ? std::string("killed") : why);
+      e.deliver_mail();
+      return Ok{};
+    }
+  return Error{"job " + job.str() + " is not running"};
 }
 
 void VirtualPool::set_observer(std::function<void(const PoolEvent&)> observer) {
@@ -486,7 +535,8 @@ const std::vector<std::string>& VirtualPool::warnings() const {
 std::vector<classad::ClassAd> VirtualPool::slot_ads() const {
   std::vector<classad::ClassAd> ads;
   for (const Machine& m : e_->machines)
-    for (const std::string& n : m.startd->slot_names()) ads.push_back(m.startd->slot(n)->ad());
+    if (!m.gone)
+      for (const std::string& n : m.startd->slot_names()) ads.push_back(m.startd->slot(n)->ad());
   return ads;
 }
 

@@ -40,6 +40,7 @@
 #include "model/common/result.h"
 #include "model/config/config_layers.h"
 #include "model/negotiation/cycle_types.h"
+#include "model/node/pool_event.h"
 #include "model/schedd/job_queue.h"
 #include "model/schedd/submission.h"
 
@@ -64,28 +65,10 @@ struct PoolSetup {
 };
 
 // What happened, for observers (the simulator's records, the library's
-// callbacks).
-enum class PoolEventKind {
-  Submitted,  // a job was queued
-  Matched,    // the negotiator matched a job (or an autocluster's next job) to a slot
-  Claimed,    // the slot granted the schedd its claim
-  Started,    // the job began to run on the slot
-  Finished,   // the job's run ended by itself
-  Killed,     // the job's run was ended: preempted, vacated, removed, held
-  Removed,    // the job left the queue without completing
-  Cycle,      // a negotiation cycle ran
-};
-const char* event_kind_name(PoolEventKind kind);
-
-struct PoolEvent {
-  PoolEventKind kind = PoolEventKind::Submitted;
-  std::int64_t time = 0;
-  schedd::JobId job;
-  std::string submitter;  // the job's accounting principal (AccountingGroup, else User)
-  std::string slot;       // the slot's name (slot1_1@host)
-  double cores = 0;       // the slot's Cpus (Started, Finished, Killed)
-  std::string detail;     // Killed: why; Matched: the match's reason; Cycle: matches
-};
+// callbacks): the pool's events, as a real pool's daemons report them.
+using node::event_kind_name;
+using node::PoolEvent;
+using node::PoolEventKind;
 
 struct PoolCounters {
   std::int64_t events = 0;  // timers fired and messages carried
@@ -131,6 +114,20 @@ class VirtualPool {
   // taken, but a startd that refuses its own — a new slot layout — leaves
   // the ones before it reconfigured).
   enum class Node { CentralManager, AccessPoint, Machines };
+  // A machine joins the pool at now(): its startd starts and advertises
+  // (a new execution point's master starting). Its name must be new
+  // among the machines in the pool.
+  Status add_machine(const MachineSetup& machine);
+  // The machine leaves at now(), as one that loses its power: its jobs
+  // die with it (Killed), the schedd hears its claims are gone and
+  // requeues their jobs (claim::ScheddClaims::slot_lost), and its slots
+  // leave the collector, so the next cycle charges nobody for them.
+  Status remove_machine(const std::string& name);
+  // The job's run ends now: by itself (it exited 0) or `killed` (`why`).
+  // For a pool whose jobs an outside simulator runs (Batsim's decision
+  // component): its jobs carry no SimulatedRunTime, and the simulator
+  // says when each ends. An error when the job is not running.
+  Status end_job(schedd::JobId job, bool killed, const std::string& why = "");
   // Machines: those whose name begins with `prefix` (all when empty).
   Status reconfigure(Node node, const std::vector<config::TextLayer>& layers, const std::string& prefix = "");
 

@@ -81,4 +81,22 @@ TEST_CASE("the public API throws caracara::Error naming the place", "[library]")
   CHECK_THROWS_AS(pool.reconfigure(caracara::Node::Machines, {"START = true\n"}, "nosuch"), caracara::Error);
 }
 
+TEST_CASE("the public API adds and removes machines at run time", "[library]") {
+  caracara::VirtualPool pool(pool_of(1));
+  int killed = 0;
+  pool.on_event([&](const caracara::Event& e) { killed += e.kind == caracara::EventKind::Killed; });
+  pool.submit("alice", "executable = /bin/true\n+SimulatedRunTime = 7200\nqueue 4\n");
+  pool.add_machine({"wide", {"NUM_CPUS = 3\n"}});
+  CHECK(pool.cores() == 4);
+  pool.advance(600);
+  CHECK(pool.jobs().running == 4);
+  CHECK_THROWS_WITH(pool.add_machine({"wide", {"NUM_CPUS = 3\n"}}), Catch::Contains("already"));
+  pool.remove_machine("wide");
+  CHECK(killed == 3);
+  CHECK(pool.cores() == 1);
+  CHECK(pool.jobs().running == 1);
+  CHECK(pool.jobs().idle == 3);
+  CHECK_THROWS_WITH(pool.remove_machine("wide"), Catch::Contains("no machine named wide"));
+}
+
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "model/classad/eval.h"
+
 namespace cara::sim {
 namespace {
 
@@ -147,6 +149,85 @@ TEST_CASE("a virtual pool refuses a configuration error naming its file and line
   auto pool = VirtualPool::create(s);
   REQUIRE_FALSE(pool);
   CHECK_THAT(pool.error(), Catch::Contains("ep1") && Catch::Contains("pool.scenario, line 8"));
+}
+
+TEST_CASE("machines join and leave a virtual pool and a leaving machine's jobs go back to the queue",
+          "[sim][pool][machines]") {
+  auto pool = VirtualPool::create(one_core_machines(1));
+  REQUIRE(pool);
+  VirtualPool& p = **pool;
+  std::vector<PoolEvent> seen;
+  p.set_observer([&](const PoolEvent& e) {
+    if (e.kind == PoolEventKind::Started || e.kind == PoolEventKind::Killed ||
+        e.kind == PoolEventKind::Finished)
+      seen.push_back(e);
+  });
+  REQUIRE(p.submit(jobs("alice", 3, 3 * kHour)));
+  p.run_until(kStart + 60);
+  CHECK(p.queue().idle_count("alice@sim") == 2);
+  // A machine of two cores joins: two more jobs run at the next cycle.
+  REQUIRE(p.add_machine({"big", {layer("NUM_CPUS = 2\n")}}));
+  CHECK(p.total_cores() == 3);
+  CHECK_FALSE(p.add_machine({"big", {layer("NUM_CPUS = 2\n")}}));
+  p.run_until(kStart + 180);
+  CHECK(p.queue().idle_count("alice@sim") == 0);
+  auto slots_of_big = [&] {
+    int n = 0;
+    for (const classad::ClassAd& ad : p.slot_ads()) {
+      classad::Value name = classad::evaluate_attr(ad, "Name");
+      n += name.is_string() && std::string(name.as_string()).ends_with("@big");
+    }
+    return n;
+  };
+  CHECK(slots_of_big() > 0);
+  int on_big = 0;
+  for (const PoolEvent& e : seen) on_big += e.kind == PoolEventKind::Started && e.slot.ends_with("@big");
+  CHECK(on_big == 2);
+  // It loses its power: both its jobs are killed and wait again; ep1's runs on.
+  seen.clear();
+  REQUIRE(p.remove_machine("big"));
+  CHECK_FALSE(p.remove_machine("big"));
+  CHECK(p.total_cores() == 1);
+  REQUIRE(seen.size() == 2);
+  for (const PoolEvent& e : seen) {
+    CHECK(e.kind == PoolEventKind::Killed);
+    CHECK_THAT(e.detail, Catch::Contains("big left the pool"));
+  }
+  CHECK(p.queue().idle_count("alice@sim") == 2);
+  CHECK(slots_of_big() == 0);
+  // Nothing more runs on it; the queue drains through ep1 alone, and
+  // nobody is charged for the machine that left.
+  p.run_until(kStart + 12 * kHour);
+  CHECK(p.queue().size() == 0);
+  for (const PoolEvent& e : seen) CHECK_FALSE((e.kind == PoolEventKind::Started && e.slot.ends_with("@big")));
+  CHECK(p.counters().finished == 3);
+  for (const auto& [key, r] : p.accountant().records()) CHECK(r.resources_used == 0);
+  // A machine of the same name may come back.
+  CHECK(p.add_machine({"big", {layer("NUM_CPUS = 2\n")}}));
+}
+
+TEST_CASE("each submission draws its own random numbers from the pool's seed", "[sim][pool]") {
+  auto durations = [](std::uint64_t seed) {
+    PoolSetup s = one_core_machines(1);
+    s.seed = seed;
+    auto pool = VirtualPool::create(s);
+    REQUIRE(pool);
+    std::vector<std::int64_t> out;
+    for (int i = 0; i < 2; ++i) {
+      schedd::Submission sub = jobs("alice", 1, 0);
+      sub.description = "executable = /bin/true\n+SimulatedRunTime = $RANDOM_INTEGER(1, 1000000000)\nqueue\n";
+      auto submitted = (*pool)->submit(sub);
+      REQUIRE(submitted);
+      const classad::ClassAd* job = (*pool)->queue().find(schedd::JobId{submitted.submitted->cluster, 0});
+      REQUIRE(job);
+      out.push_back(schedd::int_attr(*job, "SimulatedRunTime"));
+    }
+    return out;
+  };
+  const auto seven = durations(7);
+  CHECK(seven[0] != seven[1]);   // not the same sequence for every submission
+  CHECK(durations(7) == seven);  // reproducible
+  CHECK(durations(8) != seven);  // the seed decides
 }
 
 }  // namespace

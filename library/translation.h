@@ -1,0 +1,39 @@
+// What both faces of the API (virtual_pool.cpp, pool.cpp) translate alike:
+// configuration text into the reader's layers, the pool's own events
+// (model/node/pool_event.h) into the public vocabulary, and the priority
+// and quota changes each cycle leaves into events.
+#pragma once
+
+#include <caracara/pool_types.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/config/config_layers.h"
+#include "model/node/pool_event.h"
+
+namespace caracara::detail {
+
+cara::config::TextLayer layer(const ConfigText& c);
+// Nothing for empty text.
+std::vector<cara::config::TextLayer> layers(const ConfigText& c);
+
+// Counts `job` in what its JobStatus says it is.
+void count_job(JobCounts& counts, const cara::classad::ClassAd& job);
+
+Event public_event(const cara::node::PoolEvent& e);
+
+// After each negotiation cycle: the submitters whose effective priority
+// and the groups whose effective quota moved since the cycle before.
+class CycleChanges {
+ public:
+  std::vector<Event> after_cycle(std::int64_t time, const std::vector<SubmitterPriority>& priorities,
+                                 const std::vector<GroupQuota>& quotas);
+
+ private:
+  std::map<std::string, double> eup_, quota_;
+};
+
+}  // namespace caracara::detail

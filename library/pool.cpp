@@ -382,6 +382,13 @@ std::vector<std::string> Pool::submit(const std::string& owner, const std::strin
   return ids;
 }
 
+std::vector<std::string> Pool::submit_ad(const std::string& owner, const std::string& job_ad,
+                                         std::int64_t count) {
+  auto description = detail::description_of_ad(job_ad, count);
+  if (!description) throw Error(description.error());
+  return submit(owner, *description);
+}
+
 std::size_t Pool::remove(const std::string& constraint) {
   actors::JobActionRequest r{"rm", constraint, "removed through the caracara API", "condor", false};
   auto reply = impl_->ask<actors::JobActionReply>(impl_->pool.schedd, std::move(r), "removing jobs");

@@ -1,5 +1,7 @@
 #include "library/translation.h"
 
+#include "model/classad/parser.h"
+#include "model/classad/unparse.h"
 #include "model/schedd/job_status.h"
 
 namespace caracara {
@@ -55,6 +57,35 @@ cara::config::TextLayer layer(const ConfigText& c) {
 std::vector<cara::config::TextLayer> layers(const ConfigText& c) {
   if (c.text.empty()) return {};
   return {layer(c)};
+}
+
+cara::Result<std::string> description_of_ad(const std::string& text, std::int64_t count) {
+  if (count < 1)
+    return cara::Error{"a job ad is submitted at least once, got a count of " + std::to_string(count)};
+  auto ad = cara::classad::parse_classad(text);
+  if (!ad) return cara::Error{"the job ad does not parse: " + ad.error()};
+  static const char* const kSchedds[] = {"Owner",  "User",      "ClusterId",   "ProcId",
+                                         "QDate",  "JobStatus", "GlobalJobId", "EnteredCurrentStatus",
+                                         "MyType", "TargetType"};
+  std::string description;
+  bool executable = false;
+  for (const cara::classad::Attribute& a : ad->attributes()) {
+    const std::string name(a.name);
+    for (const char* s : kSchedds)
+      if (cara::classad::iequals(name, s))
+        return cara::Error{"the job ad sets " + name + ", which the schedd sets itself"};
+    const std::string value = cara::classad::unparse(*a.expr);
+    if (cara::classad::iequals(name, "Cmd")) {
+      const cara::classad::Value v = a.is_literal() ? a.literal() : cara::classad::Value{};
+      if (!v.is_string()) return cara::Error{"the job ad's Cmd must be a string (the program), got " + value};
+      description += "executable = " + std::string(v.as_string()) + "\n";
+      executable = true;
+      continue;
+    }
+    description += "+" + name + " = " + value + "\n";
+  }
+  if (!executable) return cara::Error{"the job ad has no Cmd (the program to run)"};
+  return description + "queue " + std::to_string(count) + "\n";
 }
 
 void count_job(JobCounts& c, const cara::classad::ClassAd& job) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/classad/classad.h"
+#include "model/common/result.h"
 #include "model/config/config_layers.h"
 #include "model/node/pool_event.h"
 
@@ -19,6 +20,14 @@ namespace caracara::detail {
 cara::config::TextLayer layer(const ConfigText& c);
 // Nothing for empty text.
 std::vector<cara::config::TextLayer> layers(const ConfigText& c);
+
+// A job ClassAd (new or old syntax) as the submit description that makes
+// `count` such jobs: each attribute `+Name = expression` (condor_submit's
+// own way to set any attribute), Cmd as the executable, so that the
+// schedd's whole submission path (defaults, transforms, submit
+// requirements) applies. The attributes the schedd sets itself (identity,
+// status, QDate) are refused rather than silently replaced.
+cara::Result<std::string> description_of_ad(const std::string& ad, std::int64_t count);
 
 // Counts `job` in what its JobStatus says it is.
 void count_job(JobCounts& counts, const cara::classad::ClassAd& job);

@@ -81,6 +81,13 @@ std::vector<std::string> VirtualPool::submit(const std::string& owner, const std
   return ids;
 }
 
+std::vector<std::string> VirtualPool::submit_ad(const std::string& owner, const std::string& job_ad,
+                                                std::int64_t count) {
+  auto description = detail::description_of_ad(job_ad, count);
+  if (!description) throw Error(description.error());
+  return submit(owner, *description);
+}
+
 std::size_t VirtualPool::remove(const std::string& constraint) {
   auto n = impl_->pool->remove(constraint, "removed through the caracara API");
   if (!n) throw Error(n.error());

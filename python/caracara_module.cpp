@@ -230,6 +230,13 @@ PYBIND11_MODULE(caracara, m) {
           },
           py::arg("owner"), py::arg("description"), "condor_submit as `owner`; the job ids.")
       .def(
+          "submit_ad",
+          [](PyPool& p, const std::string& owner, const std::string& ad, std::int64_t count) {
+            return p.guarded([&] { return p.pool->submit_ad(owner, ad, count); });
+          },
+          py::arg("owner"), py::arg("job_ad"), py::arg("count") = 1,
+          "`count` jobs of a job ClassAd (Cmd names the program); the job ids.")
+      .def(
           "remove",
           [](PyPool& p, const std::string& constraint) {
             return p.guarded([&] { return p.pool->remove(constraint); });

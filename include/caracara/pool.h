@@ -57,6 +57,12 @@ class Pool {
   // condor_submit as `owner` (the job's Owner; it runs as the program's
   // user), acknowledged: the job ids ("cluster.proc").
   std::vector<std::string> submit(const std::string& owner, const std::string& description);
+  // `count` jobs of a job ClassAd (new or old syntax; Cmd names the
+  // program), through the same submission path: every attribute as
+  // `+Name = expression`. The schedd's own attributes (Owner, ClusterId,
+  // JobStatus, QDate, ...) are refused.
+  std::vector<std::string> submit_ad(const std::string& owner, const std::string& job_ad,
+                                     std::int64_t count = 1);
   // condor_rm of the jobs a ClassAd `constraint` selects: how many.
   std::size_t remove(const std::string& constraint);
   // condor_userprio: "setfactor", "setprio", "setaccum", "setfloor",

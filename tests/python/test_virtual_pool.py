@@ -97,6 +97,15 @@ def test_machines_join_and_leave():
     assert pool.jobs().running == 1 and pool.jobs().idle == 3
 
 
+def test_job_classads_are_submitted():
+    pool = one_core_pool(1)
+    assert pool.submit_ad("alice", '[ Cmd = "/bin/true"; SimulatedRunTime = 60 ]', count=2) == ["1.0", "1.1"]
+    pool.advance(600)
+    assert pool.jobs().idle == 0 and pool.jobs().running == 0
+    with pytest.raises(caracara.Error, match="ClusterId, which the schedd sets itself"):
+        pool.submit_ad("alice", '[ Cmd = "/bin/true"; ClusterId = 7 ]')
+
+
 def test_an_outside_simulator_ends_the_jobs():
     pool = one_core_pool(1)
     finished = []

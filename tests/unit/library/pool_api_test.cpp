@@ -88,10 +88,13 @@ TEST_CASE("the real-time API runs real jobs and reports their events", "[library
         "alice",
         "executable = /bin/sh\narguments = \"-c 'echo job $(Process)'\"\noutput = out.$(Process)\nqueue 3\n");
     CHECK(ids == std::vector<std::string>{"1.0", "1.1", "1.2"});
+    // A job ClassAd goes the same way.
+    CHECK(pool.submit_ad("alice", "[ Cmd = \"/bin/echo\"; Arguments = \"from an ad\"; Out = \"ad.out\" ]") ==
+          std::vector<std::string>{"2.0"});
     REQUIRE(pool.wait_until_empty(120));
-    REQUIRE(seen.wait_for(caracara::EventKind::Finished, 3));
-    CHECK(seen.count(caracara::EventKind::Submitted) == 3);
-    CHECK(seen.count(caracara::EventKind::Started) == 3);
+    REQUIRE(seen.wait_for(caracara::EventKind::Finished, 4));
+    CHECK(seen.count(caracara::EventKind::Submitted) == 4);
+    CHECK(seen.count(caracara::EventKind::Started) == 4);
     CHECK(seen.count(caracara::EventKind::Matched) >= 2);
     CHECK(seen.count(caracara::EventKind::Claimed) >= 2);
     CHECK(seen.count(caracara::EventKind::Cycle) >= 1);
@@ -103,6 +106,7 @@ TEST_CASE("the real-time API runs real jobs and reports their events", "[library
     // The jobs' own output, in the pool's directory.
     for (int i = 0; i < 3; ++i)
       CHECK(read(dir + "/out." + std::to_string(i)) == "job " + std::to_string(i) + "\n");
+    CHECK(read(dir + "/ad.out") == "from an ad\n");
     CHECK(pool.cores() == 2);
     const auto prios = pool.priorities();
     REQUIRE(prios.size() == 1);

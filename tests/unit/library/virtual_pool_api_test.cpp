@@ -81,6 +81,30 @@ TEST_CASE("the public API throws caracara::Error naming the place", "[library]")
   CHECK_THROWS_AS(pool.reconfigure(caracara::Node::Machines, {"START = true\n"}, "nosuch"), caracara::Error);
 }
 
+TEST_CASE("the public API submits job ClassAds through the schedd's own path", "[library]") {
+  caracara::VirtualPool pool(pool_of(2, "GROUP_NAMES = group_a\nGROUP_QUOTA_group_a = 2\n"));
+  std::vector<caracara::Event> started;
+  pool.on_event([&](const caracara::Event& e) {
+    if (e.kind == caracara::EventKind::Started) started.push_back(e);
+  });
+  const auto ids = pool.submit_ad(
+      "alice", "[ Cmd = \"/bin/true\"; SimulatedRunTime = 600; AccountingGroup = \"group_a.alice\" ]", 2);
+  CHECK(ids == std::vector<std::string>{"1.0", "1.1"});
+  // Old syntax too, one attribute per line.
+  CHECK(pool.submit_ad("bob", "Cmd = \"/bin/true\"\nSimulatedRunTime = 60\n") ==
+        std::vector<std::string>{"2.0"});
+  pool.advance(120);
+  REQUIRE(started.size() >= 2);
+  CHECK(started[0].submitter == "group_a.alice@api");
+  pool.advance(3600);
+  CHECK(pool.jobs().idle + pool.jobs().running == 0);
+  CHECK_THROWS_WITH(pool.submit_ad("alice", "[ Cmd = \"/bin/true\"; Owner = \"root\" ]"),
+                    Catch::Contains("Owner, which the schedd sets itself"));
+  CHECK_THROWS_WITH(pool.submit_ad("alice", "[ RequestCpus = 1 ]"), Catch::Contains("no Cmd"));
+  CHECK_THROWS_WITH(pool.submit_ad("alice", "[ Cmd = "), Catch::Contains("does not parse"));
+  CHECK_THROWS_WITH(pool.submit_ad("alice", "[ Cmd = \"/bin/true\" ]", 0), Catch::Contains("at least once"));
+}
+
 TEST_CASE("the public API adds and removes machines at run time", "[library]") {
   caracara::VirtualPool pool(pool_of(1));
   int killed = 0;

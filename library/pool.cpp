@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/after.hpp>
@@ -77,7 +78,10 @@ struct Pool::Impl {
   actors::EmbeddedPool pool;
   std::unique_ptr<caf::actor_system_config> cfg;
   std::unique_ptr<caf::actor_system> sys;
-  bool stopped = false;
+  std::atomic<bool> stopped = false;
+  // The machines and the nodes' configuration layers: the caller's thread
+  // and a callback (the dispatcher's) may both change them.
+  std::mutex nodes;
 
   // The daemons' events, told to the listeners on the dispatcher's thread.
   std::mutex mutex;
@@ -250,7 +254,10 @@ struct Pool::Impl {
     if (std::this_thread::get_id() == dispatcher.get_id())
       throw Error("a pool cannot be stopped from its own event callback");
     // Jobs are killed before the other daemons go (condor_off -fast).
-    for (const auto& [name, n] : machines) stop_machine(n);
+    {
+      std::lock_guard<std::mutex> lock(nodes);
+      for (const auto& [name, n] : machines) stop_machine(n);
+    }
     actors::stop_pool(*sys, pool);
     sys->await_all_actors_done();  // no event arrives after this
     stopped = true;
@@ -404,6 +411,7 @@ void Pool::userprio(const std::string& command, const std::string& name, double 
 
 void Pool::reconfigure(Node node, const ConfigText& config, const std::string& machine_prefix) {
   Impl& p = *impl_;
+  std::lock_guard<std::mutex> lock(p.nodes);
   std::vector<PoolNode*> chosen;
   if (node == Node::CentralManager) chosen.push_back(&p.cm);
   if (node == Node::AccessPoint) chosen.push_back(&p.ap);
@@ -434,6 +442,7 @@ void Pool::reconfigure(Node node, const ConfigText& config, const std::string& m
 
 void Pool::add_machine(const MachineSpec& machine) {
   Impl& p = *impl_;
+  std::lock_guard<std::mutex> lock(p.nodes);
   if (p.stopped) throw Error("adding a machine: the pool has stopped");
   if (p.machines.count(machine.name)) throw Error("the pool already has a machine named " + machine.name);
   PoolNode n = p.machine_node(machine);
@@ -446,6 +455,7 @@ void Pool::add_machine(const MachineSpec& machine) {
 
 void Pool::remove_machine(const std::string& name) {
   Impl& p = *impl_;
+  std::lock_guard<std::mutex> lock(p.nodes);
   auto it = p.machines.find(name);
   if (it == p.machines.end()) throw Error("the pool has no machine named " + name);
   if (p.stopped) throw Error("removing a machine: the pool has stopped");

@@ -78,7 +78,8 @@ class Pool {
   void remove_machine(const std::string& name);
 
   // Called for every event, in order, on one thread of the pool's (never
-  // a daemon's: a callback may call this Pool). Times are the wall clock.
+  // a daemon's: a callback may call this Pool, as may any thread; only
+  // stop() is refused from a callback). Times are the wall clock.
   void on_event(std::function<void(const Event&)> callback);
   // Waits until no job is queued or `timeout_seconds` passed; whether the
   // queue is empty.

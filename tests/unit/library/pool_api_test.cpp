@@ -3,10 +3,12 @@
 // program sees it.
 #include <caracara/pool.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -84,6 +86,14 @@ TEST_CASE("the real-time API runs real jobs and reports their events", "[library
     dir = pool.directory();
     REQUIRE(std::filesystem::is_directory(dir));
     pool.on_event([&](const caracara::Event& e) { seen(e); });
+    // A callback may ask the pool (the daemons answer on their own threads).
+    std::atomic<std::int64_t> asked_in_callback{-1};
+    pool.on_event([&](const caracara::Event& e) {
+      if (e.kind == caracara::EventKind::Finished && asked_in_callback < 0) {
+        const caracara::JobCounts c = pool.jobs();
+        asked_in_callback = c.idle + c.running + c.held;
+      }
+    });
     const auto ids = pool.submit(
         "alice",
         "executable = /bin/sh\narguments = \"-c 'echo job $(Process)'\"\noutput = out.$(Process)\nqueue 3\n");
@@ -108,6 +118,25 @@ TEST_CASE("the real-time API runs real jobs and reports their events", "[library
       CHECK(read(dir + "/out." + std::to_string(i)) == "job " + std::to_string(i) + "\n");
     CHECK(read(dir + "/ad.out") == "from an ad\n");
     CHECK(pool.cores() == 2);
+    CHECK(asked_in_callback >= 0);
+    // Only stop() is refused from a callback.
+    auto refusal = std::make_shared<std::promise<std::string>>();
+    std::future<std::string> refused = refusal->get_future();
+    auto once = std::make_shared<std::atomic<bool>>(false);
+    caracara::Pool* self = &pool;
+    pool.on_event([self, refusal, once](const caracara::Event&) {
+      if (once->exchange(true)) return;
+      try {
+        self->stop();
+        refusal->set_value("stopped");
+      } catch (const caracara::Error& e) {
+        refusal->set_value(e.what());
+      }
+    });
+    pool.submit("alice", "executable = /bin/true\nqueue\n");
+    REQUIRE(refused.wait_for(std::chrono::seconds(60)) == std::future_status::ready);
+    CHECK_THAT(refused.get(), Catch::Contains("cannot be stopped from its own event callback"));
+    REQUIRE(pool.wait_until_empty(60));
     const auto prios = pool.priorities();
     REQUIRE(prios.size() == 1);
     CHECK(prios[0].name == "alice@api");

@@ -383,10 +383,7 @@ std::vector<std::string> Pool::submit(const std::string& owner, const std::strin
   r.iwd = impl_->dir;
   auto reply = impl_->ask<actors::SubmitReply>(impl_->pool.schedd, std::move(r), "submitting");
   if (!reply.ok) throw Error(reply.error);
-  std::vector<std::string> ids;
-  for (std::int64_t i = 0; i < reply.count; ++i)
-    ids.push_back(std::to_string(reply.cluster) + "." + std::to_string(i));
-  return ids;
+  return detail::job_ids(reply.cluster, reply.count);
 }
 
 std::vector<std::string> Pool::submit_ad(const std::string& owner, const std::string& job_ad,

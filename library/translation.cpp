@@ -88,6 +88,12 @@ cara::Result<std::string> description_of_ad(const std::string& text, std::int64_
   return description + "queue " + std::to_string(count) + "\n";
 }
 
+std::vector<std::string> job_ids(std::int64_t cluster, std::int64_t count) {
+  std::vector<std::string> ids;
+  for (std::int64_t i = 0; i < count; ++i) ids.push_back(cara::schedd::JobId{cluster, i}.str());
+  return ids;
+}
+
 void count_job(JobCounts& c, const cara::classad::ClassAd& job) {
   switch (cara::schedd::job_status(job).value_or(cara::schedd::JobStatus::Idle)) {
     case cara::schedd::JobStatus::Idle: ++c.idle; break;

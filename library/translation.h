@@ -29,6 +29,9 @@ std::vector<cara::config::TextLayer> layers(const ConfigText& c);
 // status, QDate) are refused rather than silently replaced.
 cara::Result<std::string> description_of_ad(const std::string& ad, std::int64_t count);
 
+// The ids of a cluster's `count` jobs ("cluster.proc").
+std::vector<std::string> job_ids(std::int64_t cluster, std::int64_t count);
+
 // Counts `job` in what its JobStatus says it is.
 void count_job(JobCounts& counts, const cara::classad::ClassAd& job);
 

@@ -75,10 +75,7 @@ std::vector<std::string> VirtualPool::submit(const std::string& owner, const std
   s.iwd = "/tmp";
   cara::schedd::SubmitOutcome out = impl_->pool->submit(s);
   if (!out) throw Error(out.error);
-  std::vector<std::string> ids;
-  for (std::size_t i = 0; i < out.submitted->count; ++i)
-    ids.push_back(cara::schedd::JobId{out.submitted->cluster, static_cast<std::int64_t>(i)}.str());
-  return ids;
+  return detail::job_ids(out.submitted->cluster, static_cast<std::int64_t>(out.submitted->count));
 }
 
 std::vector<std::string> VirtualPool::submit_ad(const std::string& owner, const std::string& job_ad,

@@ -1,13 +1,29 @@
-// One negotiation cycle over synthetic pools (issue 5, section 6): a grid
-// up to 100,000 slots and 1,000,000 idle jobs in 10,000 autoclusters from
-// 1,000 submitters in 50 groups, preemption on. Prints one JSON object:
+// One negotiation cycle over synthetic pools. Two kinds:
+// - favourable (issue 5, section 6): a grid up to 100,000 slots and
+//   1,000,000 idle jobs in 10,000 autoclusters from 1,000 submitters in 50
+//   groups, preemption on, 50 machine shapes of identical static slots;
+// - realistic (issue 30, section 2; bench/realistic_pool.h): the scaling
+//   curve from 10,000 to 100,000 cores (300 to 3,000 autoclusters), each
+//   point in a child process so that its peak memory is its own.
+// Prints one JSON object:
 //   {"points": [{"slots", "machine_shapes", "jobs", "autoclusters",
 //                "submitters", "groups", "cycle_s", "matches",
-//                "matches_per_s", "reference_cycle_s"}]}
-// cycle_s is the median of 3 cycles; reference_cycle_s is the plain
-// algorithm's (every slot assessed one by one), or null where it would not
-// finish within a minute. Usage: negotiator_bench [--min-slots N] [--max-slots N] [--runs N].
+//                "matches_per_s", "reference_cycle_s"}],
+//    "realistic": [{"cores", "machines", "slots", "busy_cores", "jobs",
+//                   "autoclusters", "submitters", "groups", "cycle_s",
+//                   "matches", "rejections", "phase_s", "slot_evaluations",
+//                   "slot_classes", "pies", "pie_spins", "peak_rss_mb"}]}
+// cycle_s is the median of --runs cycles (one only when a cycle takes over
+// 20 s); reference_cycle_s is the plain algorithm's (every slot assessed
+// one by one), or null where it would not finish within a minute.
+// Usage: negotiator_bench [--pool favourable|realistic|all] [--min-slots N]
+//   [--max-slots N] [--min-cores N] [--max-cores N] [--runs N].
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -18,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/realistic_pool.h"
 #include "bench/timing.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
@@ -163,14 +180,99 @@ double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches,
   return s;
 }
 
+double realistic_cycle(bench::RealisticPool& pool, negotiation::CycleResult& result) {
+  classad::EvalEnv env;
+  env.now = kNow;
+  negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
+  const auto origin = bench::Clock::now();
+  cycle.set_clock([origin] { return std::chrono::duration<double>(bench::Clock::now() - origin).count(); });
+  result = cycle.run(pool.slots, pool.submitters);
+  return std::chrono::duration<double>(bench::Clock::now() - origin).count();
+}
+
+nlohmann::json realistic_point(int cores, int repeats) {
+  auto pool = bench::realistic_pool(bench::RealisticShape::scaled(cores), 30);
+  std::int64_t jobs = 0, autoclusters = 0;
+  for (const auto& s : pool->submitters)
+    for (const auto& r : s.requests) {
+      jobs += r.count;
+      ++autoclusters;
+    }
+  std::vector<double> runs;
+  negotiation::CycleResult result;
+  for (int i = 0; i < repeats; ++i) {
+    runs.push_back(realistic_cycle(*pool, result));
+    if (runs.back() > 20) break;
+  }
+  const negotiation::CycleStats& st = result.stats;
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return {{"cores", pool->cores},
+          {"machines", pool->machines},
+          {"slots", pool->slots.size()},
+          {"busy_cores", pool->busy_cores},
+          {"jobs", jobs},
+          {"autoclusters", autoclusters},
+          {"submitters", pool->submitters.size()},
+          {"groups", pool->groups_count},
+          {"cycle_s", bench::median(runs)},
+          {"runs", runs.size()},
+          {"matches", st.matches},
+          {"rejections", st.rejections},
+          {"phase_s", {st.duration_phase1, st.duration_phase2, st.duration_phase3, st.duration_phase4}},
+          {"slot_evaluations", st.slot_evaluations},
+          {"slot_classes", st.slot_classes},
+          {"candidate_slots", st.candidate_slots},
+          {"pies", st.pies},
+          {"pie_spins", st.pie_spins},
+          {"peak_rss_mb", static_cast<double>(usage.ru_maxrss) / 1024.0}};
+}
+
+// Runs one realistic point in a child process: its peak memory is then
+// its own, not the largest of the points before it.
+nlohmann::json realistic_point_isolated(int cores, int repeats) {
+  int fds[2];
+  if (pipe(fds) != 0) return realistic_point(cores, repeats);
+  const pid_t child = fork();
+  if (child == 0) {
+    close(fds[0]);
+    const std::string out = realistic_point(cores, repeats).dump();
+    std::size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t n = write(fds[1], out.data() + done, out.size() - done);
+      if (n <= 0) _exit(1);
+      done += static_cast<std::size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty())
+    return {{"cores", cores}, {"error", "the child process failed"}};
+  return nlohmann::json::parse(text);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int max_slots = 100000, min_slots = 0, repeats = 3;
+  int max_slots = 100000, min_slots = 0, repeats = 3, max_cores = 100000, min_cores = 0;
+  std::string kind = "all";
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], "--max-slots") == 0) max_slots = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--min-slots") == 0) min_slots = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--max-cores") == 0) max_cores = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--min-cores") == 0) min_cores = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--runs") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
+    if (std::strcmp(argv[i], "--pool") == 0) kind = argv[i + 1];
+  }
+  if (kind != "all" && kind != "favourable" && kind != "realistic") {
+    std::cerr << "negotiator_bench: --pool takes favourable, realistic or all, not '" << kind << "'\n";
+    return 2;
   }
   const Point grid[] = {
       {1000, 50, 10000, 100, 100, 10},
@@ -180,6 +282,7 @@ int main(int argc, char** argv) {
   nlohmann::json points = nlohmann::json::array();
   std::mt19937 rng(5);
   for (const Point& p : grid) {
+    if (kind == "realistic") break;
     if (p.slots > max_slots || p.slots < min_slots) continue;
     auto pool = build(p, rng);
     std::vector<double> runs;
@@ -213,6 +316,10 @@ int main(int argc, char** argv) {
     }
     points.push_back(point);
   }
-  std::cout << nlohmann::json{{"points", points}}.dump() << "\n";
+  nlohmann::json realistic = nlohmann::json::array();
+  if (kind != "favourable")
+    for (int cores : {10000, 25000, 50000, 100000})
+      if (cores >= min_cores && cores <= max_cores) realistic.push_back(realistic_point_isolated(cores, repeats));
+  std::cout << nlohmann::json{{"points", points}, {"realistic", realistic}}.dump() << "\n";
   return 0;
 }

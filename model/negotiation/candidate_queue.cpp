@@ -41,7 +41,8 @@ void CandidateQueue::assess_class(int c) {
   const PoolSlot& slot = pool_.slots()[head];
   // A busy slot whose constant Rank cannot prefer the job, and whose user
   // the job may not preempt, is no candidate: known without evaluating
-  // anything (most busy slots, most of the time).
+  // anything (most busy slots, most of the time). Whether the job matches
+  // it is asked only if the reason it gives decides the rejection.
   if (slot.use == SlotUse::Busy && slot.rank_constant) {
     const Unfit why = preemption_denied(request_, slot, slot.rank_value);
     if (why != Unfit::None) {
@@ -69,7 +70,10 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) 
     if (first == members.end()) continue;
     const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
     // Every slot of a family weighs the same for the job.
-    if (!affordable(match_weight(slot, *request_.job, policy_, env_))) continue;
+    if (const double w = match_weight(slot, *request_.job, policy_, env_); !affordable(w)) {
+      deferred_.emplace_back(f, w);
+      continue;
+    }
     if (!ranks_.presorted(f) || !family_independent(f)) {
       for (int c : members)
         if (!classes_.empty(c)) assess_class(c);
@@ -208,6 +212,13 @@ void CandidateQueue::took(int moved) {
 
 Unfit CandidateQueue::rejection_reason() const {
   std::vector<std::pair<Unfit, std::size_t>> pending = unmatched_;
+  // The busy slots nobody can take give their reason too, if the job
+  // matches them: PREEMPTION_REQUIREMENTS == False for a better user.
+  for (std::size_t slot : classes_.untakeable()) {
+    Unfit why = preemption_denied(request_, pool_.slots()[slot], pool_.slots()[slot].rank_value);
+    if (why == Unfit::None) why = Unfit::PreemptionRequirements;
+    if (why > telling_) pending.emplace_back(why, slot);
+  }
   std::stable_sort(pending.begin(), pending.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (const auto& [why, slot] : pending) {
@@ -215,6 +226,48 @@ Unfit CandidateQueue::rejection_reason() const {
     if (matches(request_, pool_.slots()[slot], env_)) return why;
   }
   return telling_;
+}
+
+bool CandidateQueue::family_has_candidate(int f) {
+  const std::vector<int>& members = classes_.members(f);
+  if (ranks_.presorted(f) && family_independent(f)) {
+    // One match decides for the whole family; then only whether a busy
+    // class may be taken, which evaluates nothing but the
+    // PREEMPTION_REQUIREMENTS of a priority preemption.
+    auto live = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
+    if (live == members.end()) return false;
+    ++stats_.slot_evaluations;
+    if (!classad::symmetric_match(*request_.job, *pool_.slots()[classes_.head(*live)].ad, env_)) return false;
+    for (int c : members) {
+      if (classes_.empty(c)) continue;
+      const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+      if (slot.use != SlotUse::Busy) return true;
+      if (preemption_denied(request_, slot, slot.rank_value) != Unfit::None) continue;
+      if (ranks_.rank(c).reason == MatchReason::Rank || preemption_allowed(request_, slot, policy_, env_))
+        return true;
+    }
+    return false;
+  }
+  for (int c : members) {
+    if (classes_.empty(c)) continue;
+    const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+    if (slot.use == SlotUse::Busy && slot.rank_constant &&
+        preemption_denied(request_, slot, slot.rank_value) != Unfit::None)
+      continue;
+    Assessment a = assess(request_, slot, policy_, env_);
+    ++stats_.slot_evaluations;
+    if (!a.candidate() && !slot.children.empty())
+      a = assess_pslot_preemption(request_, slot, pool_.slots(), policy_, env_);
+    if (a.candidate()) return true;
+  }
+  return false;
+}
+
+std::optional<double> CandidateQueue::limit_refused_match() {
+  if (refused_) return refused_;
+  for (const auto& [f, weight] : deferred_)
+    if (family_has_candidate(f)) return weight;
+  return std::nullopt;
 }
 
 }  // namespace cara::negotiation

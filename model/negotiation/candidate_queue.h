@@ -39,14 +39,18 @@ class CandidateQueue {
                  CycleStats& stats);
 
   // Lists the live slots; a family whose slots `affordable` refuses by
-  // their match weight is left out unassessed (the caller notes why).
+  // their match weight can give the request nothing, so it is set aside
+  // unassessed: whether the job would have matched it matters only for
+  // the rejection reason (limit_refused_match()).
   void fill(const std::function<bool(double weight)>& affordable);
 
   // The best candidate left. After each, the caller says what became of
   // it: refused() (its weight is over a limit: its family is dropped),
   // skipped() (a concurrency limit: its class is dropped) or took().
   std::optional<Candidate> next();
-  void refused() {}
+  void refused(double weight) {
+    if (!refused_) refused_ = weight;
+  }
   void skipped();
   // The candidate's slot left its class (classes.take), or moved to class
   // `moved` (a partitionable slot that stays on offer with what is left).
@@ -55,6 +59,12 @@ class CandidateQueue {
   // Why the request has no candidate, once next() found none: the most
   // telling reason among the slots the job matches.
   Unfit rejection_reason() const;
+  // The weight of a slot the job matches and may take that a limit
+  // refused (HTCondor's rejForSubmitterLimit: a limit is a reason only
+  // then): a refused candidate's, else that of a family set aside by
+  // fill() that has such a slot — assessed now, at the rejection, never
+  // before. Null when no limit refused a slot the job could have had.
+  std::optional<double> limit_refused_match();
 
  private:
   struct Entry {
@@ -80,6 +90,7 @@ class CandidateQueue {
   // The lowest slot index among the viable classes, with its class.
   std::pair<std::size_t, int> viable_head(const Walk& walk) const;
   void repush_family(Entry e);
+  bool family_has_candidate(int family);
 
   const RequestContext& request_;
   const SlotPool& pool_;
@@ -92,6 +103,8 @@ class CandidateQueue {
   std::unordered_map<int, Walk> walks_;
   std::vector<signed char> independent_;  // by job name set: -1 unknown
   Entry last_;
+  std::vector<std::pair<int, double>> deferred_;  // families fill() set aside, with their weight
+  std::optional<double> refused_;
   Unfit telling_ = Unfit::NoMatch;
   std::vector<std::pair<Unfit, std::size_t>> unmatched_;  // reasons that hold only if the ads match
 };

@@ -73,7 +73,9 @@ class Cycle {
                      std::int64_t want, std::int64_t& matched);
   classad::ClassAd candidate_job(const SubmitterState& s, std::size_t r, int node, bool autoregroup) const;
   void consume(std::size_t slot, const classad::ClassAd& job);
-  bool slots_left() const { return !classes_->live().empty(); }
+  // Slots to match, or busy ones no request can take: a request that
+  // matches only those is still told why (insufficient priority, ...).
+  bool slots_left() const { return !classes_->live().empty() || !classes_->untakeable().empty(); }
 
   const NegotiatorPolicy& policy_;
   const accounting::Accountant& accountant_;
@@ -162,20 +164,10 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   const classad::ClassAd job = candidate_job(s, r, node, autoregroup);
   const RequestContext ctx{&job, s.key, s.eup};
   const int group_node = autoregroup ? -1 : node;
-  // A slot the request cannot afford stops it for this spin, whatever the
-  // order in which such slots came up: the group's quota first.
-  bool over_group = false, over_budget = false;
-  auto affordable = [&](double w) {
-    if (w > group_left(group_node) + kEpsilon) {
-      over_group = true;
-      return false;
-    }
-    if (w > budget + kEpsilon) {
-      over_budget = true;
-      return false;
-    }
-    return true;
-  };
+  // HTCondor's matchmakingAlgorithm checks the match and the preemption
+  // rules first and SubmitterLimitPermits last, per candidate: a slot the
+  // request cannot afford is skipped, not a stop.
+  auto affordable = [&](double w) { return w <= group_left(group_node) + kEpsilon && w <= budget + kEpsilon; };
   CandidateQueue queue(ctx, *pool_, *classes_, *ranks_, policy_, env_, result_.stats);
   queue.fill(affordable);
 
@@ -188,7 +180,7 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     const PoolSlot& slot = pool_->slots()[index];
     const double w = match_weight(slot, job, policy_, env_);
     if (!affordable(w)) {
-      queue.refused();
+      queue.refused(w);
       continue;
     }
     auto limits = job_concurrency_limits(job, slot.ad, env_);
@@ -246,12 +238,23 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   }
   if (matched == want) return Stop::Done;
   ++attempts_;
-  if (over_group || over_budget) {
-    rs.reason = over_group ? "group quota exceeded" : "submitter limit exceeded";
-    return Stop::Limit;
+  // The reason, by HTCondor's ladder (matchmaker.cpp, the rejection after
+  // matchmakingAlgorithm): a concurrency limit, PREEMPTION_REQUIREMENTS,
+  // insufficient priority, then the submitter limit — a reason only when
+  // it refused a slot the job matched —, else no match.
+  const Unfit unfit = queue.rejection_reason();
+  const std::optional<double> refused = queue.limit_refused_match();
+  if (!concurrency_reason.empty()) {
+    rs.reason = concurrency_reason;
+  } else if (unfit >= Unfit::InsufficientPriority || !refused) {
+    rs.reason = unfit_reason(unfit);
+  } else {
+    rs.reason = *refused > group_left(group_node) + kEpsilon ? "group quota exceeded" : "submitter limit exceeded";
   }
+  // A limit may give way in a later spin (a larger slice, surplus): the
+  // request is tried again then. Otherwise it is done for the cycle.
+  if (refused) return Stop::Limit;
   rs.rejected = true;
-  rs.reason = !concurrency_reason.empty() ? concurrency_reason : unfit_reason(queue.rejection_reason());
   return Stop::Rejected;
 }
 
@@ -259,22 +262,36 @@ std::int64_t Cycle::negotiate_submitter(SubmitterState& s, double budget, int no
                                         bool one) {
   std::int64_t total = 0;
   const SubmitterRequests& in = input_[s.input];
-  while (s.cursor < s.requests.size()) {
-    if (!slots_left()) return total;
-    RequestState& rs = s.requests[s.cursor];
-    const std::int64_t left = in.requests[s.cursor].count - rs.matched;
-    if (rs.rejected || left <= 0) {
-      ++s.cursor;
-      continue;
-    }
+  const int group_node = autoregroup ? -1 : node;
+  // The first request a limit stopped this spin: the next spin resumes
+  // there, and the requests after it are tried meanwhile (HTCondor goes
+  // on to the submitter's next request after a rejection).
+  std::optional<std::size_t> resume;
+  auto pause = [&](std::size_t r) {
+    s.cursor = resume.value_or(r);
+    return total;
+  };
+  for (std::size_t r = s.cursor; r < s.requests.size(); ++r) {
+    if (!slots_left()) return pause(r);
+    RequestState& rs = s.requests[r];
+    const std::int64_t left = in.requests[r].count - rs.matched;
+    if (rs.rejected || left <= 0) continue;
+    // The submitter limit or the group's quota used up: done for this
+    // spin ("Reached submitter resource limit ... stopping").
+    if (budget <= kEpsilon || group_left(group_node) <= kEpsilon) return pause(r);
     std::int64_t matched = 0;
-    const Stop stop = match_request(s, s.cursor, budget, node, autoregroup, one ? 1 : left, matched);
+    const Stop stop = match_request(s, r, budget, node, autoregroup, one ? 1 : left, matched);
     total += matched;
-    if (stop == Stop::Limit) return total;  // done for this spin; the request waits for the next
     if (stop == Stop::Done) rs.reason.clear();
-    if (one && matched > 0) return total;
-    if (stop == Stop::Rejected || matched == left) ++s.cursor;
+    if (one && matched > 0) return pause(matched < left ? r : r + 1);
+    if (stop == Stop::Limit) {
+      if (!resume) resume = r;
+      // Every slot weighs the same and none is taken by preemption: what
+      // the limit refused here it refuses to every later request too.
+      if (!policy_.consider_preemption && !policy_.use_slot_weights) return pause(r);
+    }
   }
+  if (resume) return pause(*resume);
   s.exhausted = true;
   return total;
 }

@@ -2,9 +2,18 @@
 
 #include <tuple>
 
+#include "model/classad/eval.h"
 #include "model/config/config.h"
 
 namespace cara::negotiation {
+
+bool NegotiatorPolicy::priority_preemption_possible() const {
+  if (!preemption_requirements) return false;
+  if (!preemption_requirements->is_literal()) return true;
+  bool b = false;
+  return classad::evaluate(*preemption_requirements, nullptr, nullptr).bool_equiv(b) && b;
+}
+
 Result<NegotiatorPolicy> NegotiatorPolicy::from_config(const config::Config& config) {
   NegotiatorPolicy p;
   const std::pair<classad::ExprPtr*, const char*> exprs[] = {

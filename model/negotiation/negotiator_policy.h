@@ -36,6 +36,11 @@ struct NegotiatorPolicy {
   // wrong type, is an error naming the knob. An empty expression knob
   // leaves it unset.
   static Result<NegotiatorPolicy> from_config(const config::Config& config);
+
+  // Whether a match may ever preempt by user priority: PREEMPTION_REQUIREMENTS
+  // is set and is not the constant False (the default). Without it only
+  // a slot's Rank can take a busy slot.
+  bool priority_preemption_possible() const;
 };
 
 }  // namespace cara::negotiation

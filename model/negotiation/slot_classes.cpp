@@ -29,9 +29,15 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   for (const std::string& n : match_names) match_symbols_.push_back(classad::intern(n));
   const auto& slots = pool.slots();
   class_of_.assign(slots.size(), -1);
+  std::unordered_map<std::string, int> untakeable_keys;
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const PoolSlot& s = slots[i];
-    if (s.offered) class_of_[i] = place(i);
+    if (!s.offered) continue;
+    if (!s.untakeable) {
+      class_of_[i] = place(i);
+    } else if (!grouping_ || untakeable_keys.emplace(key(s, name_symbols_, true), 0).second) {
+      untakeable_.push_back(i);
+    }
   }
 }
 

@@ -53,6 +53,11 @@ class SlotClasses {
   // Every class ever placed in family `f` (some may be empty by now).
   const std::vector<int>& members(int f) const { return families_[static_cast<std::size_t>(f)].classes; }
 
+  // Busy slots no request can take (PoolSlot::untakeable): on offer to
+  // none, so no request walks them, but one slot of each class they would
+  // form is kept, for the reason of a request that matches only them.
+  const std::vector<std::size_t>& untakeable() const { return untakeable_; }
+
   // Slot `slot` is matched: it leaves its class.
   void take(std::size_t slot);
   // Slot `slot`'s ad changed (a partitionable slot gave some of its
@@ -89,6 +94,7 @@ class SlotClasses {
   std::vector<int> live_;
   std::vector<int> live_pos_;  // by class: its position in live_, or -1
   std::vector<int> class_of_;  // by slot, -1 when not offered
+  std::vector<std::size_t> untakeable_;
   std::unordered_map<std::string, int> by_key_;
   // By tree, which the maps keep alive so that an address is never reused
   // for another expression while cached.

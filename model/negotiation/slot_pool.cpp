@@ -8,6 +8,7 @@
 #include "model/accounting/group_tree.h"
 #include "model/classad/eval.h"
 #include "model/classad/match.h"
+#include "model/classad/references.h"
 #include "model/classad/symbol.h"
 #include "model/common/text.h"
 #include "model/schedd/job_status.h"
@@ -58,6 +59,7 @@ std::string remote_submitter(const classad::ClassAd& ad) {
 SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
                    const accounting::Accountant& accountant, const classad::EvalEnv& env) {
   total_ = static_cast<std::int64_t>(slots.size());
+  const bool priority_preemption = policy.priority_preemption_possible();
   slots_.reserve(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const classad::ClassAd& ad = slots[i];
@@ -81,6 +83,17 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
       s.rank_constant = true;
     } else if (rank->is_literal()) {
       s.rank_constant = rank->literal().number(s.rank_value);
+    } else if (rank->expr) {
+      // A Rank that reads nothing of the job (KFlops / 1e6, a site's
+      // preference among its own slots) ranks every job alike: its value
+      // against no job is the one every job gets.
+      classad::References refs;
+      classad::collect_references(*rank->expr, &ad, refs);
+      if (refs.external.empty()) {
+        static const classad::ClassAd kNoJob;
+        s.rank_constant = true;
+        s.rank_value = classad::rank(ad, kNoJob, env);
+      }
     }
     s.consumption_policy = s.partitionable && has_consumption_policy(ad);
     const std::string state = to_lower(string_attr(ad, "State"));
@@ -116,6 +129,8 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
     }
     s.dynamic = true_attr(ad, "DynamicSlot");
     s.offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
+    s.untakeable = s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) &&
+                   !priority_preemption;
     slots_.push_back(std::move(s));
   }
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();

@@ -50,10 +50,17 @@ struct PoolSlot {
   bool in_retirement = false;  // within MaxJobRetirementTime
   bool retiring = false;       // in retirement, and NEGOTIATOR_CONSIDER_EARLY_PREEMPTION off
   std::vector<LimitUse> running_limits;
-  // The slot's Rank is a constant (or absent: 0), so no job can be
-  // ranked above the running one when it is not above CurrentRank.
+  // The slot's Rank reads nothing of the job (a constant, absent: 0, or
+  // an expression of the slot's own attributes), so no job can be ranked
+  // above the running one when it is not above CurrentRank: with
+  // PREEMPTION_REQUIREMENTS false such a busy slot is left out of every
+  // request's list before anything is evaluated.
   bool rank_constant = false;
   double rank_value = 0;
+  // Busy, and no request can take it: its Rank prefers no job to the
+  // running one and PREEMPTION_REQUIREMENTS is False. Still offered, for
+  // the rejection reason of a request that matches only such slots.
+  bool untakeable = false;
   bool partitionable = false;
   bool consumption_policy = false;  // partitionable with Consumption<R> expressions
   bool dynamic = false;             // a dynamic slot (DynamicSlot = true)

@@ -119,12 +119,25 @@ TEST_CASE("spec: the thesis's groups settle at 3, 3, 12 and 6 with jobs of equal
           "[sim][spec][figure][thesis]") {
   auto sim = play("thesis-groups.scenario");
   const std::map<std::string, double> quota{{"group_auger", 3}, {"group_icecube", 3}, {"group_cms.dcms", 12}};
+  // dcms001's high-priority job (cluster 8, CreamQueue "short") runs on
+  // the one-core slot once cmsp014's is done: the 25th core is beyond the
+  // 24 the quotas share, so dcms may hold 13 while it runs (12 again as
+  // soon as its next wave starts: the quota counts the job).
+  // HTCondor matches it too: its group has surplus left from the one-core
+  // slot (the last allocation round), and the request is tried after the
+  // group's first request was refused (match before limits, issue 30).
+  auto high_running = [&](double t) {
+    for (const JobRun& r : sim->runs())
+      if (r.id == "8.0" && r.start <= t && t < r.finish) return 1.0;
+    return 0.0;
+  };
   for (double t = 60; t <= kHour; t += 60) {
     INFO("t = " << t);
     for (const auto& [group, n] : quota) {
       const SeriesSample* s = at(*sim, SeriesKind::Group, group, t);
       REQUIRE(s);
-      CHECK(s->running == n);
+      const bool high = group == "group_cms.dcms" && high_running(t) > 0;
+      CHECK((s->running == n || (high && s->running == n + 1)));
     }
     // group_cms.cms: cms001's six on the partitionable slot (cmsp014's
     // high-priority job runs on the one-core slot).

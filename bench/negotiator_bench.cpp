@@ -12,7 +12,8 @@
 //    "realistic": [{"cores", "machines", "slots", "busy_cores", "jobs",
 //                   "autoclusters", "submitters", "groups", "cycle_s",
 //                   "matches", "rejections", "phase_s", "slot_evaluations",
-//                   "slot_classes", "pies", "pie_spins", "peak_rss_mb"}]}
+//                   "prefiltered", "jobs_considered", "slot_classes", "pies",
+//                   "pie_spins", "peak_rss_mb"}]}
 // cycle_s is the median of --runs cycles (one only when a cycle takes over
 // 20 s); reference_cycle_s is the plain algorithm's (every slot assessed
 // one by one), or null where it would not finish within a minute.
@@ -221,6 +222,8 @@ nlohmann::json realistic_point(int cores, int repeats) {
           {"rejections", st.rejections},
           {"phase_s", {st.duration_phase1, st.duration_phase2, st.duration_phase3, st.duration_phase4}},
           {"slot_evaluations", st.slot_evaluations},
+          {"prefiltered", st.prefiltered},
+          {"jobs_considered", st.num_jobs_considered},
           {"slot_classes", st.slot_classes},
           {"candidate_slots", st.candidate_slots},
           {"pies", st.pies},
@@ -319,7 +322,8 @@ int main(int argc, char** argv) {
   nlohmann::json realistic = nlohmann::json::array();
   if (kind != "favourable")
     for (int cores : {10000, 25000, 50000, 100000})
-      if (cores >= min_cores && cores <= max_cores) realistic.push_back(realistic_point_isolated(cores, repeats));
+      if (cores >= min_cores && cores <= max_cores)
+        realistic.push_back(realistic_point_isolated(cores, repeats));
   std::cout << nlohmann::json{{"points", points}, {"realistic", realistic}}.dump() << "\n";
   return 0;
 }

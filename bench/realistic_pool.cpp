@@ -34,7 +34,8 @@ std::vector<std::string> group_names() {
     out.push_back(top);
     for (const char* sub : kSubs) {
       out.push_back(std::string(top) + "." + sub);
-      for (int l = 0; l < kLeaves; ++l) out.push_back(std::string(top) + "." + sub + ".l" + std::to_string(l));
+      for (int l = 0; l < kLeaves; ++l)
+        out.push_back(std::string(top) + "." + sub + ".l" + std::to_string(l));
     }
   }
   return out;
@@ -132,23 +133,22 @@ std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsig
   std::vector<std::string> names;
   for (int s = 0; s < shape.submitters; ++s) {
     names.push_back(submitter_name(s));
-    (void)pool->accountant->set_priority(names.back(),
-                                         std::uniform_real_distribution<double>(0.5, 800)(rng));
+    (void)pool->accountant->set_priority(names.back(), std::uniform_real_distribution<double>(0.5, 800)(rng));
     if (s % 20 == 7) (void)pool->accountant->set_ceiling(names.back(), pick(50, 400), std::nullopt, kNow);
   }
 
   // Machines.
-  const char* const models[] = {"AMD EPYC 7502", "AMD EPYC 7763", "Intel Xeon Gold 6248",
+  const char* const models[] = {"AMD EPYC 7502",        "AMD EPYC 7763",         "Intel Xeon Gold 6248",
                                 "Intel Xeon Gold 6338", "Intel Xeon E5-2650 v4", "AMD EPYC 9554"};
   const char* const sites[] = {"T1", "T2a", "T2b", "T3"};
   const classad::ClassAd pslot_template = slot_template(true), static_template = slot_template(false);
-  const classad::ExprPtr preferring_rank = parse("[R = ifThenElse(TARGET.AcctGroupTop =?= \"group_atlas\", 10, 0)]")
-                                               .find("R")
-                                               ->expr;
+  const classad::ExprPtr preferring_rank =
+      parse("[R = ifThenElse(TARGET.AcctGroupTop =?= \"group_atlas\", 10, 0)]").find("R")->expr;
   int cores = 0, machine = 0;
   while (cores < shape.cores) {
     const int ncores = std::min(shape.cores - cores, 8 * pick(3, 8));  // 24-64
-    const std::string host = "wn" + std::to_string(machine) + ".r" + std::to_string(machine / 40) + ".example.org";
+    const std::string host =
+        "wn" + std::to_string(machine) + ".r" + std::to_string(machine / 40) + ".example.org";
     const int mem_per_core = 1024 * pick(2, 6) / 1;
     const int disk_per_core = 1000000 * pick(10, 40);
     const int model = pick(0, 5);
@@ -196,12 +196,15 @@ std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsig
       ad.set("TotalSlotCpus", ncores);
       ad.set("TotalSlotMemory", ncores * mem_per_core);
       ad.set("TotalSlotDisk", static_cast<double>(ncores) * disk_per_core);
-      if (prefers) ad.insert("Rank", preferring_rank);
-      else ad.set("Rank", 0.0);
+      if (prefers)
+        ad.insert("Rank", preferring_rank);
+      else
+        ad.set("Rank", 0.0);
     };
     // Running jobs: 60-100 % of the machine's cores, in dynamic slots of
     // 1-8 cores (or static slots one by one).
-    const int busy = std::min(ncores, static_cast<int>(ncores * std::uniform_real_distribution<double>(0.6, 1.0)(rng)));
+    const int busy =
+        std::min(ncores, static_cast<int>(ncores * std::uniform_real_distribution<double>(0.6, 1.0)(rng)));
     auto busy_attrs = [&](classad::ClassAd& ad) {
       const int who = pick(0, shape.submitters - 1);
       const std::string& user = names[static_cast<std::size_t>(who)];
@@ -284,12 +287,14 @@ std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsig
     if (chance(0.15)) req += " && stringListMember(TARGET.Site, \"T1,T2a\")";
     if (chance(0.1)) req += " && TARGET.CpuModelNumber >= " + std::to_string(40 + 9 * pick(1, 4));
     if (chance(0.1)) req += " && TARGET.KFlops > " + std::to_string(1500000 + 10000 * pick(20, 150));
-    if (chance(0.05)) req += " && TARGET.Machine =!= \"wn" + std::to_string(pick(0, machine)) + ".r0.example.org\"";
+    if (chance(0.05))
+      req += " && TARGET.Machine =!= \"wn" + std::to_string(pick(0, machine)) + ".r0.example.org\"";
     std::string ad = "[MyType = \"Job\"; TargetType = \"Machine\"; ClusterId = " + std::to_string(1000 + a) +
                      "; ProcId = 0; Owner = \"user" + std::to_string(s) + "\"; User = \"" + user +
-                     "\"; AccountingGroup = \"" + group + "\"; AcctGroup = \"" + group.substr(0, group.rfind('.')) +
-                     "\"; AcctGroupUser = \"user" + std::to_string(s) + "\"; AcctGroupTop = \"" + top_of(group) +
-                     "\"; RequestCpus = " + std::to_string(cpus) + "; RequestMemory = " + std::to_string(memory) +
+                     "\"; AccountingGroup = \"" + group + "\"; AcctGroup = \"" +
+                     group.substr(0, group.rfind('.')) + "\"; AcctGroupUser = \"user" + std::to_string(s) +
+                     "\"; AcctGroupTop = \"" + top_of(group) + "\"; RequestCpus = " + std::to_string(cpus) +
+                     "; RequestMemory = " + std::to_string(memory) +
                      "; RequestDisk = " + std::to_string(disk) + "; Requirements = " + req +
                      "; JobUniverse = 5; JobPrio = " + std::to_string(pick(0, 2)) +
                      "; QDate = " + std::to_string(kNow - pick(0, 86400)) +
@@ -297,8 +302,10 @@ std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsig
                      "\"; NumJobStarts = 0; JobStatus = 1; WantDocker = " + (docker ? "true" : "false") +
                      "; MaxWallTime = " + std::to_string(3600 * pick(1, 48));
     const int rank_kind = pick(0, 9);
-    if (rank_kind == 0) ad += "; Rank = TARGET.KFlops";
-    else if (rank_kind == 1) ad += "; Rank = TARGET.Memory";
+    if (rank_kind == 0)
+      ad += "; Rank = TARGET.KFlops";
+    else if (rank_kind == 1)
+      ad += "; Rank = TARGET.Memory";
     if (a % 10 == 3) ad += "; ConcurrencyLimits = \"db\"";
     if (a % 25 == 11) ad += "; ConcurrencyLimits = \"license_x:2\"";
     pool->jobs.push_back(parse(ad + "]"));

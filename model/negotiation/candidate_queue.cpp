@@ -1,9 +1,11 @@
 #include "model/negotiation/candidate_queue.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "model/classad/match.h"
+#include "model/classad/references.h"
 
 namespace cara::negotiation {
 namespace {
@@ -14,7 +16,8 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
 CandidateQueue::CandidateQueue(const RequestContext& request, const SlotPool& pool,
                                const SlotClasses& classes, const ClassRanks& ranks,
-                               const NegotiatorPolicy& policy, const classad::EvalEnv& env, CycleStats& stats)
+                               const NegotiatorPolicy& policy, const classad::EvalEnv& env, CycleStats& stats,
+                               bool prefilter)
     : request_(request),
       pool_(pool),
       classes_(classes),
@@ -22,7 +25,30 @@ CandidateQueue::CandidateQueue(const RequestContext& request, const SlotPool& po
       policy_(policy),
       env_(env),
       stats_(stats),
-      independent_(ranks.job_name_sets(), -1) {}
+      independent_(ranks.job_name_sets(), -1),
+      weights_(static_cast<std::size_t>(pool.weight_signatures()), std::numeric_limits<double>::quiet_NaN()) {
+  if (prefilter) {
+    prefilter_.emplace(*request.job, env);
+    for (const RequestPrefilter::Test& t : prefilter_->tests())
+      prefilter_columns_.push_back(classes.column_of(t.attr));
+  }
+  requests_read_slot_ = false;
+  for (const char* attr : {"RequestCpus", "RequestMemory", "RequestDisk"}) {
+    const classad::Attribute* a = request.job->find(attr);
+    if (a == nullptr || !a->expr || a->is_literal()) continue;
+    classad::References refs;
+    classad::collect_references(*a->expr, request.job, refs);
+    requests_read_slot_ = requests_read_slot_ || !refs.external.empty();
+  }
+}
+
+double CandidateQueue::weight(const PoolSlot& slot) {
+  if (slot.weight_signature < 0 || (!slot.consumption_policy && requests_read_slot_))
+    return match_weight(slot, *request_.job, policy_, env_);
+  double& w = weights_[static_cast<std::size_t>(slot.weight_signature)];
+  if (std::isnan(w)) w = match_weight(slot, *request_.job, policy_, env_);
+  return w;
+}
 
 void CandidateQueue::push(const Entry& e) {
   heap_.push_back(e);
@@ -63,14 +89,39 @@ void CandidateQueue::assess_class(int c) {
   }
 }
 
+bool CandidateQueue::family_may_match(int f) const {
+  const std::vector<RequestPrefilter::Test>& tests = prefilter_->tests();
+  for (std::size_t i = 0; i < tests.size(); ++i) {
+    const int column = prefilter_columns_[i];
+    SlotValue v;
+    if (column >= 0) {
+      v = classes_.cell(f, column);
+    } else {  // not a name the family key reads (cannot happen: Requirements are read)
+      const std::vector<int>& members = classes_.members(f);
+      auto live = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
+      v = SlotValue::of(*pool_.slots()[classes_.head(*live)].ad, tests[i].attr);
+    }
+    if (!RequestPrefilter::passes(tests[i], v)) return false;
+  }
+  return true;
+}
+
 void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) {
   for (int f : classes_.live_families()) {
+    // The family's classes agree on every slot attribute the requests'
+    // Requirements read: one look at its row rules them all out. (Not a
+    // partitionable slot whose busy dynamic slots it may preempt: the job
+    // is matched against it with their resources added.)
+    if (prefilter_ && !classes_.with_children(f) && !family_may_match(f)) {
+      ++stats_.prefiltered;
+      continue;
+    }
     const std::vector<int>& members = classes_.members(f);
     auto first = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
     if (first == members.end()) continue;
     const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
     // Every slot of a family weighs the same for the job.
-    if (const double w = match_weight(slot, *request_.job, policy_, env_); !affordable(w)) {
+    if (const double w = weight(slot); !affordable(w)) {
       deferred_.emplace_back(f, w);
       continue;
     }
@@ -211,19 +262,22 @@ void CandidateQueue::took(int moved) {
 }
 
 Unfit CandidateQueue::rejection_reason() const {
-  std::vector<std::pair<Unfit, std::size_t>> pending = unmatched_;
-  // The busy slots nobody can take give their reason too, if the job
-  // matches them: PREEMPTION_REQUIREMENTS == False for a better user.
-  for (std::size_t slot : classes_.untakeable()) {
-    Unfit why = preemption_denied(request_, pool_.slots()[slot], pool_.slots()[slot].rank_value);
-    if (why == Unfit::None) why = Unfit::PreemptionRequirements;
-    if (why > telling_) pending.emplace_back(why, slot);
-  }
-  std::stable_sort(pending.begin(), pending.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [why, slot] : pending) {
-    if (why <= telling_) break;
-    if (matches(request_, pool_.slots()[slot], env_)) return why;
+  // The most telling reason whose slot the job matches: reasons from the
+  // most telling down, each matched only if no better one held.
+  auto untakeable_reason = [&](std::size_t slot) {
+    const PoolSlot& s = pool_.slots()[slot];
+    const Unfit why = preemption_denied(request_, s, s.rank_value);
+    // Busy slots nobody can take: PREEMPTION_REQUIREMENTS == False for a
+    // user it would otherwise let preempt.
+    return why == Unfit::None ? Unfit::PreemptionRequirements : why;
+  };
+  for (int level = static_cast<int>(Unfit::PreemptionRequirements); level > static_cast<int>(telling_);
+       --level) {
+    const auto why = static_cast<Unfit>(level);
+    for (const auto& [reason, slot] : unmatched_)
+      if (reason == why && matches(request_, pool_.slots()[slot], env_)) return why;
+    for (std::size_t slot : classes_.untakeable())
+      if (untakeable_reason(slot) == why && matches(request_, pool_.slots()[slot], env_)) return why;
   }
   return telling_;
 }

@@ -20,6 +20,7 @@
 #include "model/negotiation/class_ranks.h"
 #include "model/negotiation/cycle_types.h"
 #include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/request_prefilter.h"
 #include "model/negotiation/slot_assessment.h"
 #include "model/negotiation/slot_classes.h"
 #include "model/negotiation/slot_pool.h"
@@ -36,7 +37,11 @@ class CandidateQueue {
  public:
   CandidateQueue(const RequestContext& request, const SlotPool& pool, const SlotClasses& classes,
                  const ClassRanks& ranks, const NegotiatorPolicy& policy, const classad::EvalEnv& env,
-                 CycleStats& stats);
+                 CycleStats& stats, bool prefilter = true);
+
+  // The SlotWeight a match of the request to `slot` would charge
+  // (match_weight), computed once per weight signature.
+  double weight(const PoolSlot& slot);
 
   // Lists the live slots; a family whose slots `affordable` refuses by
   // their match weight can give the request nothing, so it is set aside
@@ -105,6 +110,11 @@ class CandidateQueue {
   Entry last_;
   std::vector<std::pair<int, double>> deferred_;  // families fill() set aside, with their weight
   std::optional<double> refused_;
+  bool requests_read_slot_ = true;  // the job's Request* read the slot (TARGET)
+  std::vector<double> weights_;     // by weight signature; NaN: not yet known
+  std::optional<RequestPrefilter> prefilter_;
+  std::vector<int> prefilter_columns_;  // by prefilter test: its column in classes_, or -1
+  bool family_may_match(int family) const;
   Unfit telling_ = Unfit::NoMatch;
   std::vector<std::pair<Unfit, std::size_t>> unmatched_;  // reasons that hold only if the ads match
 };

@@ -52,8 +52,9 @@ class Cycle {
  public:
   Cycle(const NegotiatorPolicy& policy, const accounting::Accountant& accountant,
         std::optional<accounting::GroupTree>& groups, const classad::EvalEnv& env,
-        const std::vector<SubmitterRequests>& input, CycleResult& result)
-      : policy_(policy),
+        const std::vector<SubmitterRequests>& input, CycleResult& result, bool prefilter)
+      : prefilter_(prefilter),
+        policy_(policy),
         accountant_(accountant),
         groups_(groups),
         env_(env),
@@ -77,6 +78,7 @@ class Cycle {
   // matches only those is still told why (insufficient priority, ...).
   bool slots_left() const { return !classes_->live().empty() || !classes_->untakeable().empty(); }
 
+  bool prefilter_;
   const NegotiatorPolicy& policy_;
   const accounting::Accountant& accountant_;
   std::optional<accounting::GroupTree>& groups_;
@@ -145,7 +147,7 @@ classad::ClassAd Cycle::candidate_job(const SubmitterState& s, std::size_t r, in
 
 void Cycle::consume(std::size_t index, const classad::ClassAd& job) {
   PoolSlot& slot = pool_->slots()[index];
-  auto amounts = consumption(*slot.ad, job, env_);
+  auto amounts = consumption(slot, job, env_);
   classad::ClassAd& ad = pool_->own(index);
   if (amounts) {
     for (const auto& [resource, amount] : *amounts) {
@@ -167,8 +169,10 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   // HTCondor's matchmakingAlgorithm checks the match and the preemption
   // rules first and SubmitterLimitPermits last, per candidate: a slot the
   // request cannot afford is skipped, not a stop.
-  auto affordable = [&](double w) { return w <= group_left(group_node) + kEpsilon && w <= budget + kEpsilon; };
-  CandidateQueue queue(ctx, *pool_, *classes_, *ranks_, policy_, env_, result_.stats);
+  auto affordable = [&](double w) {
+    return w <= group_left(group_node) + kEpsilon && w <= budget + kEpsilon;
+  };
+  CandidateQueue queue(ctx, *pool_, *classes_, *ranks_, policy_, env_, result_.stats, prefilter_);
   queue.fill(affordable);
 
   std::string concurrency_reason;
@@ -178,7 +182,7 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     if (!candidate) break;
     const std::size_t index = candidate->slot;
     const PoolSlot& slot = pool_->slots()[index];
-    const double w = match_weight(slot, job, policy_, env_);
+    const double w = queue.weight(slot);
     if (!affordable(w)) {
       queue.refused(w);
       continue;
@@ -249,7 +253,8 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   } else if (unfit >= Unfit::InsufficientPriority || !refused) {
     rs.reason = unfit_reason(unfit);
   } else {
-    rs.reason = *refused > group_left(group_node) + kEpsilon ? "group quota exceeded" : "submitter limit exceeded";
+    rs.reason =
+        *refused > group_left(group_node) + kEpsilon ? "group quota exceeded" : "submitter limit exceeded";
   }
   // A limit may give way in a later spin (a larger slice, surplus): the
   // request is tried again then. Otherwise it is done for the cycle.
@@ -549,7 +554,7 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
     if (classes.class_of(i) >= 0) ++stats.candidate_slots;
   if (clock_) stats.duration_phase3 = clock_() - phase3_start;
   // Phase 4: matchmaking.
-  Cycle cycle(policy_, accountant_, groups_, env_, submitters, result);
+  Cycle cycle(policy_, accountant_, groups_, env_, submitters, result, prefilter_on_);
   const double phase4_start = clock_ ? clock_() : 0;
   cycle.run(pool, classes, ranks);
   if (clock_) {

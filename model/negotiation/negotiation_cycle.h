@@ -56,6 +56,9 @@ class NegotiationCycle {
   void set_clock(std::function<double()> clock) { clock_ = std::move(clock); }
   // Off: assess every slot one by one (the plain algorithm).
   void set_slot_classes(bool on) { classes_on_ = on; }
+  // Off: no request prefilter (request_prefilter.h); every family is
+  // evaluated. For tests that check the prefilter changes nothing.
+  void set_prefilter(bool on) { prefilter_on_ = on; }
 
   CycleResult run(const std::vector<classad::ClassAd>& slots,
                   const std::vector<SubmitterRequests>& submitters);
@@ -67,6 +70,7 @@ class NegotiationCycle {
   classad::EvalEnv env_;
   std::function<double()> clock_;
   bool classes_on_ = true;
+  bool prefilter_on_ = true;
 };
 
 // The groups of a cycle in the order they negotiated in (their turns);

@@ -12,13 +12,12 @@
 namespace cara::negotiation {
 namespace {
 
-bool fits_consumption(const classad::ClassAd& pslot, const classad::ClassAd& job,
-                      const classad::EvalEnv& env) {
+bool fits_consumption(const PoolSlot& pslot, const classad::ClassAd& job, const classad::EvalEnv& env) {
   auto amounts = consumption(pslot, job, env);
   if (!amounts) return false;
   for (const auto& [resource, amount] : *amounts) {
     double have = 0;
-    if (!classad::evaluate_attr(pslot, resource, nullptr, env).number(have)) have = 0;
+    if (!classad::evaluate_attr(*pslot.ad, resource, nullptr, env).number(have)) have = 0;
     if (amount > have + 1e-9) return false;
   }
   return true;
@@ -46,16 +45,16 @@ const char* unfit_reason(Unfit u) {
   return "no match found";
 }
 
-std::optional<std::vector<std::pair<std::string, double>>> consumption(const classad::ClassAd& pslot,
+std::optional<std::vector<std::pair<std::string, double>>> consumption(const PoolSlot& pslot,
                                                                        const classad::ClassAd& job,
                                                                        const classad::EvalEnv& env) {
   std::vector<std::pair<std::string, double>> out;
-  for (const classad::Attribute& a : pslot.attributes()) {
-    if (!is_consumption_attribute(a.name)) continue;
+  out.reserve(pslot.consumption_exprs.size());
+  for (const auto& [resource, expr] : pslot.consumption_exprs) {
     double d = 0;
-    if (!classad::evaluate(*a.expr, &pslot, &job, env).number(d) || d < 0 || std::isnan(d))
+    if (!classad::evaluate(*expr, pslot.ad, &job, env).number(d) || d < 0 || std::isnan(d))
       return std::nullopt;
-    out.emplace_back(std::string(a.name.substr(11)), d);
+    out.emplace_back(resource, d);
   }
   return out;
 }
@@ -86,7 +85,7 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
     a.preemption_rank = negotiator_rank(policy.preemption_rank, ad, job, env);
   } else {
     if (!classad::symmetric_match(job, ad, env)) return a;
-    if (slot.consumption_policy && !fits_consumption(ad, job, env)) return a;
+    if (slot.consumption_policy && !fits_consumption(slot, job, env)) return a;
     a.reason = MatchReason::NoPreemption;
   }
   a.unfit = Unfit::None;
@@ -144,11 +143,15 @@ double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const Neg
                     const classad::EvalEnv& env) {
   if (!slot.partitionable) return slot.weight;
   if (!policy.use_slot_weights) return 1;
-  // The dynamic slot the match would carve: its SlotWeight.
-  classad::ClassAd dslot = *slot.ad;
+  // The dynamic slot the match would carve: the resources it would get,
+  // then its SlotWeight.
+  std::vector<std::pair<std::string_view, double>> carved;
   if (slot.consumption_policy) {
-    if (auto amounts = consumption(*slot.ad, job, env)) {
-      for (const auto& [resource, amount] : *amounts) dslot.set(resource, amount);
+    if (auto amounts = consumption(slot, job, env)) {
+      for (const auto& [resource, amount] : *amounts) {
+        for (const auto& [name, expr] : slot.consumption_exprs)
+          if (name == resource) carved.emplace_back(name, amount);  // a name that outlives `amounts`
+      }
     }
   } else {
     for (auto [request, resource, fallback] :
@@ -156,19 +159,50 @@ double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const Neg
           std::tuple{"RequestDisk", "Disk", -1.0}}) {
       double d = 0;
       if (classad::evaluate_attr(job, request, slot.ad, env).number(d) && d >= 0) {
-        dslot.set(resource, d);
+        carved.emplace_back(resource, d);
       } else if (fallback >= 0) {
-        dslot.set(resource, fallback);
+        carved.emplace_back(resource, fallback);
       }
     }
   }
+  auto amount_of = [&](std::string_view resource, double& out) {
+    for (const auto& [name, d] : carved)
+      if (iequals(name, resource)) return (out = d), true;
+    return classad::evaluate_attr(*slot.ad, resource, nullptr, env).number(out);
+  };
+  switch (slot.carved_weight) {
+    case PoolSlot::CarvedWeight::Resource: {
+      // slot_weight's rule: the value when a number >= 0, else Cpus, else 1.
+      double w = 0;
+      if (amount_of(slot.weight_resource, w) && w >= 0) return w;
+      return amount_of("Cpus", w) ? w : 1;
+    }
+    case PoolSlot::CarvedWeight::Overlay: {
+      // SlotWeight reads nothing else (slot_pool.cpp): each resource it
+      // may read, carved or else the partitionable slot's own.
+      classad::ClassAd overlay;
+      auto put = [&](std::string_view name) {
+        double d = 0;
+        if (amount_of(name, d)) overlay.set(name, d);
+      };
+      for (const char* name : {"Cpus", "Memory", "Disk"}) put(name);
+      for (const auto& [name, expr] : slot.consumption_exprs) put(name);
+      double w = 0;
+      const classad::Attribute* expr = slot.ad->find("SlotWeight");
+      if (classad::evaluate(*expr->expr, &overlay, nullptr, env).number(w) && w >= 0) return w;
+      return amount_of("Cpus", w) ? w : 1;
+    }
+    case PoolSlot::CarvedWeight::Copy: break;
+  }
+  classad::ClassAd dslot = *slot.ad;
+  for (const auto& [name, d] : carved) dslot.set(name, d);
   return slot_weight(dslot, env);
 }
 
 Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank) {
   if (slot.retiring) return Unfit::Retiring;
   if (new_rank > slot.current_rank) return Unfit::None;
-  if (to_lower(slot.remote_submitter) == request.submitter) return Unfit::SameSubmitter;
+  if (slot.remote_key == request.submitter) return Unfit::SameSubmitter;
   if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) return Unfit::InsufficientPriority;
   return Unfit::None;
 }

@@ -94,7 +94,7 @@ double negotiator_rank(const classad::ExprPtr& expr, const classad::ClassAd& slo
 // A partitionable slot's share for `job` under its consumption policy:
 // each Consumption<R> evaluated with MY = slot, TARGET = job, by resource
 // name. Null when a value is not a non-negative number.
-std::optional<std::vector<std::pair<std::string, double>>> consumption(const classad::ClassAd& pslot,
+std::optional<std::vector<std::pair<std::string, double>>> consumption(const PoolSlot& pslot,
                                                                        const classad::ClassAd& job,
                                                                        const classad::EvalEnv& env);
 

@@ -70,7 +70,7 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
     k += static_cast<char>('0' + static_cast<int>(s.use));
     k += s.retiring ? 'r' : '-';
     if (s.use == SlotUse::Busy) {
-      k += to_lower(s.remote_submitter);
+      k += s.remote_key;
       k += '|' + number_text(s.current_rank) + '|' + number_text(s.remote_eup);
     }
     k += '|';
@@ -115,13 +115,24 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
 
 int SlotClasses::family_for(std::size_t slot) {
   int f = static_cast<int>(families_.size());
+  const PoolSlot& s = pool_.slots()[slot];
   if (grouping_) {
-    auto [it, fresh] = family_by_key_.emplace(key(pool_.slots()[slot], match_symbols_, false), f);
+    auto [it, fresh] = family_by_key_.emplace(key(s, match_symbols_, false), f);
     if (!fresh) return it->second;
   }
   families_.emplace_back();
   live_family_pos_.push_back(-1);
+  // The family's values, as its first slot has them now (a partitionable
+  // slot that gives resources away moves to another family).
+  for (classad::Symbol name : match_symbols_) cells_.push_back(SlotValue::of(*s.ad, name));
+  with_children_.push_back(s.children.empty() ? 0 : 1);
   return f;
+}
+
+int SlotClasses::column_of(classad::Symbol name) const {
+  for (std::size_t i = 0; i < match_symbols_.size(); ++i)
+    if (match_symbols_[i] == name) return static_cast<int>(i);
+  return -1;
 }
 
 int SlotClasses::place(std::size_t slot) {

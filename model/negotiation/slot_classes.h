@@ -26,6 +26,7 @@
 
 #include "model/classad/references.h"
 #include "model/classad/symbol.h"
+#include "model/negotiation/request_prefilter.h"
 #include "model/negotiation/slot_pool.h"
 
 namespace cara::negotiation {
@@ -52,6 +53,20 @@ class SlotClasses {
   const std::vector<int>& live_families() const { return live_families_; }
   // Every class ever placed in family `f` (some may be empty by now).
   const std::vector<int>& members(int f) const { return families_[static_cast<std::size_t>(f)].classes; }
+
+  // The values of what the match reads of a slot (the family key's
+  // names), by family: every slot of a family agrees on them, so the
+  // request prefilter reads them here, one row per family, instead of in
+  // each family's ads. column_of(): -1 for a name that is not one of them.
+  int column_of(classad::Symbol name) const;
+  const SlotValue& cell(int family, int column) const {
+    return cells_[static_cast<std::size_t>(family) * match_symbols_.size() +
+                  static_cast<std::size_t>(column)];
+  }
+  // The family is a partitionable slot whose busy dynamic slots a match
+  // may preempt (ALLOW_PSLOT_PREEMPTION): what it offers is more than its
+  // own ad says.
+  bool with_children(int family) const { return with_children_[static_cast<std::size_t>(family)] != 0; }
 
   // Busy slots no request can take (PoolSlot::untakeable): on offer to
   // none, so no request walks them, but one slot of each class they would
@@ -95,6 +110,8 @@ class SlotClasses {
   std::vector<int> live_pos_;  // by class: its position in live_, or -1
   std::vector<int> class_of_;  // by slot, -1 when not offered
   std::vector<std::size_t> untakeable_;
+  std::vector<SlotValue> cells_;              // by family, then column (match_symbols_)
+  std::vector<unsigned char> with_children_;  // by family
   std::unordered_map<std::string, int> by_key_;
   // By tree, which the maps keep alive so that an address is never reused
   // for another expression while cached.

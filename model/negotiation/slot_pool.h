@@ -44,6 +44,7 @@ struct PoolSlot {
   double weight = 1;     // SlotWeight (1 without NEGOTIATOR_USE_SLOT_WEIGHTS)
   // Busy slots: who runs there, and how well the slot likes it.
   std::string remote_submitter;  // AccountingGroup, else RemoteUser
+  std::string remote_key;        // remote_submitter lower-cased (submitter names ignore case)
   std::string remote_group;
   double remote_eup = 0;
   double current_rank = 0;
@@ -63,7 +64,23 @@ struct PoolSlot {
   bool untakeable = false;
   bool partitionable = false;
   bool consumption_policy = false;  // partitionable with Consumption<R> expressions
-  bool dynamic = false;             // a dynamic slot (DynamicSlot = true)
+  // The Consumption<R> expressions, by resource name R (read once: a
+  // request's share is asked for many times a cycle).
+  std::vector<std::pair<std::string, classad::ExprPtr>> consumption_exprs;
+  // How a partitionable slot weighs the dynamic slot it would carve
+  // (match_weight): SlotWeight is absent or names one resource
+  // (`SlotWeight = Cpus`): that resource's amount; else SlotWeight reads
+  // only the carved resources: evaluated over them alone; else over a
+  // copy of the whole ad.
+  enum class CarvedWeight { Resource, Overlay, Copy };
+  CarvedWeight carved_weight = CarvedWeight::Copy;
+  std::string weight_resource;  // CarvedWeight::Resource: which
+  // Partitionable slots with the same signature (>= 0) carve the same
+  // weight for a job whose Request* read nothing of the slot: their
+  // Consumption<R> expressions read only the job and they weigh the
+  // carved slot alike. -1: the weight may depend on the slot.
+  int weight_signature = -1;
+  bool dynamic = false;  // a dynamic slot (DynamicSlot = true)
   // ALLOW_PSLOT_PREEMPTION (policy-configuration-ep-ap, "pslot
   // preemption"): a partitionable slot's busy dynamic slots, lowest
   // CurrentRank first. They are not offered on their own.
@@ -83,6 +100,8 @@ class SlotPool {
 
   std::vector<PoolSlot>& slots() { return slots_; }
   const std::vector<PoolSlot>& slots() const { return slots_; }
+  // How many weight signatures the slots have (PoolSlot::weight_signature).
+  int weight_signatures() const { return weight_signatures_; }
   std::int64_t total_slots() const { return total_; }      // before NEGOTIATOR_SLOT_CONSTRAINT
   std::int64_t trimmed_slots() const { return trimmed_; }  // left out by the constraint or as unusable
   double total_weight() const { return total_weight_; }  // SlotWeight of the slots that passed the constraint
@@ -102,6 +121,7 @@ class SlotPool {
   std::deque<classad::ClassAd> owned_;
   std::vector<classad::ClassAd*> copies_;  // by slot: its owned copy, or null
   std::int64_t total_ = 0, trimmed_ = 0;
+  int weight_signatures_ = 0;
   double total_weight_ = 0;
   std::map<std::string, double> usage_, group_usage_;
   ConcurrencyUsage concurrency_;

@@ -23,14 +23,16 @@ void two_slots(Pool& p) {
 
 classad::ClassAd busy_slot(const std::string& name, const std::string& user, const std::string& extra,
                            double current_rank = 0) {
-  return slot(name, "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"" + user + "\"; RemoteOwner = \"" +
-                        user + "\"; CurrentRank = " + std::to_string(current_rank) + "; " + extra);
+  return slot(name, "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"" + user +
+                        "\"; RemoteOwner = \"" + user + "\"; CurrentRank = " + std::to_string(current_rank) +
+                        "; " + extra);
 }
 
 std::map<std::string, std::string> reasons(const negotiation::CycleResult& r) {
   std::map<std::string, std::string> out;
   for (const auto& rej : r.rejections)
-    if (rej.job_id) out[std::to_string(rej.job_id->cluster) + "." + std::to_string(rej.job_id->proc)] = rej.reason;
+    if (rej.job_id)
+      out[std::to_string(rej.job_id->cluster) + "." + std::to_string(rej.job_id->proc)] = rej.reason;
   return out;
 }
 

@@ -76,11 +76,12 @@ struct Pool {
     submitters.push_back({submitter, {std::move(r)}});
   }
 
-  negotiation::CycleResult run(bool classes = true) {
+  negotiation::CycleResult run(bool classes = true, bool prefilter = true) {
     classad::EvalEnv env;
     env.now = kNow;
     negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
     cycle.set_slot_classes(classes);
+    cycle.set_prefilter(prefilter);
     return cycle.run(slots, submitters);
   }
 

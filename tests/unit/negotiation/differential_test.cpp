@@ -1,0 +1,213 @@
+// The fast cycle against the plain algorithm (issue 30, section 3): on
+// thousands of random pools, seeded, the cycle with slot classes,
+// presorted families, the request prefilter and the per-request weight
+// memo gives the matches, in the same order, and the rejections, with the
+// same reasons, that assessing every slot one by one without any of them
+// gives. The pools mix what the shortcuts must get right: static and
+// partitionable slots (with and without a consumption policy, with busy
+// dynamic slots ALLOW_PSLOT_PREEMPTION may take), busy slots
+// whose Rank is constant, reads only the slot or reads the job, slot
+// attributes that are literals, expressions or missing, and Requirements
+// whose conjuncts the prefilter reads and others it cannot.
+#include <random>
+
+#include "model/negotiation/request_prefilter.h"
+#include "tests/unit/negotiation/support.h"
+
+using namespace cara;
+using namespace cara::test;
+
+namespace {
+
+struct Random {
+  std::mt19937 rng;
+  int pick(int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); }
+  bool chance(int in) { return pick(in) == 0; }
+};
+
+const char* const kUsers[] = {"u1@example.org", "u2@example.org", "u3@example.org", "group_a.u4@example.org",
+                              "group_b.u5@example.org"};
+
+std::string slot_extra(Random& r, int machine, int id, bool partitionable) {
+  std::string e = "SlotID = " + std::to_string(id) + "; KFlops = " + std::to_string(1000 * (1 + r.pick(4))) +
+                  "; Memory = " + std::to_string(1024 * (1 + r.pick(4))) +
+                  "; Disk = " + std::to_string(10000 * (1 + r.pick(3)));
+  // HasDocker: true, false, missing or an expression.
+  switch (r.pick(4)) {
+    case 0: e += "; HasDocker = true"; break;
+    case 1: e += "; HasDocker = false"; break;
+    case 2: e += "; HasDocker = KFlops > 2000"; break;
+    default: break;
+  }
+  // OpSysMajorVer: a literal, an expression, or missing.
+  switch (r.pick(4)) {
+    case 0: e += "; OpSysMajorVer = 8"; break;
+    case 1: e += "; OpSysMajorVer = 9"; break;
+    case 2: e += "; OpSysMajorVer = 7 + 2"; break;
+    default: break;
+  }
+  e += "; Site = \"" + std::string(r.pick(2) ? "T1" : "T2") + "\"";
+  // Rank: constant, the slot's own attributes, or the job's.
+  switch (r.pick(3)) {
+    case 0: e += "; Rank = " + std::to_string(r.pick(2)); break;
+    case 1: e += "; Rank = KFlops / 1000"; break;
+    default: e += "; Rank = TARGET.Department =?= \"physics\""; break;
+  }
+  if (r.chance(4)) e += "; START = TARGET.RequestMemory <= MY.Memory; Requirements = START";
+  if (r.chance(5)) e += "; SlotWeight = Cpus * 2";
+  if (partitionable) {
+    e += "; PartitionableSlot = true";
+    if (r.pick(2))
+      e += "; ConsumptionCpus = quantize(TARGET.RequestCpus, {1}); ConsumptionMemory = TARGET.RequestMemory; "
+           "ConsumptionDisk = TARGET.RequestDisk";
+  } else if (r.chance(3)) {
+    const char* user = kUsers[r.pick(5)];
+    e += "; State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"" + std::string(user) +
+         "\"; RemoteOwner = \"" + user + "\"; CurrentRank = " + std::to_string(r.pick(3));
+    if (r.chance(3)) e += "; ConcurrencyLimits = \"xsw\"";
+  }
+  (void)machine;
+  return e;
+}
+
+std::string job_extra(Random& r) {
+  const int cpus = 1 + r.pick(3);
+  std::string req;
+  auto conj = [&](const std::string& c) { req += (req.empty() ? "" : " && ") + c; };
+  if (r.pick(3)) conj("TARGET.Cpus >= RequestCpus");
+  if (r.pick(2)) conj("TARGET.Memory >= RequestMemory");
+  if (r.chance(3)) conj("RequestDisk <= TARGET.Disk");  // mirrored
+  if (r.chance(3)) conj("TARGET.HasDocker");
+  if (r.chance(3)) conj("TARGET.OpSysMajorVer >= " + std::to_string(8 + r.pick(2)));
+  if (r.chance(4)) conj("TARGET.KFlops > " + std::to_string(1000 * r.pick(4)));
+  if (r.chance(4)) conj("TARGET.KFlops == 2000");
+  if (r.chance(4)) conj("(TARGET.Site == \"T1\" || TARGET.Memory >= 4096)");  // not the prefilter's
+  if (r.chance(5)) conj("TARGET.Memory >= NeedMemory");                       // NeedMemory reads the slot
+  if (req.empty()) req = "true";
+  std::string e = "RequestCpus = " + std::to_string(cpus) +
+                  "; RequestMemory = " + std::to_string(512 * (1 + r.pick(6))) +
+                  "; RequestDisk = " + std::to_string(5000 * (1 + r.pick(4))) +
+                  "; NeedMemory = TARGET.Cpus * 256; Requirements = " + req;
+  if (r.pick(2)) e += "; Rank = TARGET.KFlops";
+  if (r.pick(3)) e += std::string("; Department = \"") + (r.pick(2) ? "physics" : "chemistry") + "\"";
+  if (r.chance(4)) e += "; ConcurrencyLimits = \"XSW\"";
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("the fast cycle gives the plain algorithm's matches, order and reasons on 2,000 random pools",
+          "[negotiation][issue30][differential]") {
+  Random r{std::mt19937(20261127)};
+  std::size_t matched = 0, rejected = 0, preempting = 0, pslot_preemptions = 0;
+  std::int64_t prefiltered = 0, reasons_seen = 0;
+  std::map<std::string, int> reason_kinds;
+  for (int round = 0; round < 2000; ++round) {
+    std::string config = "XSW_LIMIT = " + std::to_string(1 + r.pick(5)) + "\n";
+    if (r.pick(2)) config += "PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.1\n";
+    if (r.chance(4)) config += "NEGOTIATOR_CONSIDER_PREEMPTION = False\n";
+    if (r.chance(4)) config += "NEGOTIATOR_USE_SLOT_WEIGHTS = False\n";
+    if (r.chance(3)) config += "ALLOW_PSLOT_PREEMPTION = True\n";
+    if (r.pick(2))
+      config +=
+          "GROUP_NAMES = group_a, group_b\nGROUP_QUOTA_DYNAMIC_group_a = 0.4\n"
+          "GROUP_QUOTA_DYNAMIC_group_b = 0.3\nGROUP_ACCEPT_SURPLUS = " +
+          std::string(r.pick(2) ? "true" : "false") + "\n";
+    Pool fast(config), plain(config);
+    const int machines = 1 + r.pick(6);
+    for (int m = 0; m < machines; ++m) {
+      const bool partitionable = r.chance(3);
+      const int cpus = partitionable ? 2 + r.pick(6) : 1 + r.pick(2);
+      for (int s = 1; s <= (partitionable ? 1 : 1 + r.pick(3)); ++s)
+        fast.slots.push_back(slot("slot" + std::to_string(s) + "@m" + std::to_string(m),
+                                  slot_extra(r, m, s, partitionable), cpus));
+      // Busy dynamic slots of a partitionable one (ALLOW_PSLOT_PREEMPTION
+      // may add their resources to it).
+      for (int d = 1; partitionable && d <= r.pick(3); ++d) {
+        const char* user = kUsers[r.pick(5)];
+        fast.slots.push_back(slot("slot1_" + std::to_string(d) + "@m" + std::to_string(m),
+                                  "SlotID = 1; DynamicSlot = true; State = \"Claimed\"; Activity = \"Busy\"; "
+                                  "RemoteUser = \"" +
+                                      std::string(user) + "\"; CurrentRank = " + std::to_string(r.pick(2)) +
+                                      "; Rank = " + std::to_string(r.pick(2)),
+                                  1 + r.pick(2)));
+      }
+    }
+    plain.slots = fast.slots;
+    for (const char* user : kUsers) {
+      const double prio = 0.5 + r.pick(50);
+      REQUIRE(fast.accountant.set_priority(user, prio));
+      REQUIRE(plain.accountant.set_priority(user, prio));
+      if (r.chance(6)) {
+        const double ceiling = 1 + r.pick(4);
+        REQUIRE(fast.accountant.set_ceiling(user, ceiling, std::nullopt, kNow));
+        REQUIRE(plain.accountant.set_ceiling(user, ceiling, std::nullopt, kNow));
+      }
+      for (int q = 0; q < r.pick(3); ++q) {
+        const std::string extra = job_extra(r);
+        const int count = 1 + r.pick(5), cluster = 10 * round + q;
+        fast.submit(user, cluster, count, extra);
+        plain.submit(user, cluster, count, extra);
+      }
+    }
+    const auto a = fast.run(true, true), b = plain.run(false, false);
+    INFO("round " << round);
+    REQUIRE(a.matches.size() == b.matches.size());
+    for (std::size_t i = 0; i < b.matches.size(); ++i) {
+      INFO("match " << i);
+      CHECK(a.matches[i].slot == b.matches[i].slot);
+      CHECK(a.matches[i].job_id == b.matches[i].job_id);
+      CHECK(a.matches[i].reason == b.matches[i].reason);
+      CHECK(a.matches[i].weight == b.matches[i].weight);
+    }
+    REQUIRE(a.rejections.size() == b.rejections.size());
+    for (std::size_t i = 0; i < b.rejections.size(); ++i) {
+      INFO("rejection " << i);
+      CHECK(a.rejections[i].job_id == b.rejections[i].job_id);
+      CHECK(a.rejections[i].reason == b.rejections[i].reason);
+      ++reason_kinds[b.rejections[i].reason];
+    }
+    for (std::size_t i = 0; i < b.submitters.size(); ++i)
+      CHECK(a.submitters[i].held_back == b.submitters[i].held_back);
+    matched += b.matches.size();
+    rejected += b.rejections.size();
+    for (const auto& m : b.matches) {
+      preempting += m.preempts.has_value();
+      pslot_preemptions += !m.victims.empty();
+    }
+    prefiltered += a.stats.prefiltered;
+    CHECK(b.stats.prefiltered == 0);
+  }
+  reasons_seen = static_cast<std::int64_t>(reason_kinds.size());
+  // The pools exercise what they should.
+  CHECK(pslot_preemptions > 10);
+  CHECK(matched > 2000);
+  CHECK(rejected > 500);
+  CHECK(preempting > 50);
+  CHECK(prefiltered > 1000);
+  CHECK(reasons_seen >= 5);
+  for (const char* reason : {"no match found", "submitter limit exceeded", "PREEMPTION_REQUIREMENTS == False",
+                             "insufficient priority"})
+    CHECK(reason_kinds.count(reason) == 1);
+}
+
+TEST_CASE("the request prefilter reads the conjuncts it can and leaves the rest", "[negotiation][issue30]") {
+  const classad::EvalEnv env;
+  const classad::ClassAd job_ad =
+      ad("[RequestCpus = 4; RequestMemory = 2048; Need = TARGET.Cpus; "
+         "Requirements = TARGET.Cpus >= RequestCpus && 2048 <= TARGET.Memory && TARGET.HasDocker && "
+         "(TARGET.Site == \"T1\" || TARGET.Memory > 100000) && TARGET.Disk >= Need]");
+  const negotiation::RequestPrefilter f(job_ad, env);
+  CHECK(f.tests().size() == 3);  // Cpus, Memory (mirrored), HasDocker; not the || nor the slot-reading Need
+  CHECK(f.may_match(ad("[Cpus = 4; Memory = 2048; HasDocker = true]")));
+  CHECK_FALSE(f.may_match(ad("[Cpus = 3; Memory = 4096; HasDocker = true]")));
+  CHECK_FALSE(f.may_match(ad("[Cpus = 8; Memory = 1024; HasDocker = true]")));
+  CHECK_FALSE(f.may_match(ad("[Cpus = 8; Memory = 4096; HasDocker = false]")));
+  CHECK_FALSE(f.may_match(ad("[Cpus = 8; Memory = 4096]")));          // HasDocker undefined
+  CHECK_FALSE(f.may_match(ad("[Memory = 4096; HasDocker = true]")));  // Cpus undefined
+  CHECK(f.may_match(
+      ad("[Cpus = TotalCpus; TotalCpus = 1; Memory = 4096; HasDocker = true]")));  // not a literal
+  CHECK(f.may_match(
+      ad("[Cpus = \"four\"; Memory = 4096; HasDocker = 1]")));  // not a number: evaluation decides
+  CHECK_FALSE(f.may_match(ad("[Cpus = 8; Memory = 4096; HasDocker = 0]")));
+}

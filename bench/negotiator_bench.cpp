@@ -223,6 +223,7 @@ nlohmann::json realistic_point(int cores, int repeats) {
           {"phase_s", {st.duration_phase1, st.duration_phase2, st.duration_phase3, st.duration_phase4}},
           {"slot_evaluations", st.slot_evaluations},
           {"prefiltered", st.prefiltered},
+          {"candidate_lists", st.candidate_lists},
           {"jobs_considered", st.num_jobs_considered},
           {"slot_classes", st.slot_classes},
           {"candidate_slots", st.candidate_slots},

@@ -107,6 +107,7 @@ bool CandidateQueue::family_may_match(int f) const {
 }
 
 void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) {
+  ++stats_.candidate_lists;
   for (int f : classes_.live_families()) {
     // The family's classes agree on every slot attribute the requests'
     // Requirements read: one look at its row rules them all out. (Not a
@@ -116,12 +117,24 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) 
       ++stats_.prefiltered;
       continue;
     }
+    // Too heavy for the request's limits, known from the family alone when
+    // its weight signature was weighed already (most families, most
+    // requests: a small slice refuses most partitionable slots).
+    double w = classes_.fixed_weight(f);
+    if (const int sig = classes_.weight_signature(f);
+        sig >= 0 && (pool_.signature_consumption(sig) || !requests_read_slot_))
+      w = weights_[static_cast<std::size_t>(sig)];
+    if (!std::isnan(w) && !affordable(w)) {
+      deferred_.emplace_back(f, w);
+      continue;
+    }
     const std::vector<int>& members = classes_.members(f);
     auto first = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
     if (first == members.end()) continue;
     const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
     // Every slot of a family weighs the same for the job.
-    if (const double w = weight(slot); !affordable(w)) {
+    if (std::isnan(w)) w = weight(slot);
+    if (!affordable(w)) {
       deferred_.emplace_back(f, w);
       continue;
     }

@@ -102,27 +102,6 @@ SlotValue SlotValue::of(const classad::ClassAd& slot, classad::Symbol attr) {
   return {Kind::Unknown, 0};  // strings, lists, error: the evaluation decides
 }
 
-bool RequestPrefilter::passes(const Test& test, const SlotValue& v) {
-  using Kind = SlotValue::Kind;
-  // An absent attribute is undefined, which is not true either alone or
-  // compared.
-  if (v.kind == Kind::Absent) return false;
-  if (test.op == Op::Not) {
-    if (v.kind == Kind::False || v.kind == Kind::Undefined) return false;
-    return !(v.kind == Kind::Number && v.number == 0);
-  }
-  if (v.kind != Kind::Number) return v.kind != Kind::Undefined;
-  const double d = v.number;
-  switch (test.op) {
-    case Op::Less: return d < test.value;
-    case Op::LessEq: return d <= test.value;
-    case Op::Greater: return d > test.value;
-    case Op::GreaterEq: return d >= test.value;
-    case Op::Eq: return d == test.value;
-    default: return true;
-  }
-}
-
 bool RequestPrefilter::may_match(const classad::ClassAd& slot) const {
   for (const Test& test : tests_)
     if (!passes(test, SlotValue::of(slot, test.attr))) return false;

@@ -44,8 +44,29 @@ class RequestPrefilter {
   // False when `slot` cannot satisfy the job's Requirements.
   bool may_match(const classad::ClassAd& slot) const;
   const std::vector<Test>& tests() const { return tests_; }
-  // Whether a slot whose attribute `test.attr` is `v` may pass `test`.
-  static bool passes(const Test& test, const SlotValue& v);
+  // Whether a slot whose attribute `test.attr` is `v` may pass `test`
+  // (inline: asked once per request and family).
+  static bool passes(const Test& test, const SlotValue& v) {
+    using Kind = SlotValue::Kind;
+    using classad::Op;
+    // An absent attribute is undefined, which is not true either alone or
+    // compared.
+    if (v.kind == Kind::Absent) return false;
+    if (test.op == Op::Not) {
+      if (v.kind == Kind::False || v.kind == Kind::Undefined) return false;
+      return !(v.kind == Kind::Number && v.number == 0);
+    }
+    if (v.kind != Kind::Number) return v.kind != Kind::Undefined;
+    const double d = v.number;
+    switch (test.op) {
+      case Op::Less: return d < test.value;
+      case Op::LessEq: return d <= test.value;
+      case Op::Greater: return d > test.value;
+      case Op::GreaterEq: return d >= test.value;
+      case Op::Eq: return d == test.value;
+      default: return true;
+    }
+  }
 
  private:
   void add_conjuncts(const classad::ClassAd& job, const classad::ExprTree& tree, classad::NodeIndex i,

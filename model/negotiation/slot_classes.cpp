@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/unparse.h"
@@ -21,7 +22,9 @@ std::string number_text(double d) {
 SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
                          bool grouping)
     : pool_(pool), grouping_(grouping) {
-  for (const char* always : {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot"})
+  // SlotWeight: a family's slots weigh alike for any job.
+  for (const char* always :
+       {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot", "SlotWeight"})
     match_names.insert(always);
   // A class must refine its family.
   names.insert(match_names.begin(), match_names.end());
@@ -126,6 +129,8 @@ int SlotClasses::family_for(std::size_t slot) {
   // slot that gives resources away moves to another family).
   for (classad::Symbol name : match_symbols_) cells_.push_back(SlotValue::of(*s.ad, name));
   with_children_.push_back(s.children.empty() ? 0 : 1);
+  signatures_.push_back(s.weight_signature);
+  fixed_weights_.push_back(s.partitionable ? std::numeric_limits<double>::quiet_NaN() : s.weight);
   return f;
 }
 

@@ -67,6 +67,13 @@ class SlotClasses {
   // may preempt (ALLOW_PSLOT_PREEMPTION): what it offers is more than its
   // own ad says.
   bool with_children(int family) const { return with_children_[static_cast<std::size_t>(family)] != 0; }
+  // The family's PoolSlot::weight_signature (SlotWeight and the
+  // Consumption<R> expressions are in the family key, so its slots share
+  // it), -1 when none.
+  int weight_signature(int family) const { return signatures_[static_cast<std::size_t>(family)]; }
+  // What a match to one of the family's slots charges whatever the job
+  // (a slot that is not partitionable: its SlotWeight), else NaN.
+  double fixed_weight(int family) const { return fixed_weights_[static_cast<std::size_t>(family)]; }
 
   // Busy slots no request can take (PoolSlot::untakeable): on offer to
   // none, so no request walks them, but one slot of each class they would
@@ -112,6 +119,8 @@ class SlotClasses {
   std::vector<std::size_t> untakeable_;
   std::vector<SlotValue> cells_;              // by family, then column (match_symbols_)
   std::vector<unsigned char> with_children_;  // by family
+  std::vector<int> signatures_;               // by family
+  std::vector<double> fixed_weights_;         // by family
   std::unordered_map<std::string, int> by_key_;
   // By tree, which the maps keep alive so that an address is never reused
   // for another expression while cached.

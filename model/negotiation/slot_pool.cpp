@@ -165,9 +165,11 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
       s.consumption_policy = !s.consumption_exprs.empty();
       classify_carved_weight(s);
       if (policy.use_slot_weights) {
-        if (std::string key = weight_signature_key(s, text); !key.empty())
-          s.weight_signature =
-              signatures.emplace(std::move(key), static_cast<int>(signatures.size())).first->second;
+        if (std::string key = weight_signature_key(s, text); !key.empty()) {
+          auto [it, fresh] = signatures.emplace(std::move(key), static_cast<int>(signatures.size()));
+          if (fresh) signature_consumption_.push_back(s.consumption_policy ? 1 : 0);
+          s.weight_signature = it->second;
+        }
       }
     }
     const std::string state = to_lower(string_attr(ad, "State"));
@@ -208,7 +210,6 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
         s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) && !priority_preemption;
     slots_.push_back(std::move(s));
   }
-  weight_signatures_ = static_cast<int>(signatures.size());
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
   for (const PoolSlot& s : slots_)
     if (!s.offered) ++trimmed_;

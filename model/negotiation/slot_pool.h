@@ -101,7 +101,9 @@ class SlotPool {
   std::vector<PoolSlot>& slots() { return slots_; }
   const std::vector<PoolSlot>& slots() const { return slots_; }
   // How many weight signatures the slots have (PoolSlot::weight_signature).
-  int weight_signatures() const { return weight_signatures_; }
+  int weight_signatures() const { return static_cast<int>(signature_consumption_.size()); }
+  // Whether the slots of weight signature `s` split by a consumption policy.
+  bool signature_consumption(int s) const { return signature_consumption_[static_cast<std::size_t>(s)] != 0; }
   std::int64_t total_slots() const { return total_; }      // before NEGOTIATOR_SLOT_CONSTRAINT
   std::int64_t trimmed_slots() const { return trimmed_; }  // left out by the constraint or as unusable
   double total_weight() const { return total_weight_; }  // SlotWeight of the slots that passed the constraint
@@ -121,7 +123,7 @@ class SlotPool {
   std::deque<classad::ClassAd> owned_;
   std::vector<classad::ClassAd*> copies_;  // by slot: its owned copy, or null
   std::int64_t total_ = 0, trimmed_ = 0;
-  int weight_signatures_ = 0;
+  std::vector<unsigned char> signature_consumption_;  // by weight signature
   double total_weight_ = 0;
   std::map<std::string, double> usage_, group_usage_;
   ConcurrencyUsage concurrency_;

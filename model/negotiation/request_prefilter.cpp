@@ -9,6 +9,15 @@
 namespace cara::negotiation {
 namespace {
 
+// Integers beyond 2^53 do not survive the trip through a double: such a
+// value is left to the evaluation (which compares integers exactly).
+constexpr std::int64_t kExactInDouble = std::int64_t{1} << 53;
+
+bool exact_number(const classad::Value& v, double& out) {
+  if (v.is_int() && (v.as_int() > kExactInDouble || v.as_int() < -kExactInDouble)) return false;
+  return v.is_number() && v.number(out);
+}
+
 using classad::Node;
 using classad::NodeKind;
 using classad::Op;
@@ -24,7 +33,7 @@ std::optional<double> job_constant(const classad::ClassAd& job, const classad::E
                                    const classad::EvalEnv& env) {
   if (n.kind == NodeKind::Integer || n.kind == NodeKind::Real) {
     double d = 0;
-    if (classad::literal_value(t, n).number(d)) return d;
+    if (exact_number(classad::literal_value(t, n), d)) return d;
     return std::nullopt;
   }
   const bool mine = n.kind == NodeKind::Attr || (n.kind == NodeKind::ScopedAttr &&
@@ -39,7 +48,7 @@ std::optional<double> job_constant(const classad::ClassAd& job, const classad::E
     if (!refs.external.empty()) return std::nullopt;
   }
   double d = 0;
-  if (classad::evaluate_attr(job, a->name, nullptr, env).number(d)) return d;
+  if (exact_number(classad::evaluate_attr(job, a->name, nullptr, env), d)) return d;
   return std::nullopt;
 }
 
@@ -98,7 +107,7 @@ SlotValue SlotValue::of(const classad::ClassAd& slot, classad::Symbol attr) {
   if (v.is_bool()) return {v.as_bool() ? Kind::True : Kind::False, 0};
   if (v.is_undefined()) return {Kind::Undefined, 0};
   double d = 0;
-  if (v.is_number() && v.number(d)) return {Kind::Number, d};
+  if (exact_number(v, d)) return {Kind::Number, d};
   return {Kind::Unknown, 0};  // strings, lists, error: the evaluation decides
 }
 

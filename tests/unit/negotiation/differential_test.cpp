@@ -210,4 +210,11 @@ TEST_CASE("the request prefilter reads the conjuncts it can and leaves the rest"
   CHECK(f.may_match(
       ad("[Cpus = \"four\"; Memory = 4096; HasDocker = 1]")));  // not a number: evaluation decides
   CHECK_FALSE(f.may_match(ad("[Cpus = 8; Memory = 4096; HasDocker = 0]")));
+
+  // Integers a double cannot hold exactly are left to the evaluation.
+  const negotiation::RequestPrefilter big(ad("[Requirements = TARGET.Id < 9007199254740993]"), env);
+  CHECK(big.tests().empty());
+  const negotiation::RequestPrefilter small(ad("[Requirements = TARGET.Id < 5]"), env);
+  CHECK(small.may_match(ad("[Id = 9007199254740993]")));  // not a number it can compare exactly
+  CHECK_FALSE(small.may_match(ad("[Id = 7]")));
 }

@@ -41,7 +41,6 @@
 #include "model/accounting/group_tree.h"
 #include "model/classad/parser.h"
 #include "model/config/config.h"
-#include "model/config/config_host.h"
 #include "model/negotiation/negotiation_cycle.h"
 
 using namespace cara;
@@ -56,12 +55,7 @@ struct Point {
 };
 
 classad::ClassAd parse(const std::string& text) {
-  auto ad = classad::parse_classad(text);
-  if (!ad) {
-    std::cerr << "negotiator_bench: " << ad.error() << "\n";
-    std::exit(1);
-  }
-  return *ad;
+  return bench::parse_ad(text, "negotiator_bench");
 }
 
 std::string group_name(int g) {
@@ -71,15 +65,7 @@ std::string submitter_name(int s, int groups) {
   return group_name(s % groups) + ".user" + std::to_string(s) + "@example.org";
 }
 
-struct Pool {
-  config::Config config;
-  negotiation::NegotiatorPolicy policy;
-  std::unique_ptr<accounting::Accountant> accountant;
-  std::optional<accounting::GroupTree> groups;
-  std::vector<classad::ClassAd> slots;
-  std::vector<classad::ClassAd> jobs;
-  std::vector<negotiation::SubmitterRequests> submitters;
-};
+using Pool = bench::BenchPool;
 
 std::unique_ptr<Pool> build(const Point& p, std::mt19937& rng) {
   std::string text =
@@ -91,16 +77,7 @@ std::unique_ptr<Pool> build(const Point& p, std::mt19937& rng) {
   text += "\n";
   for (int g = 0; g < p.groups; ++g)
     text += "GROUP_QUOTA_DYNAMIC_" + group_name(g) + " = " + std::to_string(1.0 / p.groups) + "\n";
-  auto config = config::config_from_text(text, {"NEGOTIATOR", ""}, std::make_shared<config::MemoryHost>());
-  if (!config) {
-    std::cerr << "negotiator_bench: " << config.error() << "\n";
-    std::exit(1);
-  }
-  auto pool = std::make_unique<Pool>(Pool{*config, {}, nullptr, std::nullopt, {}, {}, {}});
-  pool->policy = *negotiation::NegotiatorPolicy::from_config(pool->config);
-  pool->accountant = std::make_unique<accounting::Accountant>(
-      *accounting::AccountantConfig::from_config(pool->config), kNow);
-  pool->groups = *accounting::GroupTree::from_config(pool->config);
+  auto pool = bench::bench_pool(text, kNow, "negotiator_bench");
   std::uniform_real_distribution<double> prio(0.5, 500);
   for (int s = 0; s < p.submitters; ++s)
     (void)pool->accountant->set_priority(submitter_name(s, p.groups), prio(rng));
@@ -181,7 +158,7 @@ double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches,
   return s;
 }
 
-double realistic_cycle(bench::RealisticPool& pool, negotiation::CycleResult& result) {
+double realistic_cycle(bench::BenchPool& pool, negotiation::CycleResult& result) {
   classad::EvalEnv env;
   env.now = kNow;
   negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
@@ -192,7 +169,8 @@ double realistic_cycle(bench::RealisticPool& pool, negotiation::CycleResult& res
 }
 
 nlohmann::json realistic_point(int cores, int repeats) {
-  auto pool = bench::realistic_pool(bench::RealisticShape::scaled(cores), 30);
+  const bench::RealisticPool realistic = bench::realistic_pool(bench::RealisticShape::scaled(cores), 30);
+  bench::BenchPool* pool = realistic.pool.get();
   std::int64_t jobs = 0, autoclusters = 0;
   for (const auto& s : pool->submitters)
     for (const auto& r : s.requests) {
@@ -208,14 +186,14 @@ nlohmann::json realistic_point(int cores, int repeats) {
   const negotiation::CycleStats& st = result.stats;
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
-  return {{"cores", pool->cores},
-          {"machines", pool->machines},
+  return {{"cores", realistic.cores},
+          {"machines", realistic.machines},
           {"slots", pool->slots.size()},
-          {"busy_cores", pool->busy_cores},
+          {"busy_cores", realistic.busy_cores},
           {"jobs", jobs},
           {"autoclusters", autoclusters},
           {"submitters", pool->submitters.size()},
-          {"groups", pool->groups_count},
+          {"groups", realistic.groups},
           {"cycle_s", bench::median(runs)},
           {"runs", runs.size()},
           {"matches", st.matches},

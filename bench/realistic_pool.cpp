@@ -14,12 +14,7 @@ namespace {
 constexpr std::int64_t kNow = 1700000000;
 
 classad::ClassAd parse(const std::string& text) {
-  auto ad = classad::parse_classad(text);
-  if (!ad) {
-    std::cerr << "realistic_pool: " << ad.error() << "\n";
-    std::exit(1);
-  }
-  return *ad;
+  return parse_ad(text, "realistic_pool");
 }
 
 // 5 top groups, 2 subgroups each, 3 leaves under each subgroup: 45 groups
@@ -87,6 +82,30 @@ classad::ClassAd slot_template(bool partitionable) {
 
 }  // namespace
 
+classad::ClassAd parse_ad(const std::string& text, const char* program) {
+  auto ad = classad::parse_classad(text);
+  if (!ad) {
+    std::cerr << program << ": " << ad.error() << "\n";
+    std::exit(1);
+  }
+  return *ad;
+}
+
+std::unique_ptr<BenchPool> bench_pool(const std::string& config_text, std::int64_t now, const char* program) {
+  auto config =
+      config::config_from_text(config_text, {"NEGOTIATOR", ""}, std::make_shared<config::MemoryHost>());
+  if (!config) {
+    std::cerr << program << ": " << config.error() << "\n";
+    std::exit(1);
+  }
+  auto pool = std::make_unique<BenchPool>(BenchPool{*config, {}, nullptr, std::nullopt, {}, {}, {}});
+  pool->policy = *negotiation::NegotiatorPolicy::from_config(pool->config);
+  pool->accountant =
+      std::make_unique<accounting::Accountant>(*accounting::AccountantConfig::from_config(pool->config), now);
+  pool->groups = *accounting::GroupTree::from_config(pool->config);
+  return pool;
+}
+
 RealisticShape RealisticShape::scaled(int cores) {
   RealisticShape s;
   s.cores = cores;
@@ -97,8 +116,7 @@ RealisticShape RealisticShape::scaled(int cores) {
   return s;
 }
 
-std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsigned seed,
-                                              const std::string& extra_config) {
+RealisticPool realistic_pool(const RealisticShape& shape, unsigned seed, const std::string& extra_config) {
   std::mt19937 rng(seed);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
@@ -118,17 +136,10 @@ std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsig
     text += "GROUP_QUOTA_DYNAMIC_" + g + " = " + std::to_string(share) + "\n";
   }
   text += extra_config;
-  auto config = config::config_from_text(text, {"NEGOTIATOR", ""}, std::make_shared<config::MemoryHost>());
-  if (!config) {
-    std::cerr << "realistic_pool: " << config.error() << "\n";
-    std::exit(1);
-  }
-  auto pool = std::make_unique<RealisticPool>(RealisticPool{*config, {}, nullptr, std::nullopt, {}, {}, {}});
-  pool->policy = *negotiation::NegotiatorPolicy::from_config(pool->config);
-  pool->accountant = std::make_unique<accounting::Accountant>(
-      *accounting::AccountantConfig::from_config(pool->config), kNow);
-  pool->groups = *accounting::GroupTree::from_config(pool->config);
-  pool->groups_count = static_cast<int>(groups.size());
+  RealisticPool out;
+  out.pool = bench_pool(text, kNow, "realistic_pool");
+  out.groups = static_cast<int>(groups.size());
+  BenchPool* pool = out.pool.get();
 
   std::vector<std::string> names;
   for (int s = 0; s < shape.submitters; ++s) {
@@ -261,12 +272,12 @@ std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsig
         pool->slots.push_back(std::move(s));
       }
     }
-    pool->busy_cores += busy;
+    out.busy_cores += busy;
     cores += ncores;
     ++machine;
   }
-  pool->machines = machine;
-  pool->cores = cores;
+  out.machines = machine;
+  out.cores = cores;
 
   // Autoclusters: each a distinct job, spread over the submitters.
   pool->jobs.reserve(static_cast<std::size_t>(shape.autoclusters));
@@ -324,7 +335,7 @@ std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsig
     for (std::int64_t j = 0; j < r.count; ++j) r.job_ids.push_back(schedd::JobId{1000 + a, j});
     pool->submitters[static_cast<std::size_t>(a % shape.submitters)].requests.push_back(std::move(r));
   }
-  return pool;
+  return out;
 }
 
 }  // namespace cara::bench

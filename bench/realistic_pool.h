@@ -34,7 +34,10 @@ struct RealisticShape {
   static RealisticShape scaled(int cores);
 };
 
-struct RealisticPool {
+// A negotiator's inputs for one synthetic cycle: its configuration and
+// what it reads from it, the slot ads, and the requests (one job ad per
+// autocluster).
+struct BenchPool {
   config::Config config;
   negotiation::NegotiatorPolicy policy;
   std::unique_ptr<accounting::Accountant> accountant;
@@ -42,16 +45,28 @@ struct RealisticPool {
   std::vector<classad::ClassAd> slots;
   std::vector<classad::ClassAd> jobs;  // one per autocluster
   std::vector<negotiation::SubmitterRequests> submitters;
+};
+
+// The ad `text` (new syntax); exits naming `program` when it does not parse.
+classad::ClassAd parse_ad(const std::string& text, const char* program);
+
+// A BenchPool with the negotiator's policy, accountant (at `now`) and
+// group tree read from `config_text`; exits naming `program` when the text
+// does not read.
+std::unique_ptr<BenchPool> bench_pool(const std::string& config_text, std::int64_t now, const char* program);
+
+struct RealisticPool {
+  std::unique_ptr<BenchPool> pool;
   int machines = 0;
   int cores = 0;
   int busy_cores = 0;
-  int groups_count = 0;
+  int groups = 0;
 };
 
 // `extra_config` is appended to the pool's negotiator configuration
 // (NEGOTIATOR_CONSIDER_PREEMPTION = False, ...). Same shape and seed, same
 // pool.
-std::unique_ptr<RealisticPool> realistic_pool(const RealisticShape& shape, unsigned seed,
-                                              const std::string& extra_config = "");
+RealisticPool realistic_pool(const RealisticShape& shape, unsigned seed,
+                             const std::string& extra_config = "");
 
 }  // namespace cara::bench

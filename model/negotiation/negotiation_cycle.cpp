@@ -1,10 +1,8 @@
 #include "model/negotiation/negotiation_cycle.h"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <limits>
-#include <map>
 
 #include "model/accounting/accountant.h"
 #include "model/classad/eval.h"
@@ -491,15 +489,6 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks) {
 
 }  // namespace
 
-const char* reason_name(MatchReason r) {
-  switch (r) {
-    case MatchReason::NoPreemption: return "NoPreemption";
-    case MatchReason::Rank: return "Rank";
-    case MatchReason::Priority: return "Priority";
-  }
-  return "NoPreemption";
-}
-
 NegotiationCycle::NegotiationCycle(const NegotiatorPolicy& policy, const accounting::Accountant& accountant,
                                    std::optional<accounting::GroupTree> groups, classad::EvalEnv env)
     : policy_(policy), accountant_(accountant), groups_(std::move(groups)), env_(env) {}
@@ -564,38 +553,6 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
     stats.match_rate = stats.duration > 0 ? static_cast<double>(stats.matches) / stats.duration : 0;
   }
   return result;
-}
-
-std::vector<std::pair<std::string, double>> CycleStats::attributes() const {
-  auto d = [](std::int64_t v) { return static_cast<double>(v); };
-  return {
-      {"LastNegotiationCycleTime0", d(time)},
-      {"LastNegotiationCycleDuration0", duration},
-      {"LastNegotiationCyclePhase1Duration0", duration_phase1},
-      {"LastNegotiationCyclePhase2Duration0", duration_phase2},
-      {"LastNegotiationCyclePhase3Duration0", duration_phase3},
-      {"LastNegotiationCyclePhase4Duration0", duration_phase4},
-      {"LastNegotiationCycleMatches0", d(matches)},
-      {"LastNegotiationCycleRejections0", d(rejections)},
-      {"LastNegotiationCycleMatchRate0", match_rate},
-      {"LastNegotiationCycleNumIdleJobs0", d(num_idle_jobs)},
-      {"LastNegotiationCycleNumJobsConsidered0", d(num_jobs_considered)},
-      {"LastNegotiationCycleTotalSlots0", d(total_slots)},
-      {"LastNegotiationCycleTrimmedSlots0", d(trimmed_slots)},
-      {"LastNegotiationCycleCandidateSlots0", d(candidate_slots)},
-      {"LastNegotiationCycleActiveSubmitterCount0", d(active_submitter_count)},
-      {"LastNegotiationCyclePies0", d(pies)},
-      {"LastNegotiationCyclePieSpins0", d(pie_spins)},
-  };
-}
-
-std::vector<const GroupOutcome*> groups_in_turn_order(const CycleResult& result) {
-  std::vector<const GroupOutcome*> turns;
-  for (const GroupOutcome& o : result.groups) turns.push_back(&o);
-  std::stable_sort(turns.begin(), turns.end(), [](const GroupOutcome* a, const GroupOutcome* b) {
-    return (a->turn < 0 ? INT32_MAX : a->turn) < (b->turn < 0 ? INT32_MAX : b->turn);
-  });
-  return turns;
 }
 
 }  // namespace cara::negotiation

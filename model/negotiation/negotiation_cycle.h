@@ -73,9 +73,4 @@ class NegotiationCycle {
   bool prefilter_on_ = true;
 };
 
-// The groups of a cycle in the order they negotiated in (their turns);
-// groups that had no turn come last, in their order in `result`. Each
-// group actor hears of the cycle in this order.
-std::vector<const GroupOutcome*> groups_in_turn_order(const CycleResult& result);
-
 }  // namespace cara::negotiation

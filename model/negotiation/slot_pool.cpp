@@ -10,8 +10,8 @@
 #include "model/classad/match.h"
 #include "model/classad/references.h"
 #include "model/classad/symbol.h"
-#include "model/classad/unparse.h"
 #include "model/common/text.h"
+#include "model/negotiation/carved_weight.h"
 #include "model/schedd/job_status.h"
 
 namespace cara::negotiation {
@@ -28,69 +28,6 @@ double number_attr(const classad::ClassAd& ad, const char* name, double fallback
 bool true_attr(const classad::ClassAd& ad, const char* name) {
   bool b = false;
   return classad::evaluate_attr(ad, name).bool_equiv(b) && b;
-}
-
-std::vector<std::pair<std::string, classad::ExprPtr>> consumption_exprs(const classad::ClassAd& ad) {
-  std::vector<std::pair<std::string, classad::ExprPtr>> out;
-  for (const classad::Attribute& a : ad.attributes())
-    if (is_consumption_attribute(a.name) && a.expr) out.emplace_back(std::string(a.name.substr(11)), a.expr);
-  return out;
-}
-
-// The resources a match to a partitionable slot sets in the dynamic slot
-// it carves (slot_assessment.cpp, match_weight).
-bool carved_resource(std::string_view name, const PoolSlot& s) {
-  if (s.consumption_policy) {
-    for (const auto& [resource, expr] : s.consumption_exprs)
-      if (classad::iequals(resource, name)) return true;
-    return false;
-  }
-  return classad::iequals(name, "Cpus") || classad::iequals(name, "Memory") || classad::iequals(name, "Disk");
-}
-
-void classify_carved_weight(PoolSlot& s) {
-  const classad::Attribute* w = s.ad->find("SlotWeight");
-  if (w == nullptr || !w->expr) {
-    s.carved_weight = PoolSlot::CarvedWeight::Resource;  // slot_weight falls back to Cpus
-    s.weight_resource = "Cpus";
-    return;
-  }
-  classad::References refs;
-  classad::collect_references(*w->expr, nullptr, refs);  // every name as the expression spells it
-  for (const classad::NameSet* names : {&refs.internal, &refs.external})
-    for (const std::string& name : *names)
-      if (!carved_resource(name, s)) return;  // reads more of the slot: a copy
-  const std::string text = classad::unparse(*w->expr);
-  if (refs.internal.empty() && refs.external.size() == 1 && classad::iequals(text, *refs.external.begin())) {
-    s.carved_weight = PoolSlot::CarvedWeight::Resource;
-    s.weight_resource = text;
-  } else {
-    s.carved_weight = PoolSlot::CarvedWeight::Overlay;
-  }
-}
-
-// What decides the weight a partitionable slot carves for a job, as text;
-// empty when it reads the slot beyond the carved resources. `text` spells
-// an expression (remembered by tree: ads share trees).
-template <class Text>
-std::string weight_signature_key(const PoolSlot& s, Text&& text) {
-  if (s.carved_weight == PoolSlot::CarvedWeight::Copy) return {};
-  // Without a consumption policy a resource the job does not request is
-  // the slot's own: only a weight of the carved Cpus (always set) is the
-  // job's alone.
-  if (!s.consumption_policy &&
-      !(s.carved_weight == PoolSlot::CarvedWeight::Resource && classad::iequals(s.weight_resource, "Cpus")))
-    return {};
-  std::string key = s.consumption_policy ? "c" : "n";
-  for (const auto& [resource, expr] : s.consumption_exprs) {
-    classad::References refs;
-    classad::collect_references(*expr, s.ad, refs);
-    if (!refs.internal.empty()) return {};  // reads the slot: no signature
-    key += to_lower(resource) + '=' + text(expr) + ';';
-  }
-  key += std::to_string(static_cast<int>(s.carved_weight)) + to_lower(s.weight_resource);
-  if (s.carved_weight == PoolSlot::CarvedWeight::Overlay) key += '|' + text(s.ad->find("SlotWeight")->expr);
-  return key;
 }
 
 }  // namespace
@@ -118,13 +55,7 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
                    const accounting::Accountant& accountant, const classad::EvalEnv& env) {
   total_ = static_cast<std::int64_t>(slots.size());
   const bool priority_preemption = policy.priority_preemption_possible();
-  std::unordered_map<std::string, int> signatures;
-  std::unordered_map<const classad::ExprTree*, std::string> texts;
-  auto text = [&texts](const classad::ExprPtr& e) -> const std::string& {
-    auto it = texts.find(e.get());
-    if (it == texts.end()) it = texts.emplace(e.get(), classad::unparse(*e)).first;
-    return it->second;
-  };
+  WeightSignatures signatures;
   slots_.reserve(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const classad::ClassAd& ad = slots[i];
@@ -164,13 +95,7 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
       s.consumption_exprs = consumption_exprs(ad);
       s.consumption_policy = !s.consumption_exprs.empty();
       classify_carved_weight(s);
-      if (policy.use_slot_weights) {
-        if (std::string key = weight_signature_key(s, text); !key.empty()) {
-          auto [it, fresh] = signatures.emplace(std::move(key), static_cast<int>(signatures.size()));
-          if (fresh) signature_consumption_.push_back(s.consumption_policy ? 1 : 0);
-          s.weight_signature = it->second;
-        }
-      }
+      if (policy.use_slot_weights) s.weight_signature = signatures.of(s);
     }
     const std::string state = to_lower(string_attr(ad, "State"));
     const std::string activity = to_lower(string_attr(ad, "Activity"));
@@ -210,6 +135,7 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
         s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) && !priority_preemption;
     slots_.push_back(std::move(s));
   }
+  signature_consumption_ = signatures.consumption();
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
   for (const PoolSlot& s : slots_)
     if (!s.offered) ++trimmed_;

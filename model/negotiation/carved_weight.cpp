@@ -1,0 +1,82 @@
+#include "model/negotiation/carved_weight.h"
+
+#include "model/classad/references.h"
+#include "model/classad/symbol.h"
+#include "model/classad/unparse.h"
+#include "model/common/text.h"
+
+namespace cara::negotiation {
+namespace {
+
+// The resources a match to a partitionable slot sets in the dynamic slot
+// it carves (slot_assessment.cpp, match_weight).
+bool carved_resource(std::string_view name, const PoolSlot& s) {
+  if (s.consumption_policy) {
+    for (const auto& [resource, expr] : s.consumption_exprs)
+      if (classad::iequals(resource, name)) return true;
+    return false;
+  }
+  return classad::iequals(name, "Cpus") || classad::iequals(name, "Memory") || classad::iequals(name, "Disk");
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, classad::ExprPtr>> consumption_exprs(const classad::ClassAd& ad) {
+  std::vector<std::pair<std::string, classad::ExprPtr>> out;
+  for (const classad::Attribute& a : ad.attributes())
+    if (is_consumption_attribute(a.name) && a.expr) out.emplace_back(std::string(a.name.substr(11)), a.expr);
+  return out;
+}
+
+void classify_carved_weight(PoolSlot& s) {
+  const classad::Attribute* w = s.ad->find("SlotWeight");
+  if (w == nullptr || !w->expr) {
+    s.carved_weight = PoolSlot::CarvedWeight::Resource;  // slot_weight falls back to Cpus
+    s.weight_resource = "Cpus";
+    return;
+  }
+  classad::References refs;
+  classad::collect_references(*w->expr, nullptr, refs);  // every name as the expression spells it
+  for (const classad::NameSet* names : {&refs.internal, &refs.external})
+    for (const std::string& name : *names)
+      if (!carved_resource(name, s)) return;  // reads more of the slot: a copy
+  const std::string text = classad::unparse(*w->expr);
+  if (refs.internal.empty() && refs.external.size() == 1 && classad::iequals(text, *refs.external.begin())) {
+    s.carved_weight = PoolSlot::CarvedWeight::Resource;
+    s.weight_resource = text;
+  } else {
+    s.carved_weight = PoolSlot::CarvedWeight::Overlay;
+  }
+}
+
+const std::string& WeightSignatures::text(const classad::ExprPtr& e) {
+  auto it = texts_.find(e.get());
+  if (it == texts_.end()) it = texts_.emplace(e.get(), classad::unparse(*e)).first;
+  return it->second;
+}
+
+// The signature is what decides the weight, as text: the consumption
+// policy's expressions and how SlotWeight reads the carved resources.
+int WeightSignatures::of(const PoolSlot& s) {
+  if (s.carved_weight == PoolSlot::CarvedWeight::Copy) return -1;
+  // Without a consumption policy a resource the job does not request is
+  // the slot's own: only a weight of the carved Cpus (always set) is the
+  // job's alone.
+  if (!s.consumption_policy &&
+      !(s.carved_weight == PoolSlot::CarvedWeight::Resource && classad::iequals(s.weight_resource, "Cpus")))
+    return -1;
+  std::string key = s.consumption_policy ? "c" : "n";
+  for (const auto& [resource, expr] : s.consumption_exprs) {
+    classad::References refs;
+    classad::collect_references(*expr, s.ad, refs);
+    if (!refs.internal.empty()) return -1;  // reads the slot: no signature
+    key += to_lower(resource) + '=' + text(expr) + ';';
+  }
+  key += std::to_string(static_cast<int>(s.carved_weight)) + to_lower(s.weight_resource);
+  if (s.carved_weight == PoolSlot::CarvedWeight::Overlay) key += '|' + text(s.ad->find("SlotWeight")->expr);
+  auto [it, fresh] = numbers_.emplace(std::move(key), static_cast<int>(numbers_.size()));
+  if (fresh) consumption_.push_back(s.consumption_policy ? 1 : 0);
+  return it->second;
+}
+
+}  // namespace cara::negotiation

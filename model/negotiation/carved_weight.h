@@ -1,0 +1,43 @@
+// How a partitionable slot weighs the dynamic slot it would carve for a
+// job (match_weight in slot_assessment.h; issue 30 section 3): which
+// resources the carving sets, how SlotWeight reads them, and which slots
+// carve the same weight for the same job (weight signatures).
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/negotiation/slot_pool.h"
+
+namespace cara::negotiation {
+
+// The slot's Consumption<R> expressions, by resource name R.
+std::vector<std::pair<std::string, classad::ExprPtr>> consumption_exprs(const classad::ClassAd& ad);
+
+// Sets s.carved_weight and s.weight_resource from the slot's SlotWeight
+// and its consumption_exprs (set first).
+void classify_carved_weight(PoolSlot& s);
+
+// Numbers the weight signatures of a pool's partitionable slots: slots
+// with the same number carve the same weight for a job whose Request*
+// read nothing of the slot.
+class WeightSignatures {
+ public:
+  // The slot's signature, or -1 when its weight reads the slot beyond the
+  // carved resources (each such slot is weighed on its own).
+  int of(const PoolSlot& s);
+  // By signature: whether its slots split by a consumption policy.
+  const std::vector<unsigned char>& consumption() const { return consumption_; }
+
+ private:
+  const std::string& text(const classad::ExprPtr& e);
+
+  std::unordered_map<std::string, int> numbers_;
+  std::unordered_map<const classad::ExprTree*, std::string> texts_;  // ads share trees
+  std::vector<unsigned char> consumption_;
+};
+
+}  // namespace cara::negotiation

@@ -92,16 +92,10 @@ void CandidateQueue::assess_class(int c) {
 bool CandidateQueue::family_may_match(int f) const {
   const std::vector<RequestPrefilter::Test>& tests = prefilter_->tests();
   for (std::size_t i = 0; i < tests.size(); ++i) {
+    // A name the family key does not read has no cell: that test is left
+    // to the evaluation (the prefilter only ever spares work).
     const int column = prefilter_columns_[i];
-    SlotValue v;
-    if (column >= 0) {
-      v = classes_.cell(f, column);
-    } else {  // not a name the family key reads (cannot happen: Requirements are read)
-      const std::vector<int>& members = classes_.members(f);
-      auto live = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
-      v = SlotValue::of(*pool_.slots()[classes_.head(*live)].ad, tests[i].attr);
-    }
-    if (!RequestPrefilter::passes(tests[i], v)) return false;
+    if (column >= 0 && !RequestPrefilter::passes(tests[i], classes_.cell(f, column))) return false;
   }
   return true;
 }

@@ -64,9 +64,7 @@ TEST_CASE("a cycle's matches become charged claims, addressed to each submitter'
 
 TEST_CASE("a match preempting a running job says so to its schedd", "[claim][negotiation]") {
   Pool p("PREEMPTION_REQUIREMENTS = true\n");
-  p.slots.push_back(slot("slot1@host",
-                         "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"hog@example.org\"; "
-                         "RemoteOwner = \"hog@example.org\"; CurrentRank = 0"));
+  p.slots.push_back(busy_slot("slot1@host", "hog@example.org"));
   REQUIRE(p.accountant.set_priority("hog@example.org", 1000));
   p.submit("alice@example.org", 1, 1);
   claim::CycleInput input;

@@ -13,14 +13,6 @@ namespace {
 
 const std::string kA = "a@example.org", kB = "b@example.org", kC = "c@example.org";
 
-// A slot running `user`'s job at CurrentRank `rank`.
-classad::ClassAd busy(const std::string& name, const std::string& user, const std::string& extra = "",
-                      double rank = 0) {
-  return slot(name, "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"" + user +
-                        "\"; RemoteOwner = \"" + user + "\"; CurrentRank = " + std::to_string(rank) + "; " +
-                        extra);
-}
-
 }  // namespace
 
 TEST_CASE("EUPs 5, 10 and 20 share 7 slots as 4, 2 and 1", "[negotiation][spec]") {
@@ -123,7 +115,7 @@ TEST_CASE(
     "[negotiation][spec]") {
   SECTION("PREEMPTION_REQUIREMENTS false (the default) protects running jobs from priority") {
     Pool p("");
-    p.slots.push_back(busy("slot1@host", kB));
+    p.slots.push_back(busy_slot("slot1@host", kB));
     REQUIRE(p.accountant.set_priority(kB, 100));
     p.submit(kA, 1, 1);
     const auto r = p.run();
@@ -133,8 +125,8 @@ TEST_CASE(
   }
   SECTION("a better EUP preempts when PREEMPTION_REQUIREMENTS says so") {
     Pool p("PREEMPTION_REQUIREMENTS = SubmitterUserPrio * 1.2 < RemoteUserPrio\n");
-    p.slots.push_back(busy("slot1@host", kB));
-    p.slots.push_back(busy("slot2@host", kC));
+    p.slots.push_back(busy_slot("slot1@host", kB));
+    p.slots.push_back(busy_slot("slot2@host", kC));
     REQUIRE(p.accountant.set_priority(kB, 100));   // EUP 100000
     REQUIRE(p.accountant.set_priority(kC, 0.55));  // EUP 550: not 1.2 times worse than a's 500
     p.submit(kA, 1, 2);
@@ -146,8 +138,8 @@ TEST_CASE(
   }
   SECTION("an idle slot goes before preempting, and the worst user is preempted first") {
     Pool p("PREEMPTION_REQUIREMENTS = True\n");
-    p.slots.push_back(busy("slot1@host", kB));
-    p.slots.push_back(busy("slot2@host", kC));
+    p.slots.push_back(busy_slot("slot1@host", kB));
+    p.slots.push_back(busy_slot("slot2@host", kC));
     p.slots.push_back(slot("slot3@host"));
     REQUIRE(p.accountant.set_priority(kB, 10));
     REQUIRE(p.accountant.set_priority(kC, 100));
@@ -161,7 +153,7 @@ TEST_CASE(
   }
   SECTION("a slot whose RANK prefers the new job is taken by Rank, whatever the priorities") {
     Pool p("");
-    p.slots.push_back(busy("slot1@host", kB, "Rank = TARGET.Department == \"physics\""));
+    p.slots.push_back(busy_slot("slot1@host", kB, "Rank = TARGET.Department == \"physics\""));
     p.submit(kA, 1, 1, "Department = \"physics\"");
     p.submit(kC, 2, 1, "Department = \"chemistry\"");
     const auto r = p.run();
@@ -171,14 +163,14 @@ TEST_CASE(
   }
   SECTION("a slot liking the new job less is not taken by priority") {
     Pool p("PREEMPTION_REQUIREMENTS = True\n");
-    p.slots.push_back(busy("slot1@host", kB, "Rank = TARGET.Department == \"physics\"", 1));
+    p.slots.push_back(busy_slot("slot1@host", kB, "Rank = TARGET.Department == \"physics\"", 1));
     REQUIRE(p.accountant.set_priority(kB, 100));
     p.submit(kA, 1, 1, "Department = \"chemistry\"");
     CHECK(p.run().matches.empty());
   }
   SECTION("claimed-idle slots are skipped; NEGOTIATOR_CONSIDER_PREEMPTION = false leaves busy ones alone") {
     Pool p("PREEMPTION_REQUIREMENTS = True\nNEGOTIATOR_CONSIDER_PREEMPTION = False\n");
-    p.slots.push_back(busy("slot1@host", kB));
+    p.slots.push_back(busy_slot("slot1@host", kB));
     p.slots.push_back(
         slot("slot2@host", "State = \"Claimed\"; Activity = \"Idle\"; RemoteUser = \"" + kB + "\""));
     REQUIRE(p.accountant.set_priority(kB, 100));
@@ -195,9 +187,9 @@ TEST_CASE(
     // protected by PREEMPTION_REQUIREMENTS, so the aarch64 slot, listed
     // before the other x86 slot, goes first.
     Pool p("PREEMPTION_REQUIREMENTS = Protected =!= True\n");
-    p.slots.push_back(busy("slot1@x1", kB, "Arch = \"X86_64\"; Protected = True"));
-    p.slots.push_back(busy("slot1@arm", kB, "Arch = \"aarch64\""));
-    p.slots.push_back(busy("slot1@x2", kB, "Arch = \"X86_64\""));
+    p.slots.push_back(busy_slot("slot1@x1", kB, "Arch = \"X86_64\"; Protected = True"));
+    p.slots.push_back(busy_slot("slot1@arm", kB, "Arch = \"aarch64\""));
+    p.slots.push_back(busy_slot("slot1@x2", kB, "Arch = \"X86_64\""));
     REQUIRE(p.accountant.set_priority(kB, 100));
     p.submit(kA, 1, 2, "Requirements = TARGET.Arch =!= \"sparc\"");
     const auto r = p.run();
@@ -209,7 +201,7 @@ TEST_CASE(
   SECTION("a job within its retirement time is not preempted unless early preemption is on") {
     const std::string retiring = "MaxJobRetirementTime = 3600; JobStart = " + std::to_string(kNow - 600);
     Pool p("PREEMPTION_REQUIREMENTS = True\n");
-    p.slots.push_back(busy("slot1@host", kB, retiring));
+    p.slots.push_back(busy_slot("slot1@host", kB, retiring));
     REQUIRE(p.accountant.set_priority(kB, 100));
     p.submit(kA, 1, 1);
     CHECK(p.run().matches.empty());
@@ -226,7 +218,8 @@ TEST_CASE("ephemeral attributes: Submitter*, Remote* and Slot<N>_RemoteUserPrio"
       "PREEMPTION_REQUIREMENTS = RemoteUserResourcesInUse == 2 && SubmitterUserResourcesInUse == 0 && "
       "RemoteGroup == \"<none>\" && SubmitterGroup == \"<none>\" && SubmitterAutoregroup == False && "
       "Slot2_RemoteUserPrio > SubmitterUserPrio && Slot1_RemoteUserPrio =?= RemoteUserPrio\n");
-  classad::ClassAd s1 = busy("slot1@host", kB, "SlotID = 1"), s2 = busy("slot2@host", kB, "SlotID = 2");
+  classad::ClassAd s1 = busy_slot("slot1@host", kB, "SlotID = 1"),
+                   s2 = busy_slot("slot2@host", kB, "SlotID = 2");
   p.slots = {s1, s2};
   REQUIRE(p.accountant.set_priority(kB, 100));
   p.submit(kA, 1, 1);
@@ -257,7 +250,7 @@ TEST_CASE("ceilings cap a submitter, floors go first", "[negotiation][spec]") {
 TEST_CASE("usage already held counts against a submitter's slice", "[negotiation][spec]") {
   Pool p("");
   idle_slots(p, 4);
-  for (int i = 1; i <= 4; ++i) p.slots.push_back(busy("busy" + std::to_string(i) + "@host", kA));
+  for (int i = 1; i <= 4; ++i) p.slots.push_back(busy_slot("busy" + std::to_string(i) + "@host", kA));
   p.submit(kA, 1, 100);
   p.submit(kB, 2, 100);
   // Equal EUPs: 4 slots each of 8; a holds its 4 already.
@@ -313,8 +306,8 @@ TEST_CASE("a submitter held back whole by its ceiling or its group's quota says 
   // tried, and the cycle says why (condor_q -better-analyze shows it).
   Pool p("");
   idle_slots(p, 4);
-  p.slots.push_back(busy("busy1@host", kA));
-  p.slots.push_back(busy("busy2@host", kA));
+  p.slots.push_back(busy_slot("busy1@host", kA));
+  p.slots.push_back(busy_slot("busy2@host", kA));
   REQUIRE(p.accountant.set_ceiling(kA, 2, std::nullopt, kNow));
   p.submit(kA, 1, 5);
   p.submit(kB, 2, 1);
@@ -337,7 +330,7 @@ TEST_CASE("a submitter held back whole by its ceiling or its group's quota says 
   Pool g("GROUP_NAMES = group_a\nGROUP_QUOTA_group_a = 1\n");
   idle_slots(g, 4);
   g.slots.push_back(
-      busy("busy1@host", "group_a.x@example.org", "AccountingGroup = \"group_a.x@example.org\""));
+      busy_slot("busy1@host", "group_a.x@example.org", "AccountingGroup = \"group_a.x@example.org\""));
   g.submit("group_a.x@example.org", 1, 3);
   r = g.run();
   REQUIRE(r.submitters.size() == 1);

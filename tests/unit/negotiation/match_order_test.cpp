@@ -21,13 +21,6 @@ void two_slots(Pool& p) {
   p.slots.push_back(slot("slot1@lin", "OpSys = \"LINUX\"", 1));
 }
 
-classad::ClassAd busy_slot(const std::string& name, const std::string& user, const std::string& extra,
-                           double current_rank = 0) {
-  return slot(name, "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"" + user +
-                        "\"; RemoteOwner = \"" + user + "\"; CurrentRank = " + std::to_string(current_rank) +
-                        "; " + extra);
-}
-
 std::map<std::string, std::string> reasons(const negotiation::CycleResult& r) {
   std::map<std::string, std::string> out;
   for (const auto& rej : r.rejections)

@@ -41,6 +41,14 @@ inline classad::ClassAd slot(const std::string& name, const std::string& extra =
       "; Memory = 2048; Disk = 100000; SlotWeight = Cpus; Requirements = true; Rank = 0; " + extra + "]");
 }
 
+// A slot running `user`'s job at CurrentRank `rank`.
+inline classad::ClassAd busy_slot(const std::string& name, const std::string& user,
+                                  const std::string& extra = "", double rank = 0) {
+  return slot(name, "State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"" + user +
+                        "\"; RemoteOwner = \"" + user + "\"; CurrentRank = " + std::to_string(rank) + "; " +
+                        extra);
+}
+
 inline classad::ClassAd job(const std::string& extra = "") {
   return ad("[MyType = \"Job\"; RequestCpus = 1; RequestMemory = 1024; Requirements = true; " + extra + "]");
 }

@@ -64,6 +64,24 @@ struct HaPool : Pool {
   std::string log(const std::string& node, const std::string& file) {
     return read(dir / node / "log" / file);
   }
+  // The last lines of each central manager's HADLog and MasterLog: what a
+  // failed wait prints, so that a failure seen once (a loaded CI machine)
+  // can be read afterwards.
+  std::string story(std::size_t lines = 25) {
+    std::string out;
+    for (int i = 0; i < cm_count; ++i)
+      for (const char* file : {"HADLog", "MasterLog"}) {
+        const std::string text = log("cm" + std::to_string(i + 1), file);
+        std::size_t from = text.size();  // where the last `lines` lines begin
+        for (std::size_t n = 0; n <= lines && from != 0; ++n) {
+          const std::size_t newline = text.rfind('\n', from - 1);
+          from = newline == std::string::npos ? 0 : newline;
+        }
+        out += "--- cm" + std::to_string(i + 1) + " " + file + " (last lines)\n" +
+               text.substr(from == 0 ? 0 : from + 1);
+      }
+    return out;
+  }
   // How often `what` is in central manager `i`'s (0-based) HADLog.
   int had(int i, const std::string& what) { return count(log("cm" + std::to_string(i + 1), "HADLog"), what); }
   Node& cm(int i) { return nodes[cm_nodes[static_cast<std::size_t>(i)]]; }

@@ -65,16 +65,19 @@ TEST_CASE("kill -9 of the active central manager: the standby matches within 2 x
     const std::string alive_log = "cm" + std::to_string(alive + 1);
     const int caught_up = count(pool.log(alive_log, "NegotiatorLog"), "a standby that appeared holds");
     pool.restart_cm(dead);
-    REQUIRE(await([&] { return pool.had(dead, ") is reachable") > heard; }, 60));
+    if (!await([&] { return pool.had(dead, ") is reachable") > heard; }, 60))
+      FAIL("the restarted one never heard the active one\n" << pool.story());
     // It holds the active one's last commit at once, not after its next
     // cycle: killed now, nothing is lost and no wait is needed.
-    REQUIRE(await(
-        [&] {
-          return count(pool.log(alive_log, "NegotiatorLog"), "a standby that appeared holds") > caught_up;
-        },
-        30));
+    if (!await(
+            [&] {
+              return count(pool.log(alive_log, "NegotiatorLog"), "a standby that appeared holds") > caught_up;
+            },
+            30))
+      FAIL("the active one did not bring the standby up to date\n" << pool.story());
     pool.kill_cm(alive);
-    REQUIRE(await([&] { return pool.had(dead, "active in term " + std::to_string(k + 3)) == 1; }, 30));
+    if (!await([&] { return pool.had(dead, "active in term " + std::to_string(k + 3)) == 1; }, 30))
+      FAIL("the standby did not take over\n" << pool.story());
     REQUIRE(pool.job_runs());
   }
 }

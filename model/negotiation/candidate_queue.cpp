@@ -11,6 +11,9 @@ namespace cara::negotiation {
 namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr int kClassEntry = -1;  // Entry::family of an assessed class
+constexpr int kPool = ClassRanks::kPool;
+enum : signed char { kUnasked = 0, kOpen = 1, kClosed = 2 };  // a family, in the pool walk
 
 }  // namespace
 
@@ -100,9 +103,66 @@ bool CandidateQueue::family_may_match(int f) const {
   return true;
 }
 
+std::optional<double> CandidateQueue::constant_job_rank() const {
+  static const classad::ClassAd kNoSlot;
+  const classad::Attribute* rank = request_.job->find("Rank");
+  if (rank != nullptr && rank->expr && !rank->is_literal()) {
+    classad::References refs;
+    classad::collect_references(*rank->expr, request_.job, refs);
+    if (!refs.external.empty()) return std::nullopt;  // reads the slot
+  }
+  return classad::rank(*request_.job, kNoSlot, env_);
+}
+
+double CandidateQueue::known_weight(int f) const {
+  double w = classes_.fixed_weight(f);
+  if (const int sig = classes_.weight_signature(f);
+      sig >= 0 && (pool_.signature_consumption(sig) || !requests_read_slot_))
+    w = weights_[static_cast<std::size_t>(sig)];
+  return w;
+}
+
+bool CandidateQueue::family_open(int f) {
+  signed char& state = family_state_[static_cast<std::size_t>(f)];
+  if (state != kUnasked) return state == kOpen;
+  state = kClosed;
+  if (!family_independent(f)) return false;  // fill() lists it on its own
+  if (prefilter_ && !family_may_match(f)) {
+    ++stats_.prefiltered;
+    return false;
+  }
+  double w = known_weight(f);
+  if (!std::isnan(w) && !affordable_(w)) {
+    deferred_.emplace_back(f, w);
+    return false;
+  }
+  const std::vector<int>& members = classes_.members(f);
+  auto first = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
+  if (first == members.end()) return false;
+  const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
+  if (std::isnan(w)) w = weight(slot);
+  if (!affordable_(w)) {
+    deferred_.emplace_back(f, w);
+    return false;
+  }
+  ++stats_.slot_evaluations;
+  if (!idle_candidate(request_, slot, env_)) return false;
+  ++stats_.presorted_walks;
+  state = kOpen;
+  return true;
+}
+
 void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) {
   ++stats_.candidate_lists;
+  affordable_ = affordable;
+  // A job Rank that is one value for every slot: the presorted families
+  // whose ranks are the request's own (the job defines none of the names
+  // they look up in it) are walked together, each asked whether it matches
+  // only when the walk reaches it.
+  std::optional<double> pool_rank;
+  if (ranks_.pool_presorted()) pool_rank = constant_job_rank();
   for (int f : classes_.live_families()) {
+    if (pool_rank && ranks_.presorted(f) && family_independent(f)) continue;
     // The family's classes agree on every slot attribute the requests'
     // Requirements read: one look at its row rules them all out. (Not a
     // partitionable slot whose busy dynamic slots it may preempt: the job
@@ -114,10 +174,7 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) 
     // Too heavy for the request's limits, known from the family alone when
     // its weight signature was weighed already (most families, most
     // requests: a small slice refuses most partitionable slots).
-    double w = classes_.fixed_weight(f);
-    if (const int sig = classes_.weight_signature(f);
-        sig >= 0 && (pool_.signature_consumption(sig) || !requests_read_slot_))
-      w = weights_[static_cast<std::size_t>(sig)];
+    double w = known_weight(f);
     if (!std::isnan(w) && !affordable(w)) {
       deferred_.emplace_back(f, w);
       continue;
@@ -138,12 +195,25 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) 
       continue;
     }
     ++stats_.slot_evaluations;
-    if (!classad::symmetric_match(*request_.job, *slot.ad, env_)) continue;
+    if (!idle_candidate(request_, slot, env_)) continue;
     ++stats_.presorted_walks;
     Walk& walk = walks_[f];
     walk = Walk{};
     walk.job_rank = classad::rank(*request_.job, *slot.ad, env_);
     push_group(f, walk, 0);
+  }
+  // Classes made this cycle (a partitionable slot that gave resources
+  // away) are in no presorted order: assessed one by one.
+  for (int c : classes_.late_live()) {
+    const int f = classes_.family_of(c);
+    if (ranks_.presorted(f) && family_independent(f)) assess_class(c);
+  }
+  if (pool_rank) {
+    family_state_.assign(classes_.families(), kUnasked);
+    Walk& walk = walks_[kPool];
+    walk = Walk{};
+    walk.job_rank = *pool_rank;
+    push_group(kPool, walk, 0);
   }
 }
 
@@ -153,7 +223,9 @@ bool CandidateQueue::push_group(int f, Walk& walk, std::size_t pos) {
     const std::size_t end = ranks_.group_end(f, pos);
     std::size_t lowest = kNone;
     for (std::size_t i = pos; i < end; ++i)
-      if (!classes_.empty(order[i])) lowest = std::min(lowest, classes_.head(order[i]));
+      if (!classes_.empty(order[i]) &&
+          (f != kPool || family_state_[static_cast<std::size_t>(classes_.family_of(order[i]))] != kClosed))
+        lowest = std::min(lowest, classes_.head(order[i]));
     if (lowest != kNone) {
       walk.pos = pos;
       walk.viable.clear();
@@ -181,6 +253,7 @@ void CandidateQueue::verify(int f, Walk& walk) {
   for (std::size_t i = walk.pos, end = ranks_.group_end(f, walk.pos); i < end; ++i) {
     const int c = order[i];
     if (classes_.empty(c)) continue;
+    if (f == kPool && !family_open(classes_.family_of(c))) continue;
     const PoolSlot& slot = pool_.slots()[classes_.head(c)];
     Unfit why = Unfit::None;
     if (slot.use == SlotUse::Busy) {
@@ -223,7 +296,7 @@ std::optional<Candidate> CandidateQueue::next() {
     heap_.pop_back();
     int cls = e.cls;
     std::size_t head = kNone;
-    if (e.family < 0) {
+    if (e.family == kClassEntry) {
       if (classes_.empty(cls)) continue;
       head = classes_.head(cls);
     } else {
@@ -252,19 +325,35 @@ std::optional<Candidate> CandidateQueue::next() {
   return std::nullopt;
 }
 
+void CandidateQueue::refused(double weight) {
+  if (!refused_ || weight < *refused_) refused_ = weight;
+  if (last_.family != kPool) return;  // a class, or a family: all of it weighs the same
+  // In the pool walk only the candidate's family is dropped.
+  const int f = classes_.family_of(last_.cls);
+  family_state_[static_cast<std::size_t>(f)] = kClosed;
+  std::vector<int>& viable = walks_[kPool].viable;
+  viable.erase(
+      std::remove_if(viable.begin(), viable.end(), [&](int c) { return classes_.family_of(c) == f; }),
+      viable.end());
+  repush_family(last_);
+}
+
 void CandidateQueue::skipped() {
-  if (last_.family < 0) return;
+  if (last_.family == kClassEntry) return;
   std::vector<int>& viable = walks_[last_.family].viable;
   viable.erase(std::remove(viable.begin(), viable.end(), last_.cls), viable.end());
   repush_family(last_);
 }
 
 void CandidateQueue::took(int moved) {
-  if (last_.family >= 0) {
+  if (last_.family != kClassEntry) {
     repush_family(last_);
-    return;
+  } else if (!classes_.empty(last_.cls)) {
+    push(last_);  // the class's next slot, alike
   }
-  if (!classes_.empty(last_.cls)) push(last_);  // the class's next slot, alike
+  // What the partitionable slot has left, in the class it moved to: on
+  // offer again at its own place in the list (an order made before it moved
+  // does not hold it where it is now).
   if (moved >= 0) assess_class(moved);
 }
 
@@ -298,7 +387,7 @@ bool CandidateQueue::family_has_candidate(int f) {
     auto live = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
     if (live == members.end()) return false;
     ++stats_.slot_evaluations;
-    if (!classad::symmetric_match(*request_.job, *pool_.slots()[classes_.head(*live)].ad, env_)) return false;
+    if (!idle_candidate(request_, pool_.slots()[classes_.head(*live)], env_)) return false;
     for (int c : members) {
       if (classes_.empty(c)) continue;
       const PoolSlot& slot = pool_.slots()[classes_.head(c)];
@@ -325,10 +414,19 @@ bool CandidateQueue::family_has_candidate(int f) {
 }
 
 std::optional<double> CandidateQueue::limit_refused_match() {
-  if (refused_) return refused_;
-  for (const auto& [f, weight] : deferred_)
-    if (family_has_candidate(f)) return weight;
-  return std::nullopt;
+  // The lightest such slot: the same whichever order the list was walked
+  // in (a limit that refuses it refuses every heavier one).
+  std::optional<double> lightest = refused_;
+  std::stable_sort(deferred_.begin(), deferred_.end(),
+                   [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const auto& [f, weight] : deferred_) {
+    if (lightest && *lightest <= weight) break;
+    if (family_has_candidate(f)) {
+      lightest = weight;
+      break;
+    }
+  }
+  return lightest;
 }
 
 }  // namespace cara::negotiation

@@ -53,9 +53,7 @@ class CandidateQueue {
   // it: refused() (its weight is over a limit: its family is dropped),
   // skipped() (a concurrency limit: its class is dropped) or took().
   std::optional<Candidate> next();
-  void refused(double weight) {
-    if (!refused_) refused_ = weight;
-  }
+  void refused(double weight);
   void skipped();
   // The candidate's slot left its class (classes.take), or moved to class
   // `moved` (a partitionable slot that stays on offer with what is left).
@@ -64,19 +62,19 @@ class CandidateQueue {
   // Why the request has no candidate, once next() found none: the most
   // telling reason among the slots the job matches.
   Unfit rejection_reason() const;
-  // The weight of a slot the job matches and may take that a limit
+  // The least weight of a slot the job matches and may take that a limit
   // refused (HTCondor's rejForSubmitterLimit: a limit is a reason only
-  // then): a refused candidate's, else that of a family set aside by
-  // fill() that has such a slot — assessed now, at the rejection, never
-  // before. Null when no limit refused a slot the job could have had.
+  // then): refused candidates', and those of families set aside unassessed
+  // that have such a slot — assessed now, at the rejection, never before.
+  // Null when no limit refused a slot the job could have had.
   std::optional<double> limit_refused_match();
 
  private:
   struct Entry {
     Assessment a;
     std::size_t head = 0;
-    int cls = -1;     // an assessed class, or
-    int family = -1;  // a presorted family, at its tie group `pos`
+    int cls = -1;     // an assessed class (family -1), or
+    int family = -1;  // a presorted family or the pool walk (kPool), at its tie group `pos`
     bool verified = false;
   };
   struct Walk {  // a presorted family's progress
@@ -96,6 +94,14 @@ class CandidateQueue {
   std::pair<std::size_t, int> viable_head(const Walk& walk) const;
   void repush_family(Entry e);
   bool family_has_candidate(int family);
+  // The job's Rank when it is one value for every slot (absent, or reading
+  // only the job), else null.
+  std::optional<double> constant_job_rank() const;
+  // The family's match weight when known without weighing a slot, else NaN.
+  double known_weight(int family) const;
+  // In the pool walk: whether the family may give the request a slot
+  // (prefilter, limits, one match), asked once.
+  bool family_open(int family);
 
   const RequestContext& request_;
   const SlotPool& pool_;
@@ -108,7 +114,9 @@ class CandidateQueue {
   std::unordered_map<int, Walk> walks_;
   std::vector<signed char> independent_;  // by job name set: -1 unknown
   Entry last_;
-  std::vector<std::pair<int, double>> deferred_;  // families fill() set aside, with their weight
+  std::vector<std::pair<int, double>> deferred_;  // families set aside by their weight
+  std::function<bool(double)> affordable_;        // fill()'s, for the pool walk
+  std::vector<signed char> family_state_;         // by family, in the pool walk
   std::optional<double> refused_;
   bool requests_read_slot_ = true;  // the job's Request* read the slot (TARGET)
   std::vector<double> weights_;     // by weight signature; NaN: not yet known

@@ -30,6 +30,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
                        const classad::EvalEnv& env, bool presort) {
   static const classad::ClassAd kNoJob;
   ranks_.resize(classes.size());
+  known_classes_ = classes.size();
   families_.resize(classes.families());
   if (!presort) return;
   std::map<std::vector<std::string>, int> interned;
@@ -40,7 +41,10 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     for (int c : classes.members(static_cast<int>(f))) {
       if (classes.empty(c)) continue;
       const PoolSlot& slot = pool.slots()[classes.head(c)];
-      if (slot.consumption_policy || !slot.rank_constant || !slot.children.empty()) {
+      // A busy slot's reason must not depend on the job (its Rank reads
+      // none of it); an idle slot's Rank is not asked. A partitionable
+      // slot that may preempt its dynamic slots offers what they hold.
+      if ((slot.use == SlotUse::Busy && !slot.rank_constant) || !slot.children.empty()) {
         presortable = false;
         break;
       }
@@ -63,20 +67,30 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
       continue;
     }
     fo.presorted = true;
-    std::stable_sort(fo.order.begin(), fo.order.end(), [&](int a, int b) {
-      return goes_before(ranks_[static_cast<std::size_t>(a)], ranks_[static_cast<std::size_t>(b)]);
-    });
-    fo.group_end.assign(fo.order.size(), static_cast<int>(fo.order.size()));
-    for (std::size_t i = fo.order.size(); i-- > 1;) {
-      const bool tie = same_place(ranks_[static_cast<std::size_t>(fo.order[i - 1])],
-                                  ranks_[static_cast<std::size_t>(fo.order[i])]);
-      fo.group_end[i - 1] = tie ? fo.group_end[i] : static_cast<int>(i);
-    }
+    sort_groups(fo);
     std::vector<std::string> names;
     for (const std::string& n : refs.external) names.push_back(to_lower(n));
     auto [it, fresh] = interned.emplace(names, static_cast<int>(name_sets_.size()));
     if (fresh) name_sets_.push_back(std::move(names));
     fo.job_names = it->second;
+    global_.order.insert(global_.order.end(), fo.order.begin(), fo.order.end());
+  }
+  // The classes of every presorted family in one order: a request whose
+  // job Rank is one value for all slots walks those whose ranks are its
+  // own (independent()) together.
+  sort_groups(global_);
+  global_.presorted = !global_.order.empty();
+}
+
+void ClassRanks::sort_groups(FamilyOrder& fo) const {
+  std::stable_sort(fo.order.begin(), fo.order.end(), [&](int a, int b) {
+    return goes_before(ranks_[static_cast<std::size_t>(a)], ranks_[static_cast<std::size_t>(b)]);
+  });
+  fo.group_end.assign(fo.order.size(), static_cast<int>(fo.order.size()));
+  for (std::size_t i = fo.order.size(); i-- > 1;) {
+    const bool tie = same_place(ranks_[static_cast<std::size_t>(fo.order[i - 1])],
+                                ranks_[static_cast<std::size_t>(fo.order[i])]);
+    fo.group_end[i - 1] = tie ? fo.group_end[i] : static_cast<int>(i);
   }
 }
 

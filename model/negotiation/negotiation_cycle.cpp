@@ -171,7 +171,12 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     return w <= group_left(group_node) + kEpsilon && w <= budget + kEpsilon;
   };
   CandidateQueue queue(ctx, *pool_, *classes_, *ranks_, policy_, env_, result_.stats, prefilter_);
-  queue.fill(affordable);
+  // The list holds what the limits allow now, however late it looks at a
+  // family (the pool walk asks lazily); each candidate is checked against
+  // what is left when it comes up.
+  const double budget_now = budget, group_now = group_left(group_node);
+  queue.fill(
+      [budget_now, group_now](double w) { return w <= group_now + kEpsilon && w <= budget_now + kEpsilon; });
 
   std::string concurrency_reason;
   matched = 0;

@@ -10,7 +10,6 @@
 #include "model/common/text.h"
 
 namespace cara::negotiation {
-namespace {
 
 bool fits_consumption(const PoolSlot& pslot, const classad::ClassAd& job, const classad::EvalEnv& env) {
   auto amounts = consumption(pslot, job, env);
@@ -22,8 +21,6 @@ bool fits_consumption(const PoolSlot& pslot, const classad::ClassAd& job, const 
   }
   return true;
 }
-
-}  // namespace
 
 double negotiator_rank(const classad::ExprPtr& expr, const classad::ClassAd& slot,
                        const classad::ClassAd& job, const classad::EvalEnv& env) {
@@ -84,8 +81,7 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
     }
     a.preemption_rank = negotiator_rank(policy.preemption_rank, ad, job, env);
   } else {
-    if (!classad::symmetric_match(job, ad, env)) return a;
-    if (slot.consumption_policy && !fits_consumption(slot, job, env)) return a;
+    if (!idle_candidate(request, slot, env)) return a;
     a.reason = MatchReason::NoPreemption;
   }
   a.unfit = Unfit::None;
@@ -209,6 +205,11 @@ Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, dou
 
 bool matches(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env) {
   return classad::symmetric_match(*request.job, *slot.ad, env);
+}
+
+bool idle_candidate(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env) {
+  return classad::symmetric_match(*request.job, *slot.ad, env) &&
+         (!slot.consumption_policy || fits_consumption(slot, *request.job, env));
 }
 
 bool ranks_before(const Assessment& a, std::size_t ia, const Assessment& b, std::size_t ib) {

@@ -79,6 +79,14 @@ double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const Neg
 // `unmatched` assessment's reason when it matters.
 bool matches(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env);
 
+// Whether `slot`, were it idle, would be a candidate for the request: the
+// two ads match and, under a consumption policy, the job's share fits
+// (what assess() asks of an idle slot before ranking it).
+bool idle_candidate(const RequestContext& request, const PoolSlot& slot, const classad::EvalEnv& env);
+
+// A partitionable slot has what its consumption policy would give `job`.
+bool fits_consumption(const PoolSlot& pslot, const classad::ClassAd& job, const classad::EvalEnv& env);
+
 // Sort order of the potential match list: true when `a` (slot index `ia`)
 // goes before `b`. Ties after every key go to the slot listed first.
 bool ranks_before(const Assessment& a, std::size_t ia, const Assessment& b, std::size_t ib);

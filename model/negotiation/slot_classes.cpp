@@ -42,6 +42,7 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
       untakeable_.push_back(i);
     }
   }
+  late_from_ = static_cast<int>(classes_.size());
 }
 
 const std::vector<classad::Symbol>& SlotClasses::names_in(const classad::ExprPtr& expr) {
@@ -86,9 +87,13 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
   pending.assign(names.begin(), names.end());
   const classad::ClassAd& ad = *s.ad;
   if (s.partitionable) {
-    // Consumption<R> expressions decide how a partitionable slot splits.
+    // Consumption<R> expressions decide how a partitionable slot splits,
+    // and R how much it has to split: a family's slots fit a job alike.
     for (const classad::Attribute& a : ad.attributes())
-      if (is_consumption_attribute(a.name)) pending.push_back(a.symbol);
+      if (is_consumption_attribute(a.name)) {
+        pending.push_back(a.symbol);
+        pending.push_back(classad::intern(a.name.substr(11)));
+      }
   }
   while (!pending.empty()) {
     const classad::Symbol name = pending.back();
@@ -163,21 +168,28 @@ int SlotClasses::place(std::size_t slot) {
 }
 
 void SlotClasses::set_live(int c, bool live) {
-  // Swap-remove keeps both live lists O(1) to update.
-  auto update = [](std::vector<int>& list, std::vector<int>& pos, int item, bool in) {
+  // Swap-remove keeps the live lists O(1) to update. `pos` is indexed by
+  // item - `from`.
+  auto update = [](std::vector<int>& list, std::vector<int>& pos, int item, bool in, int from = 0) {
+    auto at = [&](int i) -> int& {
+      const auto k = static_cast<std::size_t>(i - from);
+      if (pos.size() <= k) pos.resize(k + 1, -1);
+      return pos[k];
+    };
     if (in) {
-      pos[static_cast<std::size_t>(item)] = static_cast<int>(list.size());
+      at(item) = static_cast<int>(list.size());
       list.push_back(item);
       return;
     }
-    const int at = pos[static_cast<std::size_t>(item)];
+    const int where = at(item);
     const int last = list.back();
-    list[static_cast<std::size_t>(at)] = last;
-    pos[static_cast<std::size_t>(last)] = at;
+    list[static_cast<std::size_t>(where)] = last;
+    at(last) = where;
     list.pop_back();
-    pos[static_cast<std::size_t>(item)] = -1;
+    at(item) = -1;
   };
   update(live_, live_pos_, c, live);
+  if (c >= late_from_) update(late_live_, late_pos_, c, live, late_from_);
   const int f = classes_[static_cast<std::size_t>(c)].family;
   Family& fam = families_[static_cast<std::size_t>(f)];
   fam.live += live ? 1 : -1;

@@ -19,6 +19,7 @@
 // (tests/unit/negotiation).
 #pragma once
 
+#include <limits>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -75,6 +76,11 @@ class SlotClasses {
   // (a slot that is not partitionable: its SlotWeight), else NaN.
   double fixed_weight(int family) const { return fixed_weights_[static_cast<std::size_t>(family)]; }
 
+  // Live classes made after construction (a partitionable slot that gave
+  // resources away, into a class no slot had before): the cycle's rank
+  // orders (class_ranks.h), made at the start, do not hold them.
+  const std::vector<int>& late_live() const { return late_live_; }
+
   // Busy slots no request can take (PoolSlot::untakeable): on offer to
   // none, so no request walks them, but one slot of each class they would
   // form is kept, for the reason of a request that matches only them.
@@ -115,6 +121,9 @@ class SlotClasses {
   std::vector<Class> classes_;
   std::vector<int> live_;
   std::vector<int> live_pos_;  // by class: its position in live_, or -1
+  int late_from_ = std::numeric_limits<int>::max();
+  std::vector<int> late_live_;
+  std::vector<int> late_pos_;  // by class - late_from_: its position in late_live_, or -1
   std::vector<int> class_of_;  // by slot, -1 when not offered
   std::vector<std::size_t> untakeable_;
   std::vector<SlotValue> cells_;              // by family, then column (match_symbols_)

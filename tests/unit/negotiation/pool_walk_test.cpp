@@ -1,0 +1,75 @@
+// The pool walk (class_ranks.h, candidate_queue.h; issue 30 section 3): a
+// request whose job Rank is one value for every slot walks the presorted
+// families together, best first, and asks a family whether it matches
+// only when the walk reaches it, so it stops as soon as it has its slots.
+#include "tests/unit/negotiation/support.h"
+
+using namespace cara;
+using namespace cara::test;
+
+namespace {
+
+const std::string kAlice = "alice@example.org";
+
+// `n` idle slots on machines that differ in KFlops (1000, then `step`
+// more each), which the jobs' Requirements read: each machine is a family
+// of its own.
+void machines(Pool& p, int n, int step = 1) {
+  for (int m = 0; m < n; ++m)
+    p.slots.push_back(
+        slot("slot1@m" + std::to_string(m), "SlotID = 1; KFlops = " + std::to_string(1000 + step * m)));
+}
+
+std::vector<std::string> matched_slots(const negotiation::CycleResult& r) {
+  std::vector<std::string> out;
+  for (const auto& m : r.matches) out.push_back(m.slot_name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a request whose Rank is one value asks only the families the walk reaches",
+          "[negotiation][issue30]") {
+  Pool p("");
+  machines(p, 200);
+  p.submit(kAlice, 1, 3, "Requirements = TARGET.KFlops > 0");
+  const auto r = p.run();
+  // The best three by NEGOTIATOR_POST_JOB_RANK (KFlops - SlotID): the
+  // fastest machines.
+  CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m199", "slot1@m198", "slot1@m197"});
+  CHECK(r.stats.slot_evaluations <= 4);
+  // The plain algorithm agrees, assessing every slot.
+  const auto plain = p.run(false, false);
+  CHECK(matched_slots(plain) == matched_slots(r));
+  CHECK(plain.stats.slot_evaluations >= 200);
+}
+
+TEST_CASE("a job Rank that reads the slot ranks each family for the request", "[negotiation][issue30]") {
+  Pool p("");
+  machines(p, 200);
+  // Prefers the slowest machine: every family is matched and ranked.
+  p.submit(kAlice, 1, 1, "Requirements = TARGET.KFlops > 0; Rank = -TARGET.KFlops");
+  const auto r = p.run();
+  CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m0"});
+  CHECK(r.stats.slot_evaluations >= 200);
+}
+
+TEST_CASE("the pool walk passes over a slot the limit refuses and takes the next one",
+          "[negotiation][issue30]") {
+  Pool p("NEGOTIATOR_PRE_JOB_RANK = 0\n");  // KFlops alone orders the slots
+  machines(p, 20, 10);
+  // Second best, and two cpus: affordable when the list is made, not once
+  // alice's ceiling of 2 has paid for the best.
+  p.slots.push_back(slot("slot1@big", "SlotID = 1; KFlops = 1185", 2));
+  REQUIRE(p.accountant.set_ceiling(kAlice, 2, std::nullopt, kNow));
+  p.submit(kAlice, 1, 3, "Requirements = TARGET.KFlops > 0");
+  const auto r = p.run();
+  CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m19", "slot1@m18"});
+  REQUIRE(r.rejections.size() == 1);
+  CHECK(r.rejections[0].reason == "submitter limit exceeded");
+  CHECK(r.stats.candidate_lists == 1);  // both in the first list: the walk went on past the refusal
+  const auto plain = p.run(false, false);
+  CHECK(matched_slots(plain) == matched_slots(r));
+  REQUIRE(plain.rejections.size() == 1);
+  CHECK(plain.rejections[0].reason == r.rejections[0].reason);
+}

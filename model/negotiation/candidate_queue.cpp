@@ -13,7 +13,9 @@ namespace {
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 constexpr int kClassEntry = -1;  // Entry::family of an assessed class
 constexpr int kPool = ClassRanks::kPool;
-enum : signed char { kUnasked = 0, kOpen = 1, kClosed = 2 };  // a family, in the pool walk
+// A family, in the pool walk: not asked yet; it may give the request a
+// slot; it gives none; it matched but its slots weigh more than is left.
+enum : signed char { kUnasked = 0, kOpen = 1, kClosed = 2, kRefused = 3 };
 
 }  // namespace
 
@@ -59,13 +61,14 @@ void CandidateQueue::push(const Entry& e) {
 }
 
 bool CandidateQueue::family_independent(int family) {
-  const int set = ranks_.job_names(family);
-  signed char& known = independent_[static_cast<std::size_t>(set)];
-  if (known < 0) known = ranks_.independent(set, *request_.job) ? 1 : 0;
+  const auto set = static_cast<std::size_t>(ranks_.job_names(family));
+  if (independent_.size() <= set) independent_.resize(ranks_.job_name_sets(), -1);  // a set made since
+  signed char& known = independent_[set];
+  if (known < 0) known = ranks_.independent(static_cast<int>(set), *request_.job) ? 1 : 0;
   return known == 1;
 }
 
-void CandidateQueue::assess_class(int c) {
+void CandidateQueue::assess_class(int c, FamilyFacts* facts) {
   const std::size_t head = classes_.head(c);
   const PoolSlot& slot = pool_.slots()[head];
   // A busy slot whose constant Rank cannot prefer the job, and whose user
@@ -79,7 +82,7 @@ void CandidateQueue::assess_class(int c) {
       return;
     }
   }
-  Assessment a = assess(request_, slot, policy_, env_);
+  Assessment a = assess(request_, slot, policy_, env_, facts);
   ++stats_.slot_evaluations;
   if (!a.candidate() && !slot.children.empty())
     a = assess_pslot_preemption(request_, slot, pool_.slots(), policy_, env_);
@@ -122,11 +125,17 @@ double CandidateQueue::known_weight(int f) const {
   return w;
 }
 
+signed char& CandidateQueue::family_state(int f) {
+  const auto k = static_cast<std::size_t>(f);
+  if (family_state_.size() <= k) family_state_.resize(classes_.families(), kUnasked);  // one made since
+  return family_state_[k];
+}
+
 bool CandidateQueue::family_open(int f) {
-  signed char& state = family_state_[static_cast<std::size_t>(f)];
+  signed char& state = family_state(f);
   if (state != kUnasked) return state == kOpen;
   state = kClosed;
-  if (!family_independent(f)) return false;  // fill() lists it on its own
+  if (!ranks_.in_pool(f) || !family_independent(f)) return false;  // fill() lists it on its own
   if (prefilter_ && !family_may_match(f)) {
     ++stats_.prefiltered;
     return false;
@@ -145,6 +154,10 @@ bool CandidateQueue::family_open(int f) {
     deferred_.emplace_back(f, w);
     return false;
   }
+  if (!affordable_now_(w)) {
+    set_aside_now(f, w);
+    return false;
+  }
   ++stats_.slot_evaluations;
   if (!idle_candidate(request_, slot, env_)) return false;
   ++stats_.presorted_walks;
@@ -152,9 +165,27 @@ bool CandidateQueue::family_open(int f) {
   return true;
 }
 
-void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) {
+void CandidateQueue::set_aside_now(int f, double w) {
+  // Affordable when the list was made, so the plain algorithm listed the
+  // family and refused its slots one by one when they came up: the same
+  // weight for the limit's reason, and its busy classes' reasons should
+  // the job match them (unmatched_), all without matching it now.
+  deferred_.emplace_back(f, w);
+  for (int c : classes_.members(f)) {
+    if (classes_.empty(c)) continue;
+    const std::size_t head = classes_.head(c);
+    const PoolSlot& slot = pool_.slots()[head];
+    if (slot.use != SlotUse::Busy) continue;
+    const Unfit why = busy_reason(c);
+    if (why > telling_) unmatched_.emplace_back(why, head);
+  }
+}
+
+void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
+                          const std::function<bool(double weight)>& affordable_now) {
   ++stats_.candidate_lists;
   affordable_ = affordable;
+  affordable_now_ = affordable_now;
   // A job Rank that is one value for every slot: the presorted families
   // whose ranks are the request's own (the job defines none of the names
   // they look up in it) are walked together, each asked whether it matches
@@ -162,7 +193,7 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) 
   std::optional<double> pool_rank;
   if (ranks_.pool_presorted()) pool_rank = constant_job_rank();
   for (int f : classes_.live_families()) {
-    if (pool_rank && ranks_.presorted(f) && family_independent(f)) continue;
+    if (pool_rank && ranks_.in_pool(f) && family_independent(f)) continue;
     // The family's classes agree on every slot attribute the requests'
     // Requirements read: one look at its row rules them all out. (Not a
     // partitionable slot whose busy dynamic slots it may preempt: the job
@@ -190,8 +221,11 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) 
       continue;
     }
     if (!ranks_.presorted(f) || !family_independent(f)) {
+      // Every class of a family gives the job alike what the family key
+      // holds (the match, both Ranks): evaluated once for all of them.
+      FamilyFacts facts;
       for (int c : members)
-        if (!classes_.empty(c)) assess_class(c);
+        if (!classes_.empty(c)) assess_class(c, &facts);
       continue;
     }
     ++stats_.slot_evaluations;
@@ -200,75 +234,136 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable) 
     Walk& walk = walks_[f];
     walk = Walk{};
     walk.job_rank = classad::rank(*request_.job, *slot.ad, env_);
-    push_group(f, walk, 0);
+    advance(f, walk, true);
   }
   // Classes made this cycle (a partitionable slot that gave resources
-  // away) are in no presorted order: assessed one by one.
+  // away) are in no family's order, and in the pool-wide one only when
+  // ranked: the others are assessed one by one.
   for (int c : classes_.late_live()) {
     const int f = classes_.family_of(c);
-    if (ranks_.presorted(f) && family_independent(f)) assess_class(c);
+    if (pool_rank && ranks_.in_pool(f) && family_independent(f)) {
+      if (!ranks_.ranked(c)) assess_class(c);
+    } else if (ranks_.presorted(f) && family_independent(f)) {
+      assess_class(c);
+    }
   }
   if (pool_rank) {
     family_state_.assign(classes_.families(), kUnasked);
     Walk& walk = walks_[kPool];
     walk = Walk{};
     walk.job_rank = *pool_rank;
-    push_group(kPool, walk, 0);
+    advance(kPool, walk, true);
   }
 }
 
-bool CandidateQueue::push_group(int f, Walk& walk, std::size_t pos) {
+void CandidateQueue::push_walk(int f, const Walk& walk, const ClassRank& r, std::size_t lowest) {
+  Entry e;
+  e.a.unfit = Unfit::None;
+  e.a.reason = r.reason;
+  e.a.pre = r.pre;
+  e.a.job_rank = walk.job_rank;
+  e.a.post = r.post;
+  e.a.preemption_rank = r.preemption_rank;
+  e.head = lowest;  // a lower bound until the group is verified
+  e.family = f;
+  e.verified = false;
+  push(e);
+}
+
+std::pair<std::size_t, std::size_t> CandidateQueue::late_group(const ClassRank& key) const {
+  const std::vector<PoolPlace>& late = ranks_.late();
+  // Sorted by place: the tie group is a run; late() is short.
+  auto first = std::partition_point(late.begin(), late.end(),
+                                    [&](const PoolPlace& p) { return goes_before(p.rank, key); });
+  auto last =
+      std::partition_point(first, late.end(), [&](const PoolPlace& p) { return same_place(p.rank, key); });
+  return {static_cast<std::size_t>(first - late.begin()), static_cast<std::size_t>(last - late.begin())};
+}
+
+bool CandidateQueue::advance(int f, Walk& walk, bool first) {
+  walk.viable.clear();
   const std::vector<int>& order = ranks_.order(f);
-  while (pos < order.size()) {
-    const std::size_t end = ranks_.group_end(f, pos);
+  std::size_t pos = first ? 0 : walk.end;
+  if (f != kPool) {
+    for (; pos < order.size(); pos = ranks_.group_end(f, pos)) {
+      const std::size_t end = ranks_.group_end(f, pos);
+      std::size_t lowest = kNone;
+      for (std::size_t i = pos; i < end; ++i)
+        if (!classes_.empty(order[i])) lowest = std::min(lowest, classes_.head(order[i]));
+      if (lowest != kNone) {
+        walk.pos = pos;
+        walk.end = end;
+        push_walk(f, walk, ranks_.rank(order[pos]), lowest);
+        return true;
+      }
+    }
+    return false;
+  }
+  // The pool walk merges the order made at the start with the classes
+  // made since (late()), group by group.
+  const std::vector<PoolPlace>& late = ranks_.late();
+  std::size_t lpos = first ? 0 : late_group(walk.key).second;
+  auto open = [&](int c) {
+    if (classes_.empty(c)) return false;
+    const signed char state = family_state(classes_.family_of(c));
+    return state == kOpen || state == kUnasked;
+  };
+  while (pos < order.size() || lpos < late.size()) {
+    ClassRank key;
+    if (lpos >= late.size() || (pos < order.size() && !goes_before(late[lpos].rank, ranks_.rank(order[pos]))))
+      key = ranks_.rank(order[pos]);
+    else
+      key = late[lpos].rank;
+    const std::size_t end =
+        pos < order.size() && same_place(ranks_.rank(order[pos]), key) ? ranks_.group_end(f, pos) : pos;
+    std::size_t lend = lpos;
+    while (lend < late.size() && same_place(late[lend].rank, key)) ++lend;
     std::size_t lowest = kNone;
     for (std::size_t i = pos; i < end; ++i)
-      if (!classes_.empty(order[i]) &&
-          (f != kPool || family_state_[static_cast<std::size_t>(classes_.family_of(order[i]))] != kClosed))
-        lowest = std::min(lowest, classes_.head(order[i]));
+      if (open(order[i])) lowest = std::min(lowest, classes_.head(order[i]));
+    for (std::size_t i = lpos; i < lend; ++i)
+      if (open(late[i].cls)) lowest = std::min(lowest, classes_.head(late[i].cls));
     if (lowest != kNone) {
       walk.pos = pos;
-      walk.viable.clear();
-      const ClassRank& r = ranks_.rank(order[pos]);
-      Entry e;
-      e.a.unfit = Unfit::None;
-      e.a.reason = r.reason;
-      e.a.pre = r.pre;
-      e.a.job_rank = walk.job_rank;
-      e.a.post = r.post;
-      e.a.preemption_rank = r.preemption_rank;
-      e.head = lowest;  // a lower bound until the group is verified
-      e.family = f;
-      e.verified = false;
-      push(e);
+      walk.end = end;
+      walk.key = key;
+      push_walk(f, walk, key, lowest);
       return true;
     }
     pos = end;
+    lpos = lend;
   }
   return false;
 }
 
 void CandidateQueue::verify(int f, Walk& walk) {
-  const std::vector<int>& order = ranks_.order(f);
-  for (std::size_t i = walk.pos, end = ranks_.group_end(f, walk.pos); i < end; ++i) {
-    const int c = order[i];
-    if (classes_.empty(c)) continue;
-    if (f == kPool && !family_open(classes_.family_of(c))) continue;
+  auto check = [&](int c) {
+    if (classes_.empty(c)) return;
     const PoolSlot& slot = pool_.slots()[classes_.head(c)];
-    Unfit why = Unfit::None;
-    if (slot.use == SlotUse::Busy) {
-      // The family matched the job, so a reason found here is the job's.
-      why = preemption_denied(request_, slot, slot.rank_value);
-      if (why == Unfit::None && ranks_.rank(c).reason == MatchReason::Priority &&
-          !preemption_allowed(request_, slot, policy_, env_))
-        why = Unfit::PreemptionRequirements;
+    if (f == kPool && !family_open(classes_.family_of(c))) {
+      // A family the limit refused matched: its busy classes' reasons
+      // hold (its takeable ones were refused).
+      if (family_state(classes_.family_of(c)) == kRefused && slot.use == SlotUse::Busy) {
+        const Unfit why = busy_reason(c);
+        if (why > telling_) telling_ = why;
+      }
+      return;
     }
+    Unfit why = Unfit::None;
+    // The family matched the job, so a reason found here is the job's.
+    if (slot.use == SlotUse::Busy) why = busy_reason(c);
     if (why == Unfit::None) {
       walk.viable.push_back(c);
     } else if (why > telling_) {
       telling_ = why;
     }
-  }
+  };
+  const std::vector<int>& order = ranks_.order(f);
+  for (std::size_t i = walk.pos; i < walk.end; ++i) check(order[i]);
+  if (f != kPool) return;
+  // The classes made since the walk reached this group are here too.
+  const auto [first, last] = late_group(walk.key);
+  for (std::size_t i = first; i < last; ++i) check(ranks_.late()[i].cls);
 }
 
 std::pair<std::size_t, int> CandidateQueue::viable_head(const Walk& walk) const {
@@ -282,7 +377,7 @@ void CandidateQueue::repush_family(Entry e) {
   Walk& walk = walks_[e.family];
   const auto [head, c] = viable_head(walk);
   if (c < 0) {
-    push_group(e.family, walk, ranks_.group_end(e.family, walk.pos));
+    advance(e.family, walk, false);
     return;
   }
   e.head = head;
@@ -301,13 +396,20 @@ std::optional<Candidate> CandidateQueue::next() {
       head = classes_.head(cls);
     } else {
       Walk& walk = walks_[e.family];
+      if (e.family == kPool && !affordable_now_(pool_floor())) {
+        // Nothing the pool walk has left can be afforded now, nor later in
+        // this list: it ends here; what it did not reach is looked at only
+        // for the reason, should the request end short.
+        cut_pool(walk, e.verified);
+        continue;
+      }
       if (!e.verified) {
         verify(e.family, walk);
         e.verified = true;
       }
       const auto viable = viable_head(walk);
       if (viable.second < 0) {
-        push_group(e.family, walk, ranks_.group_end(e.family, walk.pos));
+        advance(e.family, walk, false);
         continue;
       }
       head = viable.first;
@@ -325,12 +427,51 @@ std::optional<Candidate> CandidateQueue::next() {
   return std::nullopt;
 }
 
-void CandidateQueue::refused(double weight) {
-  if (!refused_ || weight < *refused_) refused_ = weight;
+Unfit CandidateQueue::busy_reason(int c) {
+  const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+  Unfit why = preemption_denied(request_, slot, slot.rank_value);
+  if (why == Unfit::None && ranks_.rank(c).reason == MatchReason::Priority &&
+      !preemption_allowed(request_, slot, policy_, env_))
+    why = Unfit::PreemptionRequirements;
+  return why;
+}
+
+double CandidateQueue::pool_floor() {
+  if (pool_floor_) return *pool_floor_;
+  const ClassRanks::PoolWeights& w = ranks_.pool_weights();
+  double floor = w.unweighed ? 0 : w.fixed_min;
+  for (const auto& [sig, slot] : w.signatures) {
+    // A signature stands for the job's weight only when the job's
+    // Request* read nothing of the slot, or a consumption policy decides.
+    if (!pool_.signature_consumption(sig) && requests_read_slot_) {
+      floor = 0;
+      break;
+    }
+    floor = std::min(floor, weight(pool_.slots()[slot]));
+  }
+  pool_floor_ = floor;
+  return floor;
+}
+
+void CandidateQueue::cut_pool(const Walk& walk, bool verified) {
+  pool_cut_ = true;
+  pool_cut_key_ = walk.key;
+  pool_cut_after_ = verified;
+  pool_cut_pos_ = verified ? walk.end : walk.pos;
+  // A verified group's classes were candidates: the limit refuses them.
+  if (verified && viable_head(walk).second >= 0) refused_ = true;
+}
+
+bool CandidateQueue::after_cut(const ClassRank& r) const {
+  return goes_before(pool_cut_key_, r) || (!pool_cut_after_ && same_place(pool_cut_key_, r));
+}
+
+void CandidateQueue::refused() {
+  refused_ = true;
   if (last_.family != kPool) return;  // a class, or a family: all of it weighs the same
   // In the pool walk only the candidate's family is dropped.
   const int f = classes_.family_of(last_.cls);
-  family_state_[static_cast<std::size_t>(f)] = kClosed;
+  family_state(f) = kRefused;
   std::vector<int>& viable = walks_[kPool].viable;
   viable.erase(
       std::remove_if(viable.begin(), viable.end(), [&](int c) { return classes_.family_of(c) == f; }),
@@ -357,7 +498,30 @@ void CandidateQueue::took(int moved) {
   if (moved >= 0) assess_class(moved);
 }
 
-Unfit CandidateQueue::rejection_reason() const {
+void CandidateQueue::reasons_past_cut() {
+  // The busy classes the cut pool walk did not reach, as verify() would
+  // have seen them: a family known to match gives its reasons now, one
+  // not asked yet only if it matches (unmatched_). Those the plain
+  // algorithm would not have listed (too heavy when the list was made)
+  // give none.
+  for (int c : ranks_.pool_busy()) {
+    if (classes_.empty(c) || !after_cut(ranks_.rank(c))) continue;
+    const int f = classes_.family_of(c);
+    if (!ranks_.in_pool(f) || !family_independent(f) || family_state(f) == kClosed) continue;
+    const std::size_t head = classes_.head(c);
+    if (!affordable_(pool_.slots()[head].weight)) continue;
+    const Unfit why = busy_reason(c);
+    if (why == Unfit::None) continue;  // a candidate: limit_refused() finds it
+    if (family_state(f) == kOpen || family_state(f) == kRefused) {
+      if (why > telling_) telling_ = why;
+    } else if (why > telling_) {
+      unmatched_.emplace_back(why, head);
+    }
+  }
+}
+
+Unfit CandidateQueue::rejection_reason() {
+  if (pool_cut_) reasons_past_cut();
   // The most telling reason whose slot the job matches: reasons from the
   // most telling down, each matched only if no better one held.
   auto untakeable_reason = [&](std::size_t slot) {
@@ -413,20 +577,33 @@ bool CandidateQueue::family_has_candidate(int f) {
   return false;
 }
 
-std::optional<double> CandidateQueue::limit_refused_match() {
-  // The lightest such slot: the same whichever order the list was walked
-  // in (a limit that refuses it refuses every heavier one).
-  std::optional<double> lightest = refused_;
-  std::stable_sort(deferred_.begin(), deferred_.end(),
-                   [](const auto& a, const auto& b) { return a.second < b.second; });
-  for (const auto& [f, weight] : deferred_) {
-    if (lightest && *lightest <= weight) break;
-    if (family_has_candidate(f)) {
-      lightest = weight;
-      break;
-    }
-  }
-  return lightest;
+bool CandidateQueue::limit_refused() {
+  if (refused_) return true;
+  for (const auto& [f, weight] : deferred_)
+    if (family_has_candidate(f)) return true;
+  if (!pool_cut_) return false;
+  // What the cut pool walk did not reach: the first family there with a
+  // slot the job could take (the plain algorithm listed it, or set it
+  // aside, and the limit refused it either way).
+  auto has_candidate = [&](int c) {
+    if (classes_.empty(c)) return false;
+    const int f = classes_.family_of(c);
+    if (!ranks_.in_pool(f) || !family_independent(f)) return false;
+    signed char& state = family_state(f);
+    if (state == kOpen)  // matched: this class is a candidate if the job may take it
+      return pool_.slots()[classes_.head(c)].use != SlotUse::Busy || busy_reason(c) == Unfit::None;
+    if (state != kUnasked) return false;
+    state = kClosed;
+    return (!prefilter_ || family_may_match(f)) && family_has_candidate(f);
+  };
+  const std::vector<int>& order = ranks_.order(kPool);
+  for (std::size_t i = pool_cut_pos_; i < order.size(); ++i)
+    if (has_candidate(order[i])) return true;
+  const std::vector<PoolPlace>& late = ranks_.late();
+  for (std::size_t i = pool_cut_after_ ? late_group(pool_cut_key_).second : late_group(pool_cut_key_).first;
+       i < late.size(); ++i)
+    if (has_candidate(late[i].cls)) return true;
+  return false;
 }
 
 }  // namespace cara::negotiation

@@ -46,14 +46,18 @@ class CandidateQueue {
   // Lists the live slots; a family whose slots `affordable` refuses by
   // their match weight can give the request nothing, so it is set aside
   // unassessed: whether the job would have matched it matters only for
-  // the rejection reason (limit_refused_match()).
-  void fill(const std::function<bool(double weight)>& affordable);
+  // the rejection reason (limit_refused()).
+  // `affordable_now` says what the limits allow as matches are made: the
+  // pool walk, which looks at a family only when it reaches it, does not
+  // match one it could not take now.
+  void fill(const std::function<bool(double weight)>& affordable,
+            const std::function<bool(double weight)>& affordable_now);
 
   // The best candidate left. After each, the caller says what became of
   // it: refused() (its weight is over a limit: its family is dropped),
   // skipped() (a concurrency limit: its class is dropped) or took().
   std::optional<Candidate> next();
-  void refused(double weight);
+  void refused();
   void skipped();
   // The candidate's slot left its class (classes.take), or moved to class
   // `moved` (a partitionable slot that stays on offer with what is left).
@@ -61,34 +65,40 @@ class CandidateQueue {
 
   // Why the request has no candidate, once next() found none: the most
   // telling reason among the slots the job matches.
-  Unfit rejection_reason() const;
-  // The least weight of a slot the job matches and may take that a limit
-  // refused (HTCondor's rejForSubmitterLimit: a limit is a reason only
-  // then): refused candidates', and those of families set aside unassessed
-  // that have such a slot — assessed now, at the rejection, never before.
-  // Null when no limit refused a slot the job could have had.
-  std::optional<double> limit_refused_match();
+  Unfit rejection_reason();
+  // Whether a limit refused a slot the job matches and may take
+  // (HTCondor's rejForSubmitterLimit: a limit is a reason only then): a
+  // refused candidate, or a family set aside unassessed (or not reached by
+  // a pool walk the limit ended) that has such a slot — assessed now, at
+  // the rejection, never before.
+  bool limit_refused();
 
  private:
   struct Entry {
     Assessment a;
     std::size_t head = 0;
     int cls = -1;     // an assessed class (family -1), or
-    int family = -1;  // a presorted family or the pool walk (kPool), at its tie group `pos`
+    int family = -1;  // a presorted family or the pool walk (ClassRanks::kPool), at its tie group
     bool verified = false;
   };
-  struct Walk {  // a presorted family's progress
-    std::size_t pos = 0;
+  struct Walk {                    // a presorted family's progress, or the pool walk's
+    std::size_t pos = 0, end = 0;  // the current tie group in the family's order
+    ClassRank key;                 // the pool walk's current tie group: its part in late()
     double job_rank = 0;
     std::vector<int> viable;  // classes of the tie group at pos the job may take
   };
   static bool worse(const Entry& x, const Entry& y) { return ranks_before(y.a, y.head, x.a, x.head); }
   void push(const Entry& e);
-  void assess_class(int c);
+  // `facts`: what its family gave the job already (assess()).
+  void assess_class(int c, FamilyFacts* facts = nullptr);
   bool family_independent(int family);
-  // Pushes family `f`'s first tie group from `pos` on with a live class
-  // (unverified: its head a lower bound); false when none is left.
-  bool push_group(int f, Walk& walk, std::size_t pos);
+  // Moves the walk of family `f` (or the pool walk) to its first tie
+  // group, or the one after the current, that has a live class, and
+  // pushes it (unverified: its head a lower bound); false when none is left.
+  bool advance(int f, Walk& walk, bool first);
+  void push_walk(int f, const Walk& walk, const ClassRank& r, std::size_t lowest);
+  // The run of late() in tie group `key`.
+  std::pair<std::size_t, std::size_t> late_group(const ClassRank& key) const;
   void verify(int f, Walk& walk);
   // The lowest slot index among the viable classes, with its class.
   std::pair<std::size_t, int> viable_head(const Walk& walk) const;
@@ -102,6 +112,10 @@ class CandidateQueue {
   // In the pool walk: whether the family may give the request a slot
   // (prefilter, limits, one match), asked once.
   bool family_open(int family);
+  signed char& family_state(int family);
+  // The pool walk reached family `f`, which weighs `w`: more than the
+  // limits allow now, not when the list was made.
+  void set_aside_now(int f, double w);
 
   const RequestContext& request_;
   const SlotPool& pool_;
@@ -114,10 +128,26 @@ class CandidateQueue {
   std::unordered_map<int, Walk> walks_;
   std::vector<signed char> independent_;  // by job name set: -1 unknown
   Entry last_;
-  std::vector<std::pair<int, double>> deferred_;  // families set aside by their weight
-  std::function<bool(double)> affordable_;        // fill()'s, for the pool walk
-  std::vector<signed char> family_state_;         // by family, in the pool walk
-  std::optional<double> refused_;
+  std::vector<std::pair<int, double>> deferred_;             // families set aside by their weight
+  std::function<bool(double)> affordable_, affordable_now_;  // fill()'s, for the pool walk
+  std::vector<signed char> family_state_;                    // by family, in the pool walk
+  bool refused_ = false;
+  // The pool walk ended where nothing left could be afforded (pool_floor):
+  // at tie group `pool_cut_key_`, past it when it had been verified;
+  // `pool_cut_pos_`: where the unreached part of the order made at the
+  // start begins.
+  bool pool_cut_ = false, pool_cut_after_ = false;
+  ClassRank pool_cut_key_;
+  std::size_t pool_cut_pos_ = 0;
+  std::optional<double> pool_floor_;
+  // The least weight a match in the pool walk can charge this request.
+  double pool_floor();
+  void cut_pool(const Walk& walk, bool verified);
+  bool after_cut(const ClassRank& r) const;
+  void reasons_past_cut();
+  // Why the job may not take busy class `c` of a family it matches; None
+  // when it may (by Rank, or by priority as PREEMPTION_REQUIREMENTS allows).
+  Unfit busy_reason(int c);
   bool requests_read_slot_ = true;  // the job's Request* read the slot (TARGET)
   std::vector<double> weights_;     // by weight signature; NaN: not yet known
   std::optional<RequestPrefilter> prefilter_;

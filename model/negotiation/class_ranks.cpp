@@ -9,8 +9,6 @@
 #include "model/negotiation/slot_assessment.h"
 
 namespace cara::negotiation {
-namespace {
-
 // Ranks tie when every key of the potential match list but the job Rank
 // (one value per family and request) is equal.
 bool same_place(const ClassRank& a, const ClassRank& b) {
@@ -24,42 +22,24 @@ bool goes_before(const ClassRank& a, const ClassRank& b) {
   return a.preemption_rank > b.preemption_rank;
 }
 
-}  // namespace
-
 ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
-                       const classad::EvalEnv& env, bool presort) {
-  static const classad::ClassAd kNoJob;
+                       const classad::EvalEnv& env, bool presort)
+    : pool_(pool), classes_(classes), policy_(policy), env_(env), presort_(presort) {
   ranks_.resize(classes.size());
-  known_classes_ = classes.size();
+  in_order_.resize(classes.size());
   families_.resize(classes.families());
   if (!presort) return;
-  std::map<std::vector<std::string>, int> interned;
   for (std::size_t f = 0; f < classes.families(); ++f) {
     FamilyOrder& fo = families_[f];
     classad::References refs;
     bool presortable = true;
     for (int c : classes.members(static_cast<int>(f))) {
       if (classes.empty(c)) continue;
-      const PoolSlot& slot = pool.slots()[classes.head(c)];
-      // A busy slot's reason must not depend on the job (its Rank reads
-      // none of it); an idle slot's Rank is not asked. A partitionable
-      // slot that may preempt its dynamic slots offers what they hold.
-      if ((slot.use == SlotUse::Busy && !slot.rank_constant) || !slot.children.empty()) {
+      if (!rankable(pool.slots()[classes.head(c)])) {
         presortable = false;
         break;
       }
-      ClassRank& r = ranks_[static_cast<std::size_t>(c)];
-      const classad::ClassAd& ad = *slot.ad;
-      std::vector<const classad::ExprPtr*> read = {&policy.pre_job_rank, &policy.post_job_rank};
-      r.pre = negotiator_rank(policy.pre_job_rank, ad, kNoJob, env);
-      r.post = negotiator_rank(policy.post_job_rank, ad, kNoJob, env);
-      if (slot.use == SlotUse::Busy) {
-        r.preemption_rank = negotiator_rank(policy.preemption_rank, ad, kNoJob, env);
-        r.reason = slot.rank_value > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
-        read.push_back(&policy.preemption_rank);
-      }
-      for (const classad::ExprPtr* e : read)
-        if (*e) classad::collect_references(**e, &ad, refs);
+      ranks_[static_cast<std::size_t>(c)] = rank_of(c, refs);
       fo.order.push_back(c);
     }
     if (!presortable) {
@@ -67,19 +47,113 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
       continue;
     }
     fo.presorted = true;
+    fo.in_pool = true;
     sort_groups(fo);
-    std::vector<std::string> names;
-    for (const std::string& n : refs.external) names.push_back(to_lower(n));
-    auto [it, fresh] = interned.emplace(names, static_cast<int>(name_sets_.size()));
-    if (fresh) name_sets_.push_back(std::move(names));
-    fo.job_names = it->second;
+    fo.job_names = intern(refs);
     global_.order.insert(global_.order.end(), fo.order.begin(), fo.order.end());
+    for (int c : fo.order) {
+      in_order_[static_cast<std::size_t>(c)] = 1;
+      note_pool_class(c);
+    }
   }
   // The classes of every presorted family in one order: a request whose
   // job Rank is one value for all slots walks those whose ranks are its
   // own (independent()) together.
   sort_groups(global_);
-  global_.presorted = !global_.order.empty();
+}
+
+bool ClassRanks::rankable(const PoolSlot& s) {
+  // A busy slot's reason must not depend on the job (its Rank reads none
+  // of it); an idle slot's Rank is not asked. A partitionable slot that
+  // may preempt its dynamic slots offers what they hold.
+  return !(s.use == SlotUse::Busy && !s.rank_constant) && s.children.empty();
+}
+
+ClassRank ClassRanks::rank_of(int c, classad::References& refs) const {
+  static const classad::ClassAd kNoJob;
+  const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+  const classad::ClassAd& ad = *slot.ad;
+  ClassRank r;
+  std::vector<const classad::ExprPtr*> read = {&policy_.pre_job_rank, &policy_.post_job_rank};
+  r.pre = negotiator_rank(policy_.pre_job_rank, ad, kNoJob, env_);
+  r.post = negotiator_rank(policy_.post_job_rank, ad, kNoJob, env_);
+  if (slot.use == SlotUse::Busy) {
+    r.preemption_rank = negotiator_rank(policy_.preemption_rank, ad, kNoJob, env_);
+    r.reason = slot.rank_value > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
+    read.push_back(&policy_.preemption_rank);
+  }
+  for (const classad::ExprPtr* e : read)
+    if (*e) classad::collect_references(**e, &ad, refs);
+  return r;
+}
+
+void ClassRanks::note_pool_class(int c) {
+  const std::size_t head = classes_.head(c);
+  const PoolSlot& slot = pool_.slots()[head];
+  if (slot.use == SlotUse::Busy) busy_.push_back(c);
+  if (!slot.partitionable || !policy_.use_slot_weights) {
+    weights_.fixed_min = std::min(weights_.fixed_min, slot.partitionable ? 1.0 : slot.weight);
+  } else if (slot.weight_signature < 0) {
+    weights_.unweighed = true;
+  } else if (std::none_of(weights_.signatures.begin(), weights_.signatures.end(),
+                          [&](const auto& s) { return s.first == slot.weight_signature; })) {
+    weights_.signatures.emplace_back(slot.weight_signature, head);
+  }
+}
+
+int ClassRanks::intern(const classad::References& refs) {
+  std::vector<std::string> names;
+  for (const std::string& n : refs.external) names.push_back(to_lower(n));
+  auto [it, fresh] = interned_.emplace(names, static_cast<int>(name_sets_.size()));
+  if (fresh) name_sets_.push_back(std::move(names));
+  return it->second;
+}
+
+void ClassRanks::add_class(int c) {
+  const auto k = static_cast<std::size_t>(c);
+  if (ranks_.size() <= k) {
+    ranks_.resize(k + 1);
+    in_order_.resize(k + 1);
+  }
+  const int f = classes_.family_of(c);
+  const auto fk = static_cast<std::size_t>(f);
+  const bool fresh_family = families_.size() <= fk;
+  if (fresh_family) families_.resize(fk + 1);
+  FamilyOrder& fo = families_[fk];
+  if (!presort_ || in_order_[k] || classes_.empty(c)) return;
+  if (!rankable(pool_.slots()[classes_.head(c)])) return;  // a fresh family stays out of the pool
+  classad::References refs;
+  const ClassRank r = rank_of(c, refs);
+  const int names = intern(refs);
+  if (fresh_family) {
+    fo.in_pool = true;
+    fo.job_names = names;
+  }
+  // A class whose ranks look up other names than its family's stays out
+  // (requests assess it on its own): whether a request walks a family
+  // must not change while it walks.
+  if (!fo.in_pool || names != fo.job_names) return;
+  // Classes every slot left stay in late() until it has doubled since it
+  // was last swept (a walk under way holds places, not positions); swept,
+  // one is ranked again should a slot come back to it.
+  if (late_.size() >= 2 * swept_size_) {
+    auto gone = std::stable_partition(late_.begin(), late_.end(),
+                                      [&](const PoolPlace& p) { return !classes_.empty(p.cls); });
+    for (auto it = gone; it != late_.end(); ++it) in_order_[static_cast<std::size_t>(it->cls)] = 0;
+    late_.erase(gone, late_.end());
+    swept_size_ = std::max<std::size_t>(32, late_.size());
+  }
+  ranks_[k] = r;
+  in_order_[k] = 1;
+  note_pool_class(c);
+  const PoolPlace place{r, c};
+  late_.insert(std::upper_bound(late_.begin(), late_.end(), place,
+                                [](const PoolPlace& a, const PoolPlace& b) {
+                                  if (goes_before(a.rank, b.rank)) return true;
+                                  if (goes_before(b.rank, a.rank)) return false;
+                                  return a.cls < b.cls;
+                                }),
+               place);
 }
 
 void ClassRanks::sort_groups(FamilyOrder& fo) const {

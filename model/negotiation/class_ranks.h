@@ -23,11 +23,14 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "model/classad/classad.h"
 #include "model/classad/eval_env.h"
+#include "model/classad/references.h"
 #include "model/negotiation/cycle_types.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/negotiation/slot_classes.h"
@@ -40,21 +43,58 @@ struct ClassRank {
   MatchReason reason = MatchReason::NoPreemption;
 };
 
+// A class made during the cycle, at its place in the pool-wide order: its
+// ranks, then its number.
+struct PoolPlace {
+  ClassRank rank;
+  int cls = -1;
+};
+// Ranks in the order of the potential match list, the best first.
+bool goes_before(const ClassRank& a, const ClassRank& b);
+bool same_place(const ClassRank& a, const ClassRank& b);
+
 class ClassRanks {
  public:
-  // With `presort` off no family is presorted (the plain algorithm).
+  // With `presort` off no family is presorted (the plain algorithm). The
+  // arguments must outlive this object (add_class reads them).
   ClassRanks(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
              const classad::EvalEnv& env, bool presort);
 
-  // The classes there were when the orders were made (later ones, from
-  // partitionable slots that gave resources away, are in none).
-  std::size_t known_classes() const { return known_classes_; }
+  // A class made during the cycle (a partitionable slot that gave some of
+  // its resources away, into a class no slot had before): ranked, and put
+  // in the pool-wide order (late()) when its family's ranks allow.
+  void add_class(int c);
 
   // The pool-wide order: the classes of every presorted family, best
   // first, in tie groups as a family's; `kPool` stands for it where a
-  // family is asked for (order, group_end).
+  // family is asked for (order, group_end). Classes made during the cycle
+  // are in late() instead, by their place.
   static constexpr int kPool = -2;
-  bool pool_presorted() const { return global_.presorted; }
+  const std::vector<PoolPlace>& late() const { return late_; }
+  bool pool_presorted() const { return !global_.order.empty() || !late_.empty(); }
+  // Whether the family walks in the pool-wide order: its classes are in it
+  // but for those made during the cycle that ranked() says are not.
+  bool in_pool(int family) const {
+    return static_cast<std::size_t>(family) < families_.size() &&
+           families_[static_cast<std::size_t>(family)].in_pool;
+  }
+  // What a match to a class of the pool-wide order weighs at least, for
+  // any job: the least weight of its slots that are not partitionable, and
+  // the weight signatures of those that are (a request weighs each once:
+  // representative slot `slot`); `unweighed` when one of them has none.
+  struct PoolWeights {
+    double fixed_min = std::numeric_limits<double>::infinity();
+    std::vector<std::pair<int, std::size_t>> signatures;  // (signature, slot)
+    bool unweighed = false;
+  };
+  const PoolWeights& pool_weights() const { return weights_; }
+  // The busy classes of the pool-wide order (they give reasons).
+  const std::vector<int>& pool_busy() const { return busy_; }
+
+  // Whether class `c` is in the pool-wide order.
+  bool ranked(int c) const {
+    return static_cast<std::size_t>(c) < in_order_.size() && in_order_[static_cast<std::size_t>(c)] != 0;
+  }
 
   bool presorted(int family) const {
     return static_cast<std::size_t>(family) < families_.size() &&
@@ -68,8 +108,8 @@ class ClassRanks {
   }
   const ClassRank& rank(int c) const { return ranks_[static_cast<std::size_t>(c)]; }
 
-  // The names a presorted family's ranks look up in the job (an interned
-  // set: families that read the same names share an index).
+  // The names a family's ranks look up in the job (an interned set:
+  // families that read the same names share an index).
   int job_names(int family) const { return of(family).job_names; }
   std::size_t job_name_sets() const { return name_sets_.size(); }
   // Whether `job` defines none of the names of set `set`: the presorted
@@ -78,7 +118,8 @@ class ClassRanks {
 
  private:
   struct FamilyOrder {
-    bool presorted = false;
+    bool presorted = false;  // `order` holds its classes
+    bool in_pool = false;    // the pool-wide order holds them
     std::vector<int> order;
     std::vector<int> group_end;
     int job_names = -1;
@@ -86,12 +127,29 @@ class ClassRanks {
   const FamilyOrder& of(int family) const {
     return family == kPool ? global_ : families_[static_cast<std::size_t>(family)];
   }
+  // Whether slot `s`'s ranks can be computed once for every job.
+  static bool rankable(const PoolSlot& s);
+  // Class `c`'s ranks against no job; adds what they look up in the job to `refs`.
+  ClassRank rank_of(int c, classad::References& refs) const;
+  int intern(const classad::References& refs);
+  // Class `c` joins the pool-wide order: its weight and use are noted.
+  void note_pool_class(int c);
   void sort_groups(FamilyOrder& fo) const;
 
+  const SlotPool& pool_;
+  const SlotClasses& classes_;
+  const NegotiatorPolicy& policy_;
+  const classad::EvalEnv& env_;
+  bool presort_;
   std::vector<ClassRank> ranks_;
+  std::vector<unsigned char> in_order_;  // by class: in the pool-wide order
   std::vector<FamilyOrder> families_;
   FamilyOrder global_;
-  std::size_t known_classes_ = 0;
+  std::vector<PoolPlace> late_;  // sorted by place (goes_before, then class)
+  PoolWeights weights_;
+  std::vector<int> busy_;
+  std::size_t swept_size_ = 32;  // late_'s size when its empty classes last went
+  std::map<std::vector<std::string>, int> interned_;
   std::vector<std::vector<std::string>> name_sets_;
 };
 

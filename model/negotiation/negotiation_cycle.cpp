@@ -59,7 +59,7 @@ class Cycle {
         input_(input),
         result_(result) {}
 
-  void run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks);
+  void run(SlotPool& pool, SlotClasses& classes, ClassRanks& ranks);
 
  private:
   bool grouped() const { return groups_.has_value() && groups_->nodes().size() > 1; }
@@ -85,7 +85,7 @@ class Cycle {
   CycleResult& result_;
   SlotPool* pool_ = nullptr;
   SlotClasses* classes_ = nullptr;
-  const ClassRanks* ranks_ = nullptr;
+  ClassRanks* ranks_ = nullptr;
   std::vector<SubmitterState> subs_;
   std::vector<double> group_used_;  // by node: SlotWeight held, matches of this cycle included
   std::vector<int> group_turn_;     // by node: place in the first round's GROUP_SORT_EXPR order; -1: none
@@ -176,7 +176,8 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   // what is left when it comes up.
   const double budget_now = budget, group_now = group_left(group_node);
   queue.fill(
-      [budget_now, group_now](double w) { return w <= group_now + kEpsilon && w <= budget_now + kEpsilon; });
+      [budget_now, group_now](double w) { return w <= group_now + kEpsilon && w <= budget_now + kEpsilon; },
+      affordable);
 
   std::string concurrency_reason;
   matched = 0;
@@ -187,7 +188,7 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     const PoolSlot& slot = pool_->slots()[index];
     const double w = queue.weight(slot);
     if (!affordable(w)) {
-      queue.refused(w);
+      queue.refused();
       continue;
     }
     auto limits = job_concurrency_limits(job, slot.ad, env_);
@@ -237,7 +238,9 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
       // The partitionable slot gives the job its share and stays on offer
       // with the rest (a consumption policy lets it match again).
       consume(index, job);
-      queue.took(classes_->reclassify(index));
+      const int moved = classes_->reclassify(index);
+      ranks_->add_class(moved);  // at its place in the pool-wide order, for later requests
+      queue.took(moved);
     } else {
       classes_->take(index);
       queue.took();
@@ -250,14 +253,15 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   // insufficient priority, then the submitter limit — a reason only when
   // it refused a slot the job matched —, else no match.
   const Unfit unfit = queue.rejection_reason();
-  const std::optional<double> refused = queue.limit_refused_match();
+  const bool refused = queue.limit_refused();
   if (!concurrency_reason.empty()) {
     rs.reason = concurrency_reason;
   } else if (unfit >= Unfit::InsufficientPriority || !refused) {
     rs.reason = unfit_reason(unfit);
   } else {
-    rs.reason =
-        *refused > group_left(group_node) + kEpsilon ? "group quota exceeded" : "submitter limit exceeded";
+    // The tighter of the two limits refused it (both shrink alike as the
+    // request matches).
+    rs.reason = group_left(group_node) < budget ? "group quota exceeded" : "submitter limit exceeded";
   }
   // A limit may give way in a later spin (a larger slice, surplus): the
   // request is tried again then. Otherwise it is done for the cycle.
@@ -357,7 +361,7 @@ bool Cycle::negotiate_pie(std::vector<SubmitterState*> members, double pie, int 
   return any;
 }
 
-void Cycle::run(SlotPool& pool, SlotClasses& classes, const ClassRanks& ranks) {
+void Cycle::run(SlotPool& pool, SlotClasses& classes, ClassRanks& ranks) {
   pool_ = &pool;
   classes_ = &classes;
   ranks_ = &ranks;
@@ -542,7 +546,7 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   }
   const double phase3_start = clock_ ? clock_() : 0;
   SlotClasses classes(pool, std::move(names), std::move(match_names), classes_on_);
-  const ClassRanks ranks(pool, classes, policy_, env_, classes_on_);
+  ClassRanks ranks(pool, classes, policy_, env_, classes_on_);
   stats.slot_classes = static_cast<std::int64_t>(classes.live().size());
   for (std::size_t i = 0; i < pool.slots().size(); ++i)
     if (classes.class_of(i) >= 0) ++stats.candidate_slots;

@@ -57,7 +57,9 @@ std::optional<std::vector<std::pair<std::string, double>>> consumption(const Poo
 }
 
 Assessment assess(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
-                  const classad::EvalEnv& env) {
+                  const classad::EvalEnv& env, FamilyFacts* facts) {
+  FamilyFacts none;
+  FamilyFacts& known = facts ? *facts : none;
   Assessment a;
   const classad::ClassAd& job = *request.job;
   const classad::ClassAd& ad = *slot.ad;
@@ -66,7 +68,8 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
   if (slot.use == SlotUse::Busy) {
     // Whether the job may take the slot from the one running there is
     // cheap to tell: decide it before matching the two ads.
-    const double new_rank = classad::rank(ad, job, env);
+    if (!known.slot_rank) known.slot_rank = classad::rank(ad, job, env);
+    const double new_rank = *known.slot_rank;
     const Unfit denied = preemption_denied(request, slot, new_rank);
     a.reason = new_rank > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
     if (denied != Unfit::None) {
@@ -74,19 +77,22 @@ Assessment assess(const RequestContext& request, const PoolSlot& slot, const Neg
       a.unmatched = true;
       return a;
     }
-    if (!classad::symmetric_match(job, ad, env)) return a;
+    if (!known.matched) known.matched = classad::symmetric_match(job, ad, env);
+    if (!*known.matched) return a;
     if (a.reason == MatchReason::Priority && !preemption_allowed(request, slot, policy, env)) {
       a.unfit = Unfit::PreemptionRequirements;
       return a;
     }
     a.preemption_rank = negotiator_rank(policy.preemption_rank, ad, job, env);
   } else {
-    if (!idle_candidate(request, slot, env)) return a;
+    if (!known.matched) known.matched = idle_candidate(request, slot, env);
+    if (!*known.matched) return a;
     a.reason = MatchReason::NoPreemption;
   }
   a.unfit = Unfit::None;
   a.pre = negotiator_rank(policy.pre_job_rank, ad, job, env);
-  a.job_rank = classad::rank(job, ad, env);
+  if (!known.job_rank) known.job_rank = classad::rank(job, ad, env);
+  a.job_rank = *known.job_rank;
   a.post = negotiator_rank(policy.post_job_rank, ad, job, env);
   return a;
 }

@@ -44,8 +44,18 @@ struct RequestContext {
   double eup = 0;
 };
 
+// What every class of one family gives a job alike (slot_classes.h: the
+// family key holds what both Requirements and both Ranks read), learnt
+// from the first class that asks and reused by the others.
+struct FamilyFacts {
+  std::optional<double> slot_rank;  // the slot's Rank of the job
+  std::optional<bool> matched;      // the ads match (and an idle slot's share fits)
+  std::optional<double> job_rank;   // the job's Rank of the slot
+};
+
+// `facts`: the slot's family's, shared by the calls for its classes.
 Assessment assess(const RequestContext& request, const PoolSlot& slot, const NegotiatorPolicy& policy,
-                  const classad::EvalEnv& env);
+                  const classad::EvalEnv& env, FamilyFacts* facts = nullptr);
 
 // ALLOW_PSLOT_PREEMPTION (policy-configuration-ep-ap, "pslot
 // preemption"): the partitionable slot `pslot`, which the job does not

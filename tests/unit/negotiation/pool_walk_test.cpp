@@ -73,3 +73,26 @@ TEST_CASE("the pool walk passes over a slot the limit refuses and takes the next
   REQUIRE(plain.rejections.size() == 1);
   CHECK(plain.rejections[0].reason == r.rejections[0].reason);
 }
+
+TEST_CASE("the pool walk ends when nothing left is affordable, and the reason still holds",
+          "[negotiation][issue30]") {
+  Pool p("");
+  machines(p, 200);
+  REQUIRE(p.accountant.set_ceiling(kAlice, 2, std::nullopt, kNow));
+  // The slower half fails the prefilter: a walk that went on would look
+  // at each of them.
+  p.submit(kAlice, 1, 5, "Requirements = TARGET.KFlops >= 1100");
+  const auto r = p.run();
+  CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m199", "slot1@m198"});
+  REQUIRE(r.rejections.size() == 1);
+  CHECK(r.rejections[0].reason == "submitter limit exceeded");
+  // Two matches and one look past the end of the walk for the reason; the
+  // slower half never reached.
+  CHECK(r.stats.slot_evaluations <= 5);
+  CHECK(r.stats.prefiltered == 0);
+  const auto plain = p.run(false, false);
+  CHECK(matched_slots(plain) == matched_slots(r));
+  REQUIRE(plain.rejections.size() == 1);
+  CHECK(plain.rejections[0].reason == r.rejections[0].reason);
+  CHECK(plain.stats.slot_evaluations >= 200);
+}

@@ -87,6 +87,9 @@ class CandidateQueue {
     double job_rank = 0;
     std::vector<int> viable;  // classes of the tie group at pos the job may take
   };
+  // A family, in the pool walk: not asked yet; it may give the request a
+  // slot; it gives none; it matched but its slots weigh more than is left.
+  enum : signed char { kUnasked = 0, kOpen = 1, kClosed = 2, kRefused = 3 };
   static bool worse(const Entry& x, const Entry& y) { return ranks_before(y.a, y.head, x.a, x.head); }
   void push(const Entry& e);
   // `facts`: what its family gave the job already (assess()).
@@ -113,9 +116,9 @@ class CandidateQueue {
   // (prefilter, limits, one match), asked once.
   bool family_open(int family);
   signed char& family_state(int family);
-  // The pool walk reached family `f`, which weighs `w`: more than the
-  // limits allow now, not when the list was made.
-  void set_aside_now(int f, double w);
+  // The pool walk reached family `f`, which weighs more than the limits
+  // allow now, not when the list was made.
+  void set_aside_now(int f);
 
   const RequestContext& request_;
   const SlotPool& pool_;
@@ -128,7 +131,7 @@ class CandidateQueue {
   std::unordered_map<int, Walk> walks_;
   std::vector<signed char> independent_;  // by job name set: -1 unknown
   Entry last_;
-  std::vector<std::pair<int, double>> deferred_;             // families set aside by their weight
+  std::vector<int> deferred_;                                // families set aside by their weight
   std::function<bool(double)> affordable_, affordable_now_;  // fill()'s, for the pool walk
   std::vector<signed char> family_state_;                    // by family, in the pool walk
   bool refused_ = false;

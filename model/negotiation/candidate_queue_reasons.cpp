@@ -1,0 +1,116 @@
+// Why a request ended short (CandidateQueue::rejection_reason and
+// limit_refused): HTCondor's ladder asks it of the slots the job matched,
+// looked at lazily, and only when the request ends without its slots.
+#include <algorithm>
+
+#include "model/negotiation/candidate_queue.h"
+
+namespace cara::negotiation {
+
+void CandidateQueue::reasons_past_cut() {
+  // The busy classes the cut pool walk did not reach, as verify() would
+  // have seen them: a family known to match gives its reasons now, one
+  // not asked yet only if it matches (unmatched_). Those the plain
+  // algorithm would not have listed (too heavy when the list was made)
+  // give none.
+  for (int c : ranks_.pool_busy()) {
+    if (classes_.empty(c) || !after_cut(ranks_.rank(c))) continue;
+    const int f = classes_.family_of(c);
+    if (!ranks_.in_pool(f) || !family_independent(f) || family_state(f) == kClosed) continue;
+    const std::size_t head = classes_.head(c);
+    if (!affordable_(pool_.slots()[head].weight)) continue;
+    const Unfit why = busy_reason(c);
+    if (why == Unfit::None) continue;  // a candidate: limit_refused() finds it
+    if (family_state(f) == kOpen || family_state(f) == kRefused) {
+      if (why > telling_) telling_ = why;
+    } else if (why > telling_) {
+      unmatched_.emplace_back(why, head);
+    }
+  }
+}
+
+Unfit CandidateQueue::rejection_reason() {
+  if (pool_cut_) reasons_past_cut();
+  // The most telling reason whose slot the job matches: reasons from the
+  // most telling down, each matched only if no better one held.
+  auto untakeable_reason = [&](std::size_t slot) {
+    const PoolSlot& s = pool_.slots()[slot];
+    const Unfit why = preemption_denied(request_, s, s.rank_value);
+    // Busy slots nobody can take: PREEMPTION_REQUIREMENTS == False for a
+    // user it would otherwise let preempt.
+    return why == Unfit::None ? Unfit::PreemptionRequirements : why;
+  };
+  for (int level = static_cast<int>(Unfit::PreemptionRequirements); level > static_cast<int>(telling_);
+       --level) {
+    const auto why = static_cast<Unfit>(level);
+    for (const auto& [reason, slot] : unmatched_)
+      if (reason == why && matches(request_, pool_.slots()[slot], env_)) return why;
+    for (std::size_t slot : classes_.untakeable())
+      if (untakeable_reason(slot) == why && matches(request_, pool_.slots()[slot], env_)) return why;
+  }
+  return telling_;
+}
+
+bool CandidateQueue::family_has_candidate(int f) {
+  const std::vector<int>& members = classes_.members(f);
+  if (ranks_.presorted(f) && family_independent(f)) {
+    // One match decides for the whole family; then only whether a busy
+    // class may be taken, which evaluates nothing but the
+    // PREEMPTION_REQUIREMENTS of a priority preemption.
+    auto live = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
+    if (live == members.end()) return false;
+    ++stats_.slot_evaluations;
+    if (!idle_candidate(request_, pool_.slots()[classes_.head(*live)], env_)) return false;
+    for (int c : members) {
+      if (classes_.empty(c)) continue;
+      const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+      if (slot.use != SlotUse::Busy) return true;
+      if (busy_reason(c) == Unfit::None) return true;
+    }
+    return false;
+  }
+  for (int c : members) {
+    if (classes_.empty(c)) continue;
+    const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+    if (slot.use == SlotUse::Busy && slot.rank_constant &&
+        preemption_denied(request_, slot, slot.rank_value) != Unfit::None)
+      continue;
+    Assessment a = assess(request_, slot, policy_, env_);
+    ++stats_.slot_evaluations;
+    if (!a.candidate() && !slot.children.empty())
+      a = assess_pslot_preemption(request_, slot, pool_.slots(), policy_, env_);
+    if (a.candidate()) return true;
+  }
+  return false;
+}
+
+bool CandidateQueue::limit_refused() {
+  if (refused_) return true;
+  for (int f : deferred_)
+    if (family_has_candidate(f)) return true;
+  if (!pool_cut_) return false;
+  // What the cut pool walk did not reach: the first family there with a
+  // slot the job could take (the plain algorithm listed it, or set it
+  // aside, and the limit refused it either way).
+  auto has_candidate = [&](int c) {
+    if (classes_.empty(c)) return false;
+    const int f = classes_.family_of(c);
+    if (!ranks_.in_pool(f) || !family_independent(f)) return false;
+    signed char& state = family_state(f);
+    if (state == kOpen)  // matched: this class is a candidate if the job may take it
+      return pool_.slots()[classes_.head(c)].use != SlotUse::Busy || busy_reason(c) == Unfit::None;
+    if (state != kUnasked) return false;
+    state = kClosed;
+    return (!prefilter_ || family_may_match(f)) && family_has_candidate(f);
+  };
+  const std::vector<int>& order = ranks_.order(ClassRanks::kPool);
+  for (std::size_t i = pool_cut_pos_; i < order.size(); ++i)
+    if (has_candidate(order[i])) return true;
+  const std::vector<PoolPlace>& late = ranks_.late();
+  for (std::size_t i = pool_cut_after_ ? late_group(pool_cut_key_).second : late_group(pool_cut_key_).first;
+       i < late.size(); ++i)
+    if (has_candidate(late[i].cls)) return true;
+  return false;
+}
+
+}  // namespace cara::negotiation

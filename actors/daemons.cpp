@@ -60,6 +60,8 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     setup.seed = node.seed;
     setup.durable = node.durable;
     setup.ha = node.ha;
+    setup.address = node.address;
+    setup.introducer = node.introducer;
     return untyped(spawn_negotiator(sys, std::move(setup)));
   }
   if (name == "HAD") {

@@ -16,6 +16,7 @@
 #include "actors/daemon_context.h"
 #include "actors/ha_link.h"
 #include "actors/interfaces.h"
+#include "actors/introducer.h"
 #include "actors/job_runner.h"
 #include "actors/pool_clock.h"
 #include "model/common/account.h"
@@ -49,6 +50,10 @@ struct NodeServices {
   // A central manager with a HAD: what ties its had and its negotiator
   // (one per node); null otherwise.
   std::shared_ptr<HaLink> ha;
+  // Joins other nodes for a daemon that must reach them (a negotiator
+  // apart from the central manager); null: none (an embedded pool, where
+  // every daemon shares one process).
+  introducer_actor introducer;
 };
 
 // Spawns daemon `name` (COLLECTOR, NEGOTIATOR, HAD, SCHEDD, STARTD or DEFRAG) of a node

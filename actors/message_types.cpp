@@ -3,6 +3,7 @@
 #include <caf/actor_system_config.hpp>
 
 #include "actors/interfaces.h"
+#include "actors/introducer.h"
 
 namespace cara::actors {
 
@@ -19,6 +20,8 @@ void add_message_types(caf::actor_system_config& cfg) {
       .add_message_type<AdQueryRequest>("cara::AdQueryRequest")
       .add_message_type<AdQueryReply>("cara::AdQueryReply")
       .add_message_type<RequestsQuery>("cara::RequestsQuery")
+      .add_message_type<JoinNodes>("cara::JoinNodes")
+      .add_message_type<NodesJoined>("cara::NodesJoined")
       .add_message_type<WireRequest>("cara::WireRequest")
       .add_message_type<RequestsReply>("cara::RequestsReply")
       .add_message_type<SlotMatched>("cara::SlotMatched")

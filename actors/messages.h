@@ -158,10 +158,13 @@ struct RequestsQuery {
   // The job attributes slot and negotiator expressions read (the
   // negotiator knows the slots), for autoclustering.
   std::vector<std::string> significant;
+  // NEGOTIATOR_JOB_CONSTRAINT as text (empty: every job): the schedd
+  // offers this negotiator only the jobs it is true of.
+  std::string job_constraint;
 };
 template <class I>
 typename I::result_type inspect(I& f, RequestsQuery& x) {
-  return f(caf::meta::type_name("RequestsQuery"), x.cycle, x.submitter, x.significant);
+  return f(caf::meta::type_name("RequestsQuery"), x.cycle, x.submitter, x.significant, x.job_constraint);
 }
 
 struct WireRequest {

@@ -16,6 +16,7 @@
 #include "model/claim/claim_id.h"
 #include "model/claim/cycle_claims.h"
 #include "model/classad/eval.h"
+#include "model/classad/unparse.h"
 #include "model/collector/ad_store.h"
 #include "model/ha/had_config.h"
 #include "model/negotiation/cycle_timing.h"
@@ -211,6 +212,8 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
 void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g) {
   auto& st = self->state;
   const std::vector<std::string> significant = negotiation::significant_attributes(st.policy, g->slots);
+  const std::string job_constraint =
+      st.policy.job_constraint ? classad::unparse(*st.policy.job_constraint) : "";
   for (std::size_t i = 0; i < g->submitter_ads.size(); ++i) {
     const classad::ClassAd& ad = g->submitter_ads[i];
     classad::Value idle = classad::evaluate_attr(ad, "IdleJobs");
@@ -219,7 +222,7 @@ void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gat
     st.submitter_schedd[name] = string_attr(ad, "ScheddName");
     ++g->waiting;
     self->request(g->submitter_endpoints[i], setup.request_timeout,
-                  RequestsQuery{st.cycles, name, significant})
+                  RequestsQuery{st.cycles, name, significant, job_constraint})
         .then(
             [self, setup, g](RequestsReply& r) {
               g->replies.push_back(std::move(r));
@@ -230,6 +233,51 @@ void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gat
             });
   }
   if (g->waiting == 0) finish_cycle(self, setup, g);
+}
+
+// A negotiator apart from the central manager (one of several sharding
+// the pool) has not met the nodes of the schedds and slots it is about to
+// message: their guards would refuse it. Its node joins them first, found
+// by their masters' MyAddress; a node that cannot be joined only sits this
+// cycle out (its daemons refuse what they hear from us).
+void introduce_then(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g,
+                    std::function<void()> then) {
+  const net::Guard* guard = setup.context.guard.get();
+  if (!setup.introducer || !guard) return then();
+  std::set<caf::node_id> strangers;
+  auto note = [&](const caf::node_id& node) {
+    if (node && node != self->system().node() && !strangers.count(node) && !guard->identity(node))
+      strangers.insert(node);
+  };
+  for (const schedd_actor& s : g->submitter_endpoints)
+    if (s) note(s.node());
+  for (const slot_actor& s : g->slot_endpoints)
+    if (s) note(s.node());
+  if (strangers.empty()) return then();
+  using collector::AdType;
+  auto go_on = [then](caf::error&) { then(); };
+  self->request(self->state.collectors.front(), setup.request_timeout,
+                AdQueryRequest{static_cast<std::int32_t>(AdType::Master), "", {"MyAddress"}, false})
+      .then(
+          [self, setup, strangers, then, go_on](AdQueryReply& masters) {
+            JoinNodes join;
+            for (std::size_t i = 0; i < masters.ads.size() && i < masters.endpoints.size(); ++i) {
+              const std::string address = string_attr(masters.ads[i].ad, "MyAddress");
+              if (masters.endpoints[i] && strangers.count(masters.endpoints[i]->node()) && !address.empty())
+                join.addresses.push_back(address);
+            }
+            if (join.addresses.empty()) return then();
+            const auto wait = setup.request_timeout * static_cast<int>(join.addresses.size() + 1);
+            self->request(setup.introducer, wait, std::move(join))
+                .then(
+                    [setup, then](NodesJoined& r) {
+                      if (r.joined > 0) setup.context.info("joined " + std::to_string(r.joined) + " nodes");
+                      for (const std::string& why : r.failures) setup.context.warning(why);
+                      then();
+                    },
+                    go_on);
+          },
+          go_on);
 }
 
 void start_cycle(Self self, const NegotiatorSetup& setup) {
@@ -267,7 +315,8 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
                               [self, setup, g](AdQueryReply& subs) {
                                 for (WireAd& a : subs.ads) g->submitter_ads.push_back(std::move(a.ad));
                                 g->submitter_endpoints = endpoints<AdType::Submitter>(subs.endpoints);
-                                ask_submitters(self, setup, g);
+                                introduce_then(self, setup, g,
+                                               [self, setup, g] { ask_submitters(self, setup, g); });
                               },
                               failed);
                     },
@@ -496,15 +545,19 @@ void schedule(Self self, const NegotiatorSetup& setup, std::int64_t at) {
 void publish(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
   if (!st.active) return;  // a standby is not the pool's negotiator
-  classad::ClassAd ad =
-      negotiation::negotiator_ad(negotiation::negotiator_name(*setup.config), st.cycles, st.last_stats);
+  classad::ClassAd ad = negotiation::negotiator_ad(negotiation::negotiator_name(*setup.config), st.cycles,
+                                                   st.last_stats, setup.address);
   if (setup.ha) negotiation::set_active_term(ad, negotiation::ActiveTerm{st.term, st.active_since});
   AdUpdate u{static_cast<std::int32_t>(collector::AdType::Negotiator),
              {WireAd{std::move(ad)}},
              {as_endpoint<collector::AdType::Negotiator>(self)}};
   AdUpdate acc{static_cast<std::int32_t>(collector::AdType::Accounting), {}, {}};
+  // Under high availability the accountant is the pool's, whichever
+  // central manager is active: its ads replace the last active one's.
+  // Otherwise each is its own negotiator's (several may shard the pool).
+  const std::string owner = setup.ha ? "" : negotiation::negotiator_name(*setup.config);
   for (const auto& [key, r] : st.accountant->records())
-    acc.ads.push_back(WireAd{negotiation::accounting_ad(r)});
+    acc.ads.push_back(WireAd{negotiation::accounting_ad(r, owner)});
   for (const collector_actor& c : self->state.collectors) {
     self->send(c, u);
     if (!acc.ads.empty()) self->send(c, acc);

@@ -34,6 +34,7 @@
 #include "actors/daemon_context.h"
 #include "actors/ha_link.h"
 #include "actors/interfaces.h"
+#include "actors/introducer.h"
 #include "actors/pool_clock.h"
 #include "model/config/config.h"
 
@@ -47,9 +48,13 @@ struct NegotiatorSetup {
   std::uint64_t seed = 0;  // claim ids: 0 draws from the system's entropy
   DaemonContext context;
   bool durable = false;  // the accountant is stored and read back at start
+  std::string address;   // "<host:port>" of this node, published as MyAddress (cara userprio -name)
   // The node's link to its had: set when the node runs one (HAD in
   // DAEMON_LIST); the negotiator then starts standing by.
   std::shared_ptr<HaLink> ha;
+  // Joins the nodes of schedds and slots this negotiator's node has not
+  // met (it runs apart from the central manager); null: none.
+  introducer_actor introducer;
 };
 
 Result<negotiator_actor> spawn_negotiator(caf::actor_system& sys, NegotiatorSetup setup);

@@ -15,31 +15,52 @@ namespace {
 
 using Self = ScheddSelf;
 
-// The pool's negotiator, from every collector at once (a central manager
-// that is down must not hold the question up): the ad of the newest term
-// wins, also when it comes later than another. A reschedule that waited
-// for it goes out as soon as it is found (after a failover, not a tick
-// later).
-void find_negotiator(Self self) {
+// A cycle asked of each of the pool's negotiators (several when the pool
+// is sharded among them).
+void ask_for_cycle(Self self, const std::vector<negotiator_actor>& to) {
+  if (to.empty() || !has_idle(self)) return;
+  for (const negotiator_actor& n : to) self->send(n, Reschedule{self->state.schedd_name});
+}
+
+// The negotiators of the newest term in `found` join those known: a newer
+// term replaces them (a failover), the same term adds shards not known
+// yet. Those new here are asked for a cycle when `reschedule` is set.
+void learn_negotiators(Self self, const std::vector<NewestNegotiator>& found, bool reschedule) {
   auto& st = self->state;
-  if (st.negotiator) return;
+  if (found.empty() || found.front().term < st.negotiator_term) return;
+  if (found.front().term > st.negotiator_term) {
+    for (const negotiator_actor& n : st.negotiators) self->demonitor(n.address());
+    st.negotiators.clear();
+    st.negotiator_term = found.front().term;
+  }
+  std::vector<negotiator_actor> fresh;
+  for (const NewestNegotiator& n : found) {
+    if (std::find(st.negotiators.begin(), st.negotiators.end(), n.negotiator) != st.negotiators.end())
+      continue;
+    st.negotiators.push_back(n.negotiator);
+    self->monitor(n.negotiator);  // when it goes, the next one is looked up
+    fresh.push_back(n.negotiator);
+  }
+  if (reschedule && !fresh.empty()) {
+    ask_for_cycle(self, fresh);
+    st.reschedule = false;
+  }
+}
+
+// The pool's negotiators, from every collector at once (a central manager
+// that is down must not hold the question up): the ads of the newest term
+// win, also when they come later than others. A reschedule that waited for
+// them goes out as soon as they are found (after a failover, not a tick
+// later); one to negotiators known already went out before the lookup.
+void find_negotiators(Self self, const ScheddSetup& setup, bool reschedule) {
+  auto& st = self->state;
+  if (setup.negotiator) return;  // given: the in-process pool has one
   for (const collector_actor& c : st.collectors)
     self->request(c, std::chrono::seconds(5),
                   AdQueryRequest{static_cast<std::int32_t>(collector::AdType::Negotiator), "", {}, false})
-        .then(
-            [self](AdQueryReply& r) {
-              auto& st = self->state;
-              auto newest = newest_negotiator(r);
-              if (!newest || (st.negotiator && newest->term <= st.negotiator_term)) return;
-              st.negotiator = newest->negotiator;
-              st.negotiator_term = newest->term;
-              self->monitor(st.negotiator);  // when it goes, the next one is looked up
-              if (st.reschedule) {
-                if (has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
-                st.reschedule = false;
-              }
-            },
-            [](caf::error&) {});
+        .then([self,
+               reschedule](AdQueryReply& r) { learn_negotiators(self, newest_negotiators(r), reschedule); },
+              [](caf::error&) {});
 }
 
 // A remote client is the user its certificate proves, whatever its
@@ -71,13 +92,13 @@ void on_tick(Self self, const ScheddSetup& setup) {
     st.last_advertise = now;
   }
   if (st.reschedule) {
-    find_negotiator(self);
-    // Until the negotiator is known (being looked up) the request waits
-    // for a later tick rather than being dropped.
-    if (st.negotiator) {
-      if (has_idle(self)) self->send(st.negotiator, Reschedule{st.schedd_name});
-      st.reschedule = false;
-    }
+    // Those known are asked at once; the lookup finds shards that came
+    // since and asks them too. With none known yet, the request waits for
+    // a later tick (or the lookup's answer) rather than being dropped.
+    const bool known = !st.negotiators.empty();
+    ask_for_cycle(self, st.negotiators);
+    find_negotiators(self, setup, !known);
+    if (known) st.reschedule = false;
   }
 }
 
@@ -134,7 +155,10 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
                        " jobs, next cluster " + std::to_string(st.queue->next_cluster_id()));
     changed(self);  // jobs that lost their run are stored as idle
   }
-  st.negotiator = setup.negotiator;
+  if (setup.negotiator) {
+    st.negotiators = {setup.negotiator};
+    st.negotiator_term = 0;
+  }
   st.collectors = setup.collectors;
   st.accounts = setup.accounts ? setup.accounts : std::make_shared<const SystemAccounts>();
   st.last_periodic = setup.clock.now(self);
@@ -144,9 +168,12 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
   if (st.store) carry_out(self, st.claims->restored(setup.clock.now(self)));
   self->set_down_handler([self, setup](caf::down_msg& d) {
     auto& st = self->state;
-    if (st.negotiator && d.source == st.negotiator) {
-      st.negotiator = nullptr;  // another central manager's takes over: asked again at the next tick
-      st.negotiator_term = -1;
+    auto gone = std::find_if(st.negotiators.begin(), st.negotiators.end(),
+                             [&](const negotiator_actor& n) { return d.source == n; });
+    if (gone != st.negotiators.end()) {
+      st.negotiators.erase(gone);
+      // Another central manager's takes over: asked again at the next tick.
+      if (st.negotiators.empty()) st.negotiator_term = -1;
       st.reschedule = true;
       return;
     }
@@ -186,7 +213,7 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
       [self, setup](RequestsQuery& q) {
         if (setup.context.refused(self, net::Permission::Negotiator, "schedd")) return RequestsReply{};
         if (!commit(self)) return RequestsReply{};  // only stored jobs are offered
-        return requests_for(self, q);
+        return requests_for(self, q, setup);
       },
       [self, setup](QueueQuery& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "schedd"))
@@ -222,11 +249,8 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
                                        std::to_string(newest) + " was seen");
         // The negotiator of a newer term is the pool's now.
         if (b.term > newest)
-          if (auto n = caf::actor_cast<negotiator_actor>(self->current_sender()); n && n != st.negotiator) {
-            st.negotiator = n;
-            st.negotiator_term = b.term;
-            self->monitor(n);
-          }
+          if (auto n = caf::actor_cast<negotiator_actor>(self->current_sender()))
+            learn_negotiators(self, {NewestNegotiator{n, b.term}}, false);
         for (MatchInfo& m : b.matches) {
           // Claim ids come from another node: checked once, on the way in.
           if (Status ok = claim::check_claim_id(m.claim_id); !ok) {
@@ -262,10 +286,11 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
         auto& st = self->state;
         if (!take_collectors(self, c, st.collectors)) return;
         if (!setup.negotiator) {  // found again through the new collectors, at once
-          st.negotiator = nullptr;
+          for (const negotiator_actor& n : st.negotiators) self->demonitor(n.address());
+          st.negotiators.clear();
           st.negotiator_term = -1;
           st.reschedule = true;
-          find_negotiator(self);
+          find_negotiators(self, setup, true);
         }
         st.dirty = true;  // advertise at the next tick
       },

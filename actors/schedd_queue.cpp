@@ -26,13 +26,32 @@ bool is_idle(const classad::ClassAd& job) {
 
 }  // namespace
 
-RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q) {
+// A negotiator's NEGOTIATOR_JOB_CONSTRAINT, parsed once per text (a pool
+// has a few negotiators). One that does not parse offers that negotiator
+// nothing: better no match than matches outside its shard.
+std::optional<const classad::ExprTree*> job_constraint(ScheddSelf self, const std::string& text,
+                                                       const ScheddSetup& setup) {
+  if (text.empty()) return nullptr;
+  auto& known = self->state.job_constraints;
+  if (auto it = known.find(text); it != known.end()) return it->second.get();
+  auto parsed = classad::Selection::parse(text, {});
+  if (!parsed) {
+    setup.context.warning("a negotiator's NEGOTIATOR_JOB_CONSTRAINT is refused: " + parsed.error());
+    return std::nullopt;
+  }
+  if (known.size() >= 16) known.clear();
+  return known.emplace(text, std::move(parsed->constraint)).first->second.get();
+}
+
+RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q, const ScheddSetup& setup) {
   auto& st = self->state;
   RequestsReply reply;
   reply.submitter = q.submitter;
-  const auto requests =
-      st.queue->resource_requests(q.submitter, schedd::SignificantAttributes::from_list(q.significant),
-                                  [&](JobId id) { return st.claims->busy(id); });
+  const auto constraint = job_constraint(self, q.job_constraint, setup);
+  if (!constraint) return reply;
+  const auto requests = st.queue->resource_requests(
+      q.submitter, schedd::SignificantAttributes::from_list(q.significant),
+      [&](JobId id) { return st.claims->busy(id); }, *constraint, setup.clock.now(self));
   reply.requests.reserve(requests.size());
   for (const schedd::ResourceRequest& r : requests) {
     reply.requests.push_back(WireRequest{WireAd{*r.job}, r.count, r.jobs});

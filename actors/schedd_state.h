@@ -65,8 +65,12 @@ struct ScheddState {
   std::int64_t completed = 0;         // jobs that completed since the schedd started (JobsCompleted)
   bool dirty = true;                  // counts changed: advertise
   bool reschedule = true;             // ask for a cycle at the next tick
-  negotiator_actor negotiator;
-  std::int64_t negotiator_term = -1;         // the election term of its ad (0: no high availability)
+  // The pool's negotiators, all of one election term (several when the
+  // pool is sharded among negotiators), each asked for a cycle.
+  std::vector<negotiator_actor> negotiators;
+  std::int64_t negotiator_term = -1;  // the election term of their ads (0: no high availability)
+  // NEGOTIATOR_JOB_CONSTRAINT texts negotiators sent, parsed once each.
+  std::map<std::string, classad::ExprPtr> job_constraints;
   claim::TermFence terms;                    // matches of an older election term are refused
   std::vector<collector_actor> collectors;   // setup's, until the node says otherwise
   std::set<caf::node_id> direct;             // nodes this schedd has its own connection to
@@ -122,7 +126,7 @@ QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now);
 JobActionReply act_on_jobs(ScheddSelf self, const JobActionRequest& r, std::int64_t now);
 // The finished jobs in the schedd's store, newest first.
 QueueReply history(ScheddSelf self, const HistoryQuery& q, std::int64_t now);
-RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q);
+RequestsReply requests_for(ScheddSelf self, const RequestsQuery& q, const ScheddSetup& setup);
 void advertise(ScheddSelf self);
 bool has_idle(ScheddSelf self);
 

@@ -7,6 +7,7 @@
 #include "apps/commands/tool_options.h"
 #include "apps/commands/tool_support.h"
 #include "apps/commands/userprio_view.h"
+#include "model/classad/unparse.h"
 
 namespace cara::apps {
 namespace {
@@ -19,17 +20,39 @@ std::vector<classad::ClassAd> ads(std::vector<actors::WireAd>& wire) {
   return out;
 }
 
+// The node of the negotiator a -name names (it may run apart from the
+// central manager, one of several sharding the pool), found by its
+// Negotiator ad and joined: the node knows us while the result lives.
+Result<net::Joined> named_negotiator(PoolClient& client, const std::string& name) {
+  auto node =
+      join_advertised(client, collector::AdType::Negotiator,
+                      "Name == " + classad::unparse(classad::Value::string(name)), "negotiator " + name);
+  if (!node) return Error{node.error()};
+  if (!actors::daemon_in<actors::negotiator_actor>(node->daemons))
+    return Error{"negotiator " + name + ": its node runs no negotiator now"};
+  return node;
+}
+
 // One change, to the active negotiator: under high availability a standby
-// says so, and the next central manager is asked. Empty when done, else why not.
-std::string send_edit(PoolClient& client, caf::scoped_actor& self, const UserprioEdit& e) {
+// says so, and the next central manager is asked; with -name, to that
+// negotiator only. Empty when done, else why not.
+std::string send_edit(PoolClient& client, caf::scoped_actor& self, const UserprioEdit& e,
+                      const actors::negotiator_actor& named) {
   caf::actor_system& sys = client.system();
   const actors::UserprioCommand command{e.command, e.name, e.value, e.duration};
   std::string refusal = "no negotiator answered";
-  for (const HostPort& cm : client.centrals()) {
-    auto other = client.join(cm);
-    const auto n =
-        other ? actors::daemon_in<actors::negotiator_actor>(other->daemons) : actors::negotiator_actor{};
-    if (!n) continue;
+  std::vector<actors::negotiator_actor> candidates;
+  if (named) {
+    candidates.push_back(named);
+  } else {
+    for (const HostPort& cm : client.centrals()) {
+      auto other = client.join(cm);
+      if (auto n = other ? actors::daemon_in<actors::negotiator_actor>(other->daemons)
+                         : actors::negotiator_actor{})
+        candidates.push_back(n);
+    }
+  }
+  for (const actors::negotiator_actor& n : candidates) {
     bool answered = false;
     self->request(n, 10s, command)
         .receive(
@@ -61,10 +84,22 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
   auto client = PoolClient::open(*cfg, "userprio", err, rc, o->pool);
   if (!client) return rc;
   caf::actor_system& sys = client->system();
+  actors::negotiator_actor named;
+  std::optional<net::Joined> named_node;  // joined until the command ends
+  if (o->name) {
+    auto n = named_negotiator(*client, *o->name);
+    if (!n) {
+      err << "cara userprio: " << n.error() << "\n";
+      return kExitUnreachable;
+    }
+    named_node = std::move(*n);
+    named = actors::daemon_in<actors::negotiator_actor>(named_node->daemons);
+  }
   const net::Joined* joined = &client->central();
-  const auto negotiator = actors::daemon_in<actors::negotiator_actor>(joined->daemons);
+  const auto negotiator = named ? named : actors::daemon_in<actors::negotiator_actor>(joined->daemons);
   if (!negotiator) {
-    err << "cara userprio: the central manager (" << joined->peer.text() << ") runs no negotiator\n";
+    err << "cara userprio: the central manager (" << joined->peer.text()
+        << ") runs no negotiator (several negotiators sharding the pool: name one with -name)\n";
     return kExitUnreachable;
   }
   caf::scoped_actor self{sys};
@@ -99,7 +134,7 @@ int run_userprio(const std::vector<std::string>& args, std::ostream& out, std::o
     if (*target) err << "cara userprio: note: " << **target << "\n";
   }
   for (const UserprioEdit& e : o->edits) {
-    if (std::string why = send_edit(*client, self, e); !why.empty()) {
+    if (std::string why = send_edit(*client, self, e, named); !why.empty()) {
       err << "cara userprio: -" << e.command << " " << e.name << ": " << why << "\n";
       return kExitUserError;
     }

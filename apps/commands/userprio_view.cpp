@@ -12,14 +12,15 @@
 namespace cara::apps {
 
 const char* const kUserprioUsage =
-    "usage: cara userprio [--config FILE] [-pool CM] [-allusers] [-most | -usage | -quotas | -getreslist "
-    "NAME]\n"
-    "                     [-l | -json | -af ATTR...]\n"
-    "       cara userprio [--config FILE] [-pool CM] CHANGE...\n"
+    "usage: cara userprio [--config FILE] [-pool CM] [-name NEGOTIATOR] [-allusers]\n"
+    "                     [-most | -usage | -quotas | -getreslist NAME] [-l | -json | -af ATTR...]\n"
+    "       cara userprio [--config FILE] [-pool CM] [-name NEGOTIATOR] CHANGE...\n"
     "  CHANGE: -setfactor NAME F | -setprio NAME P | -setaccum NAME A | -setfloor NAME N [-duration S] |\n"
     "          -setceil NAME N [-duration S] | -resetusage NAME | -delete NAME |\n"
     "          -setbegin NAME EPOCH | -setlast NAME EPOCH\n"
-    "  NAME is a submitter (user@domain) or an accounting group.\n";
+    "  NAME is a submitter (user@domain) or an accounting group.\n"
+    "  -name asks the negotiator of that name (NEGOTIATOR_NAME) when several share the pool;\n"
+    "  without it, the central manager's.\n";
 
 namespace {
 
@@ -224,7 +225,7 @@ Result<double> parse_number(const std::string& option, const std::string& text) 
 
 Result<UserprioOptions> parse_userprio_options(const std::vector<std::string>& args) {
   UserprioOptions o;
-  const SharedOptions shared{&o.config, &o.pool, nullptr, &o.output};
+  const SharedOptions shared{&o.config, &o.pool, nullptr, &o.output, &o.name};
   // Options that change a record: how many values each takes after NAME.
   const std::pair<const char*, int> changes[] = {{"setfactor", 1}, {"setprio", 1},  {"setaccum", 1},
                                                  {"setfloor", 1},  {"setceil", 1},  {"resetusage", 0},

@@ -36,6 +36,7 @@ struct UserprioOptions {
   std::string reslist;                // -getreslist NAME
   std::optional<std::string> config;  // --config FILE
   std::optional<std::string> pool;    // -pool CM
+  std::optional<std::string> name;    // -name NEGOTIATOR: one of several sharding the pool
 };
 
 Result<UserprioOptions> parse_userprio_options(const std::vector<std::string>& args);

@@ -20,6 +20,7 @@
 #include "actors/master.h"
 #include "actors/system_accounts.h"
 #include "apps/node/daemon_watch.h"
+#include "apps/node/introducer.h"
 #include "apps/node/local_commands.h"
 #include "apps/node/name_check.h"
 #include "apps/node/node_check.h"
@@ -226,6 +227,7 @@ class NodeRun {
   std::optional<int> fail(std::ostream& err, const std::string& why, int rc = 2) {
     if (!why.empty()) err << "cara master: " << why << "\n";
     caf::anon_send_exit(gate_, caf::exit_reason::user_shutdown);
+    if (services_->introducer) caf::anon_send_exit(services_->introducer, caf::exit_reason::user_shutdown);
     return rc;
   }
   node::RestartBackoff restart_backoff(const char* name) const {
@@ -306,6 +308,11 @@ void NodeRun::set_up_master() {
   services_->files = std::make_shared<os::SystemHost>();
   services_->address = address_;
   services_->durable = true;
+  // A negotiator apart from the central manager meets the schedds' and
+  // slots' nodes through its node (actors/introducer.h).
+  if (plan_.runs("NEGOTIATOR"))
+    services_->introducer = spawn_introducer(sys_, node_.creds, node_.anchor, node_.guard, node_.master_log,
+                                             caf::actor_cast<caf::actor>(gate_));
   if (plan_.runs("HAD")) {
     // HAD_LIST names this node as host:port: its host name, the address
     // it advertises or binds, and its port.
@@ -531,6 +538,7 @@ int NodeRun::until_stopped() {
   local_.stop();
   if (web_) web_->stop();
   caf::anon_send_exit(gate_, caf::exit_reason::user_shutdown);
+  if (services_->introducer) caf::anon_send_exit(services_->introducer, caf::exit_reason::user_shutdown);
   // The actor system ends its threads when run_node returns; should
   // anything hold it (a peer that does not let go), the process ends anyway.
   std::thread([log = node_.master_log] {

@@ -24,10 +24,12 @@ double weight_of(const classad::ClassAd& slot, bool use_slot_weights) {
 }  // namespace
 
 ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
-                        const std::vector<classad::ClassAd>& slots, bool use_slot_weights) {
+                        const std::vector<classad::ClassAd>& slots, bool use_slot_weights,
+                        const std::function<bool(const classad::ClassAd&)>& in_shard) {
   std::map<std::string, const classad::ClassAd*> claimed;
   std::set<std::string> matched;  // matched last cycle, not claimed yet: still charged
   for (const classad::ClassAd& s : slots) {
+    if (in_shard && !in_shard(s)) continue;
     const std::string state = string_attr(s, "State");
     if (state == "Matched") matched.insert(string_attr(s, "Name"));
     if (state == "Claimed") claimed.emplace(string_attr(s, "Name"), &s);

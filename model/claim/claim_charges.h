@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,8 +29,12 @@ struct ChargeChanges {
 
 // `use_slot_weights`: USE_SLOT_WEIGHTS, a claim weighs its slot's
 // SlotWeight (else its Cpus, else 1); otherwise every claim weighs 1.
+// `in_shard`, when given, says which slots this negotiator answers for
+// (NEGOTIATOR_SLOT_CONSTRAINT): a claim on any other is another
+// negotiator's to charge, so it is neither begun nor kept here.
 ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
-                        const std::vector<classad::ClassAd>& slots, bool use_slot_weights);
+                        const std::vector<classad::ClassAd>& slots, bool use_slot_weights,
+                        const std::function<bool(const classad::ClassAd&)>& in_shard = {});
 
 // Applies `changes` at `now`; each change the accountant refuses is one
 // line of the result (what was not charged, and why).

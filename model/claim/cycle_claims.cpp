@@ -12,14 +12,18 @@ CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::A
                       const std::function<std::string()>& fresh_claim_id, std::int64_t now) {
   const std::vector<classad::ClassAd>& slots = *input.slots;
   CycleClaims out;
+  classad::EvalEnv env;
+  env.now = now;
   accountant.update_priorities(now);
-  out.warnings = charge(accountant, reconcile(accountant.claims(), slots, policy.use_slot_weights), now);
+  std::function<bool(const classad::ClassAd&)> in_shard;
+  if (policy.slot_constraint)
+    in_shard = [&](const classad::ClassAd& slot) { return policy.negotiates_for(slot, env); };
+  out.warnings =
+      charge(accountant, reconcile(accountant.claims(), slots, policy.use_slot_weights, in_shard), now);
 
   std::vector<negotiation::SubmitterRequests> submitters;
   for (negotiation::SubmitterRequests& s : input.submitters)
     if (!s.requests.empty()) submitters.push_back(std::move(s));
-  classad::EvalEnv env;
-  env.now = now;
   negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
   if (input.clock) cycle.set_clock(input.clock);
   out.result = cycle.run(slots, submitters);

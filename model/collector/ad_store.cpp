@@ -76,6 +76,11 @@ std::string AdStore::key_of(AdType type, const classad::ClassAd& ad) {
     const std::string schedd = string_attr(ad, "ScheddName");
     if (!schedd.empty()) name += "/" + schedd;
   }
+  // Several negotiators sharding a pool each account for the same user.
+  if (type == AdType::Accounting) {
+    const std::string negotiator = string_attr(ad, "NegotiatorName");
+    if (!negotiator.empty()) name += "/" + negotiator;
+  }
   return name;
 }
 

@@ -75,7 +75,8 @@ class AdStore {
   void set_policy(CollectorPolicy policy) { policy_ = std::move(policy); }
 
   // Stores (or replaces) an ad; its key is its Name (Submitter ads:
-  // Name and ScheddName). An ad without a Name is refused. A returning
+  // Name and ScheddName; Accounting ads: Name and NegotiatorName). An ad
+  // without a Name is refused. A returning
   // machine's update replaces its absent ad. The ad expires after its
   // ClassAdLifetime attribute, else CLASSAD_LIFETIME.
   Status update(AdType type, classad::ClassAd ad, std::int64_t now);

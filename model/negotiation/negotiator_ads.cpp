@@ -10,14 +10,19 @@
 namespace cara::negotiation {
 
 std::string negotiator_name(const config::Config& config) {
-  auto host = config.string("FULL_HOSTNAME");
-  return host && !host->empty() ? *host : "negotiator";
+  for (const char* knob : {"NEGOTIATOR_NAME", "FULL_HOSTNAME"}) {
+    auto name = config.string(knob);
+    if (name && !name->empty()) return *name;
+  }
+  return "negotiator";
 }
 
-classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, const CycleStats& last) {
+classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, const CycleStats& last,
+                               const std::string& address) {
   classad::ClassAd ad;
   ad.set("MyType", "Negotiator");
   ad.set("Name", name);
+  if (!address.empty()) ad.set("MyAddress", address);
   ad.set("NegotiationCycles", cycles);
   for (const auto& [attr, value] : last.attributes()) ad.set(attr, value);
   return ad;
@@ -34,10 +39,11 @@ std::int64_t active_term_of(const classad::ClassAd& ad) {
   return v.is_int() ? v.as_int() : 0;
 }
 
-classad::ClassAd accounting_ad(const accounting::CustomerRecord& r) {
+classad::ClassAd accounting_ad(const accounting::CustomerRecord& r, const std::string& negotiator) {
   classad::ClassAd a;
   a.set("MyType", "Accounting");
   a.set("Name", r.name);
+  if (!negotiator.empty()) a.set("NegotiatorName", negotiator);
   a.set("IsAccountingGroup", r.is_group);
   a.set("Priority", r.priority);
   a.set("PriorityFactor", r.factor);

@@ -20,12 +20,16 @@ class Config;
 
 namespace cara::negotiation {
 
-// The negotiator's name: FULL_HOSTNAME, as HTCondor names it.
+// The negotiator's name: NEGOTIATOR_NAME when set (several negotiators
+// sharding one pool, perhaps on one host, each named: `cara userprio
+// -name` picks one), else FULL_HOSTNAME, as HTCondor names it.
 std::string negotiator_name(const config::Config& config);
 
 // MyType "Negotiator", Name, NegotiationCycles (cycles completed) and the
-// LastNegotiationCycle*0 statistics of `last`.
-classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, const CycleStats& last);
+// LastNegotiationCycle*0 statistics of `last`; MyAddress (where tools reach
+// its node) when `address` is given.
+classad::ClassAd negotiator_ad(const std::string& name, std::int64_t cycles, const CycleStats& last,
+                               const std::string& address = {});
 
 // Under high availability the active negotiator's ad also says so: HadActive
 // = True, HadTerm (its election's term) and HadActiveSince (when it became
@@ -41,8 +45,10 @@ std::int64_t active_term_of(const classad::ClassAd& ad);
 // MyType "Accounting", Name, IsAccountingGroup, Priority, PriorityFactor,
 // EffectivePriority, ResourcesUsed, WeightedResourcesUsed,
 // AccumulatedUsage, WeightedAccumulatedUsage, BeginUsageTime,
-// LastUsageTime, and Floor and Ceiling when set.
-classad::ClassAd accounting_ad(const accounting::CustomerRecord& record);
+// LastUsageTime, and Floor and Ceiling when set; NegotiatorName when
+// `negotiator` is given (a pool sharded among negotiators holds one ad per
+// submitter and negotiator: each shard has its own accountant).
+classad::ClassAd accounting_ad(const accounting::CustomerRecord& record, const std::string& negotiator = {});
 // What the last cycle did for each submitter with requests (condor_q
 // -better-analyze): Name, CycleTime, Matched, and Rejections, the
 // distinct reasons its requests went unmatched ("no match found", ...).

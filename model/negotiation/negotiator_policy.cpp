@@ -14,10 +14,17 @@ bool NegotiatorPolicy::priority_preemption_possible() const {
   return classad::evaluate(*preemption_requirements, nullptr, nullptr).bool_equiv(b) && b;
 }
 
+bool NegotiatorPolicy::negotiates_for(const classad::ClassAd& slot, const classad::EvalEnv& env) const {
+  if (!slot_constraint) return true;
+  bool ok = false;
+  return classad::evaluate(*slot_constraint, &slot, nullptr, env).bool_equiv(ok) && ok;
+}
+
 Result<NegotiatorPolicy> NegotiatorPolicy::from_config(const config::Config& config) {
   NegotiatorPolicy p;
   const std::pair<classad::ExprPtr*, const char*> exprs[] = {
       {&p.slot_constraint, "NEGOTIATOR_SLOT_CONSTRAINT"},
+      {&p.job_constraint, "NEGOTIATOR_JOB_CONSTRAINT"},
       {&p.pre_job_rank, "NEGOTIATOR_PRE_JOB_RANK"},
       {&p.post_job_rank, "NEGOTIATOR_POST_JOB_RANK"},
       {&p.preemption_requirements, "PREEMPTION_REQUIREMENTS"},

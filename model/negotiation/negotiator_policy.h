@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "model/classad/classad.h"
+#include "model/classad/eval_env.h"
 #include "model/classad/expr.h"
 #include "model/common/result.h"
 #include "model/negotiation/concurrency_limits.h"
@@ -15,7 +17,11 @@ class Config;
 namespace cara::negotiation {
 
 struct NegotiatorPolicy {
+  // Several negotiators may share one pool, each negotiating for its own
+  // slots and jobs with its own accountant (central-manager-configuration,
+  // "Running Multiple Negotiators in One Pool").
   classad::ExprPtr slot_constraint;          // NEGOTIATOR_SLOT_CONSTRAINT; null: every slot
+  classad::ExprPtr job_constraint;           // NEGOTIATOR_JOB_CONSTRAINT (MY = job); null: every job
   bool consider_preemption = true;           // NEGOTIATOR_CONSIDER_PREEMPTION
   bool consider_early_preemption = false;    // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION
   classad::ExprPtr pre_job_rank;             // NEGOTIATOR_PRE_JOB_RANK (MY = slot, TARGET = job)
@@ -41,6 +47,11 @@ struct NegotiatorPolicy {
   // is set and is not the constant False (the default). Without it only
   // a slot's Rank can take a busy slot.
   bool priority_preemption_possible() const;
+
+  // Whether this negotiator negotiates for `slot` (NEGOTIATOR_SLOT_CONSTRAINT
+  // is true of it): only those slots are matched, and only their claims
+  // are charged to its accountant, so each shard's fair share is its own.
+  bool negotiates_for(const classad::ClassAd& slot, const classad::EvalEnv& env) const;
 };
 
 }  // namespace cara::negotiation

@@ -59,12 +59,9 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
   slots_.reserve(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const classad::ClassAd& ad = slots[i];
-    if (policy.slot_constraint) {
-      bool ok = false;
-      if (!classad::evaluate(*policy.slot_constraint, &ad, nullptr, env).bool_equiv(ok) || !ok) {
-        ++trimmed_;
-        continue;
-      }
+    if (!policy.negotiates_for(ad, env)) {
+      ++trimmed_;
+      continue;
     }
     PoolSlot s;
     s.ad = &ad;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "model/classad/eval.h"
+#include "model/classad/selection.h"
 #include "model/schedd/job_order.h"
 
 namespace cara::schedd {
@@ -274,7 +275,9 @@ std::vector<std::string> JobQueue::submitters() const {
 
 std::vector<ResourceRequest> JobQueue::resource_requests(const std::string& submitter,
                                                          const SignificantAttributes& significant,
-                                                         const std::function<bool(JobId)>& skip) const {
+                                                         const std::function<bool(JobId)>& skip,
+                                                         const classad::ExprTree* job_constraint,
+                                                         std::int64_t now) const {
   const SignificantAttributes& used = policy_.significant_attributes
                                           ? SignificantAttributes::from_list(*policy_.significant_attributes)
                                           : significant;
@@ -292,6 +295,7 @@ std::vector<ResourceRequest> JobQueue::resource_requests(const std::string& subm
   for (const auto& [key, job] : idle->second) {
     const JobId id = key.id;
     if (skip && skip(id)) continue;
+    if (job_constraint && !classad::true_at(*job_constraint, *job, now)) continue;
     auto [known, fresh] = autocluster_of_.try_emplace(id, 0);
     if (fresh) known->second = autoclusters_->assign(*job);
     auto [it, first] = where.try_emplace(known->second, out.size());

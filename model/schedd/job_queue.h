@@ -115,10 +115,14 @@ class JobQueue {
   // with its count and job ids, in offer order, leaving out the jobs
   // `skip` names (being claimed for). `significant` (the negotiator's
   // list) is used unless this schedd's policy names SIGNIFICANT_ATTRIBUTES
-  // (HTCondor: the schedd's own list wins).
+  // (HTCondor: the schedd's own list wins). `job_constraint`, when given,
+  // is the asking negotiator's NEGOTIATOR_JOB_CONSTRAINT: only the jobs it
+  // is true of (at `now`) are offered to that negotiator.
   std::vector<ResourceRequest> resource_requests(const std::string& submitter,
                                                  const SignificantAttributes& significant,
-                                                 const std::function<bool(JobId)>& skip = {}) const;
+                                                 const std::function<bool(JobId)>& skip = {},
+                                                 const classad::ExprTree* job_constraint = nullptr,
+                                                 std::int64_t now = 0) const;
 
   // A cursor over the submitter's idle jobs for one negotiation cycle,
   // with cluster skipping as NEGOTIATE_ALL_JOBS_IN_CLUSTER and

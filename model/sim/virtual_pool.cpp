@@ -249,8 +249,8 @@ void Engine::cycle() {
   const auto significant =
       schedd::SignificantAttributes::from_list(negotiation::significant_attributes(policy, slots));
   for (const std::string& s : queue->submitters()) {
-    auto requests =
-        queue->resource_requests(s, significant, [&](schedd::JobId id) { return claims->busy(id); });
+    auto requests = queue->resource_requests(
+        s, significant, [&](schedd::JobId id) { return claims->busy(id); }, policy.job_constraint.get(), now);
     if (requests.empty()) continue;
     negotiation::SubmitterRequests sr;
     sr.name = s;

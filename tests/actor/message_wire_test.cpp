@@ -78,7 +78,7 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(AdInvalidate{0, {"slot1@a", "slot2@a"}});
   w.crosses(AdQueryRequest{0, "State == \"Claimed\"", {"Name", "State"}, true});
   w.crosses(AdQueryReply{false, "no", {job}, {nullptr}});
-  w.crosses(RequestsQuery{7, "alice@x", {"RequestCpus", "Owner"}});
+  w.crosses(RequestsQuery{7, "alice@x", {"RequestCpus", "Owner"}, "Site == \"east\""});
   w.crosses(WireRequest{job, 12, {{1, 0}, {1, 1}}});
   w.crosses(RequestsReply{"alice@x", {WireRequest{job, 1, {{3, 4}}}}});
   w.crosses(SlotMatched{"1.1#s"});

@@ -463,7 +463,7 @@ TEST_CASE_METHOD(PoolFixture, "the schedd's own SIGNIFICANT_ATTRIBUTES wins over
   REQUIRE(submit("executable = /bin/true\n+Foo = $(Process)\nqueue 2\n").ok);
   // The negotiator would tell Foo apart (a slot expression reads it); the
   // schedd's configuration says only RequestCpus counts: one request.
-  auto h = self->request(pool.schedd, caf::infinite, RequestsQuery{1, "alice@test", {"Foo"}});
+  auto h = self->request(pool.schedd, caf::infinite, RequestsQuery{1, "alice@test", {"Foo"}, ""});
   settle();
   h.receive(
       [](RequestsReply& r) {
@@ -472,4 +472,27 @@ TEST_CASE_METHOD(PoolFixture, "the schedd's own SIGNIFICANT_ATTRIBUTES wins over
         CHECK(r.requests[0].job_ids == std::vector<schedd::JobId>{{1, 0}, {1, 1}});
       },
       [](caf::error& e) { FAIL(caf::to_string(e)); });
+}
+
+TEST_CASE_METHOD(PoolFixture,
+                 "a negotiator's NEGOTIATOR_JOB_CONSTRAINT: the schedd offers it only those jobs",
+                 "[actors][shards]") {
+  start({});
+  REQUIRE(submit("executable = /bin/true\n+Shard = $(Process)\nqueue 3\n").ok);
+  auto ask = [&](const std::string& constraint) {
+    std::vector<schedd::JobId> offered;
+    auto h = self->request(pool.schedd, caf::infinite, RequestsQuery{1, "alice@test", {"Shard"}, constraint});
+    settle();
+    h.receive(
+        [&](RequestsReply& r) {
+          for (const WireRequest& w : r.requests)
+            offered.insert(offered.end(), w.job_ids.begin(), w.job_ids.end());
+        },
+        [](caf::error& e) { FAIL(caf::to_string(e)); });
+    return offered;
+  };
+  CHECK(ask("").size() == 3);
+  CHECK(ask("Shard >= 1") == std::vector<schedd::JobId>{{1, 1}, {1, 2}});
+  CHECK(ask("Shard == 7").empty());
+  CHECK(ask("Shard >= ").empty());  // not an expression: nothing, rather than jobs outside the shard
 }

@@ -100,3 +100,36 @@ TEST_CASE("the cycle's durations come from the clock it is given", "[claim][nego
   CHECK(s.duration_phase4 == 0.25);
   CHECK(s.duration >= s.duration_phase1 + s.duration_phase2 + s.duration_phase3 + s.duration_phase4);
 }
+
+TEST_CASE("negotiators sharding a pool: each accountant charges the claims on its own slots only",
+          "[claim][negotiation][shards]") {
+  // central-manager-configuration, "Running Multiple Negotiators in One
+  // Pool": accounting is per negotiator, so alice's use of the west slots
+  // does not count against her share of the east ones.
+  std::vector<classad::ClassAd> slots;
+  slots.push_back(busy_slot("e1@host", "alice@example.org", "Site = \"east\""));
+  slots.push_back(busy_slot("w1@host", "alice@example.org", "Site = \"west\""));
+  slots.push_back(busy_slot("w2@host", "alice@example.org", "Site = \"west\""));
+  Pool east("NEGOTIATOR_SLOT_CONSTRAINT = Site == \"east\"\n");
+  Pool west("NEGOTIATOR_SLOT_CONSTRAINT = Site == \"west\"\n");
+  // A charge east made before the pool was sharded (w1 was its slot then)
+  // ends: w1 is west's to charge now.
+  accounting::ClaimRecord before;
+  before.slot = "w1@host";
+  before.submitter = "alice@example.org";
+  before.weight = 1;
+  REQUIRE(east.accountant.begin_claim(before, kNow));
+  for (Pool* p : {&east, &west}) {
+    claim::CycleInput input;
+    input.slots = &slots;
+    claim::CycleClaims out = claim::run_cycle(
+        p->policy, p->accountant, p->groups, input, [] { return "c"; }, kNow);
+    CHECK(out.warnings.empty());
+  }
+  CHECK(east.accountant.claims().size() == 1);
+  CHECK(east.accountant.claims().count("e1@host") == 1);
+  CHECK(east.accountant.find("alice@example.org")->resources_used == 1);
+  CHECK(west.accountant.claims().size() == 2);
+  CHECK(west.accountant.claims().count("w1@host") == 1);
+  CHECK(west.accountant.find("alice@example.org")->resources_used == 2);
+}

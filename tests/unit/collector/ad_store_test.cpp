@@ -107,6 +107,18 @@ TEST_CASE("a submitter's ads from two schedds are two ads", "[collector]") {
   CHECK(store.find(AdType::Submitter, "u@d/ap2") != nullptr);
 }
 
+TEST_CASE("a submitter's Accounting ads from two negotiators are two ads", "[collector][shards]") {
+  AdStore store(policy(""));
+  REQUIRE(
+      store.update(AdType::Accounting, ad(R"([ Name = "u@d"; NegotiatorName = "gpu"; Priority = 3 ])"), kT0));
+  REQUIRE(
+      store.update(AdType::Accounting, ad(R"([ Name = "u@d"; NegotiatorName = "cpu"; Priority = 9 ])"), kT0));
+  REQUIRE(store.update(AdType::Accounting, ad(R"([ Name = "u@d"; Priority = 1 ])"), kT0));
+  CHECK(store.size(AdType::Accounting) == 3);
+  CHECK(store.find(AdType::Accounting, "u@d/gpu") != nullptr);
+  CHECK(store.find(AdType::Accounting, "u@d") != nullptr);
+}
+
 TEST_CASE("ads expire after CLASSAD_LIFETIME or their own ClassAdLifetime", "[collector]") {
   AdStore store(policy("CLASSAD_LIFETIME = 60"));
   REQUIRE(store.update(AdType::Machine, ad(R"([ Name = "slot1@a" ])"), kT0));

@@ -1,8 +1,11 @@
 // The negotiation cycle (central-manager-configuration, "The Negotiation
 // Cycle"; user-priorities-and-negotiation, "Pie Spin and Pie Slice",
 // "Priorities in Negotiation and Preemption"): the spec's worked examples.
+#include <algorithm>
+
 #include "model/classad/eval.h"
 #include "model/negotiation/negotiator_ads.h"
+#include "model/negotiation/significant_attributes.h"
 #include "support.h"
 
 using namespace cara;
@@ -280,6 +283,19 @@ TEST_CASE("NEGOTIATOR_SLOT_CONSTRAINT: several negotiators on disjoint slots wit
   CHECK(re.stats.trimmed_slots == 4);
   CHECK(re.submitters[0].rup == Approx(0.5));
   CHECK(rw.submitters[0].rup == Approx(50));
+}
+
+TEST_CASE("NEGOTIATOR_JOB_CONSTRAINT: what it reads of the job is significant", "[negotiation][shards]") {
+  Pool p("NEGOTIATOR_JOB_CONSTRAINT = WantGPU =?= true && TARGET.Site =!= \"west\"\n");
+  std::vector<classad::ClassAd> slots{slot("slot1@host", "START = TARGET.Owner != \"chris\"")};
+  const auto names = negotiation::significant_attributes(p.policy, slots);
+  // Its MY is the job: every name it reads, scoped or not, is the job's.
+  for (const char* n : {"WantGPU", "Site", "Owner"}) CHECK(std::count(names.begin(), names.end(), n) == 1);
+  // A constraint that does not parse is refused, naming the knob.
+  auto refused = negotiation::NegotiatorPolicy::from_config(
+      test::negotiator_config("NEGOTIATOR_JOB_CONSTRAINT = WantGPU ==\n"));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().find("NEGOTIATOR_JOB_CONSTRAINT") != std::string::npos);
 }
 
 TEST_CASE("cycle statistics carry HTCondor's LastNegotiationCycle names", "[negotiation]") {

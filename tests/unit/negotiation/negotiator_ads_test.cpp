@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/classad/eval.h"
+#include "unit/negotiation/support.h"
 
 using namespace cara;
 using namespace cara::negotiation;
@@ -44,6 +45,14 @@ TEST_CASE("the Negotiator ad carries the last cycle's LastNegotiationCycle*0 sta
   CHECK(number(ad, "LastNegotiationCycleMatches0") == 7);
   CHECK(number(ad, "LastNegotiationCycleRejections0") == 2);
   CHECK(number(ad, "LastNegotiationCycleActiveSubmitterCount0") == 3);
+  CHECK_FALSE(ad.lookup("MyAddress"));
+  CHECK(text(negotiator_ad("cm", 1, last, "127.0.0.1:9618"), "MyAddress") == "127.0.0.1:9618");
+}
+
+TEST_CASE("a negotiator is named by NEGOTIATOR_NAME, else by FULL_HOSTNAME", "[negotiation][ads][shards]") {
+  auto named = [](const std::string& text) { return negotiator_name(test::negotiator_config(text)); };
+  CHECK(named("FULL_HOSTNAME = cm.example.org\n") == "cm.example.org");
+  CHECK(named("FULL_HOSTNAME = cm.example.org\nNEGOTIATOR_NAME = gpu\n") == "gpu");
 }
 
 TEST_CASE("an accountant record is an Accounting ad as condor_userprio reads it", "[negotiation][ads]") {
@@ -72,6 +81,9 @@ TEST_CASE("an accountant record is an Accounting ad as condor_userprio reads it"
   CHECK(number(ad, "LastUsageTime") == 1535003600);
   CHECK_FALSE(ad.lookup("Floor"));
   CHECK_FALSE(ad.lookup("Ceiling"));
+  CHECK_FALSE(ad.lookup("NegotiatorName"));
+  // One of several negotiators sharding the pool: its ads say whose they are.
+  CHECK(text(accounting_ad(r, "gpu"), "NegotiatorName") == "gpu");
   r.floor = accounting::Limit{2, std::nullopt};
   r.ceiling = accounting::Limit{10, 1535007200};
   ad = accounting_ad(r);

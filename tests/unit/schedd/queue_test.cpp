@@ -151,7 +151,32 @@ TEST_CASE("autoclusters group idle jobs by their significant attributes", "[sche
   CHECK(rest[0].count == 8);
 }
 
-TEST_CASE("the idle jobs and requests the queue keeps follow every change of a job", "[schedd][autocluster]") {
+TEST_CASE("a negotiator's NEGOTIATOR_JOB_CONSTRAINT: only the jobs it is true of are requested",
+          "[schedd][autocluster][shards]") {
+  const std::string me = "cms001@physik.rwth-aachen.de";
+  Queue q;
+  REQUIRE(q.submit(kExe + "request_memory = 2000\n+WantGPU = true\nqueue 2\n"));
+  REQUIRE(q.submit(kExe + "request_memory = 2000\nqueue 3\n"));
+  auto gpu = classad::parse_expression("WantGPU =?= true");
+  auto cpu = classad::parse_expression("WantGPU =!= true && time() > 0");
+  REQUIRE(gpu);
+  REQUIRE(cpu);
+  // The negotiator's significant attributes include what its constraint
+  // reads, so the shards' jobs are apart already; the constraint is
+  // applied to each job anyway.
+  const auto mine = q.queue->resource_requests(me, SignificantAttributes{}, {}, gpu->get(), kT0);
+  REQUIRE(mine.size() == 1);
+  CHECK(mine[0].count == 2);
+  CHECK(mine[0].jobs.front().str() == "1.0");
+  const auto others = q.queue->resource_requests(me, SignificantAttributes{}, {}, cpu->get(), kT0);
+  std::int64_t count = 0;
+  for (const auto& r : others) count += r.count;
+  CHECK(count == 3);
+  CHECK(q.queue->resource_requests(me, SignificantAttributes{}, {}, cpu->get(), 0).empty());  // time() is now
+}
+
+TEST_CASE("the idle jobs and requests the queue keeps follow every change of a job",
+          "[schedd][autocluster]") {
   const std::string me = "cms001@physik.rwth-aachen.de";
   Queue q;
   REQUIRE(q.submit(kExe + "request_memory = 2000\nqueue 3\n"));

@@ -41,18 +41,9 @@ std::string send_edit(PoolClient& client, caf::scoped_actor& self, const Userpri
   caf::actor_system& sys = client.system();
   const actors::UserprioCommand command{e.command, e.name, e.value, e.duration};
   std::string refusal = "no negotiator answered";
-  std::vector<actors::negotiator_actor> candidates;
-  if (named) {
-    candidates.push_back(named);
-  } else {
-    for (const HostPort& cm : client.centrals()) {
-      auto other = client.join(cm);
-      if (auto n = other ? actors::daemon_in<actors::negotiator_actor>(other->daemons)
-                         : actors::negotiator_actor{})
-        candidates.push_back(n);
-    }
-  }
-  for (const actors::negotiator_actor& n : candidates) {
+  // Whether `n` answered for good (done, or refused for a reason other
+  // than standing by).
+  auto ask = [&](const actors::negotiator_actor& n) {
     bool answered = false;
     self->request(n, 10s, command)
         .receive(
@@ -61,7 +52,18 @@ std::string send_edit(PoolClient& client, caf::scoped_actor& self, const Userpri
               refusal = r.ok ? "" : r.error;
             },
             [&](caf::error& e) { refusal = "the negotiator did not answer: " + sys.render(e); });
-    if (answered) return refusal;
+    return answered;
+  };
+  if (named) {
+    ask(named);
+    return refusal;
+  }
+  for (const HostPort& cm : client.centrals()) {
+    // Joined while asked: the node forgets us when `other` goes.
+    auto other = client.join(cm);
+    const auto n =
+        other ? actors::daemon_in<actors::negotiator_actor>(other->daemons) : actors::negotiator_actor{};
+    if (n && ask(n)) return refusal;
   }
   return refusal;
 }

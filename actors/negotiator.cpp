@@ -244,10 +244,11 @@ void introduce_then(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gat
                     std::function<void()> then) {
   const net::Guard* guard = setup.context.guard.get();
   if (!setup.introducer || !guard) return then();
-  std::set<caf::node_id> strangers;
+  // The guard is asked once per node, not per slot (a node has dozens).
+  std::set<caf::node_id> seen, strangers;
   auto note = [&](const caf::node_id& node) {
-    if (node && node != self->system().node() && !strangers.count(node) && !guard->identity(node))
-      strangers.insert(node);
+    if (!node || node == self->system().node() || !seen.insert(node).second) return;
+    if (!guard->identity(node)) strangers.insert(node);
   };
   for (const schedd_actor& s : g->submitter_endpoints)
     if (s) note(s.node());

@@ -84,10 +84,8 @@ TEST_CASE("two negotiators shard a pool: no slot claimed twice, each shard's fai
   // alice fills the west shard: its accountant charges her four slots.
   submit("accounting_group_user = alice\nrequirements = TARGET.Site == \"west\"\nqueue 4\n");
   REQUIRE(await([&] { return running().jobs["alice"] == 4; }, 60));
-  // Then both users ask for more than the east shard has. East's
-  // accountant has charged alice nothing: they share it 2 and 2. (One
-  // accountant for both shards would count alice's four slots against
-  // her slice here, and bob would get all four.)
+  // Then both users ask for more than the east shard has: they share it 2
+  // and 2, and the west slots stay alice's (no preemption by default).
   submit("accounting_group_user = alice\nqueue 8\naccounting_group_user = bob\nqueue 8\n");
   REQUIRE(await(
       [&] {
@@ -102,7 +100,10 @@ TEST_CASE("two negotiators shard a pool: no slot claimed twice, each shard's fai
   }
 
   // Each negotiator's accountant, by name: west charges alice's four
-  // slots there, east the two and two of its own.
+  // slots there, east the two and two of its own. (An east accountant that
+  // charged every claimed slot of the pool, as before the shards had their
+  // own, would charge alice six: her priority there would grow with her use
+  // of the west shard.)
   const std::string alice = "physics.alice@pool", bob = "physics.bob@pool";
   REQUIRE(await(
       [&] {

@@ -235,52 +235,6 @@ void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gat
   if (g->waiting == 0) finish_cycle(self, setup, g);
 }
 
-// A negotiator apart from the central manager (one of several sharding
-// the pool) has not met the nodes of the schedds and slots it is about to
-// message: their guards would refuse it. Its node joins them first, found
-// by their masters' MyAddress; a node that cannot be joined only sits this
-// cycle out (its daemons refuse what they hear from us).
-void introduce_then(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g,
-                    std::function<void()> then) {
-  const net::Guard* guard = setup.context.guard.get();
-  if (!setup.introducer || !guard) return then();
-  // The guard is asked once per node, not per slot (a node has dozens).
-  std::set<caf::node_id> seen, strangers;
-  auto note = [&](const caf::node_id& node) {
-    if (!node || node == self->system().node() || !seen.insert(node).second) return;
-    if (!guard->identity(node)) strangers.insert(node);
-  };
-  for (const schedd_actor& s : g->submitter_endpoints)
-    if (s) note(s.node());
-  for (const slot_actor& s : g->slot_endpoints)
-    if (s) note(s.node());
-  if (strangers.empty()) return then();
-  using collector::AdType;
-  auto go_on = [then](caf::error&) { then(); };
-  self->request(self->state.collectors.front(), setup.request_timeout,
-                AdQueryRequest{static_cast<std::int32_t>(AdType::Master), "", {"MyAddress"}, false})
-      .then(
-          [self, setup, strangers, then, go_on](AdQueryReply& masters) {
-            JoinNodes join;
-            for (std::size_t i = 0; i < masters.ads.size() && i < masters.endpoints.size(); ++i) {
-              const std::string address = string_attr(masters.ads[i].ad, "MyAddress");
-              if (masters.endpoints[i] && strangers.count(masters.endpoints[i]->node()) && !address.empty())
-                join.addresses.push_back(address);
-            }
-            if (join.addresses.empty()) return then();
-            const auto wait = setup.request_timeout * static_cast<int>(join.addresses.size() + 1);
-            self->request(setup.introducer, wait, std::move(join))
-                .then(
-                    [setup, then](NodesJoined& r) {
-                      if (r.joined > 0) setup.context.info("joined " + std::to_string(r.joined) + " nodes");
-                      for (const std::string& why : r.failures) setup.context.warning(why);
-                      then();
-                    },
-                    go_on);
-          },
-          go_on);
-}
-
 void start_cycle(Self self, const NegotiatorSetup& setup) {
   auto& st = self->state;
   if (st.running || st.collectors.empty()) return;
@@ -316,7 +270,7 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
                               [self, setup, g](AdQueryReply& subs) {
                                 for (WireAd& a : subs.ads) g->submitter_ads.push_back(std::move(a.ad));
                                 g->submitter_endpoints = endpoints<AdType::Submitter>(subs.endpoints);
-                                introduce_then(self, setup, g,
+                                introduce_then(self, setup, g->submitter_endpoints, g->slot_endpoints,
                                                [self, setup, g] { ask_submitters(self, setup, g); });
                               },
                               failed);

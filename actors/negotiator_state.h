@@ -103,6 +103,16 @@ Status take_replica(Self self, const NegotiatorSetup& setup, const ReplicaBatch&
 // the newer accountant of the peer it names).
 void take_role(Self self, const NegotiatorSetup& setup, NegotiatorRole& r);
 
+// ---- negotiator_introductions.cpp ---------------------------------------
+
+// A negotiator apart from the central manager (one of several sharding the
+// pool) has not met the nodes of the schedds and slots it is about to
+// message: their guards would refuse it. Its node joins them first, found
+// by their masters' MyAddress; a node that cannot be joined only sits this
+// cycle out (its daemons refuse what they hear from us). Then `then`.
+void introduce_then(Self self, const NegotiatorSetup& setup, const std::vector<schedd_actor>& schedds,
+                    const std::vector<slot_actor>& slots, std::function<void()> then);
+
 }  // namespace negotiator_parts
 
 }  // namespace cara::actors

@@ -27,8 +27,8 @@ CandidateQueue::CandidateQueue(const RequestContext& request, const SlotPool& po
       policy_(policy),
       env_(env),
       stats_(stats),
-      independent_(ranks.job_name_sets(), -1),
-      weights_(static_cast<std::size_t>(pool.weight_signatures()), std::numeric_limits<double>::quiet_NaN()) {
+      weights_(static_cast<std::size_t>(pool.weight_signatures()), std::numeric_limits<double>::quiet_NaN()),
+      priority_preemption_(policy.priority_preemption_possible()) {
   if (prefilter) {
     prefilter_.emplace(*request.job, env);
     for (const RequestPrefilter::Test& t : prefilter_->tests())
@@ -57,12 +57,19 @@ void CandidateQueue::push(const Entry& e) {
   std::push_heap(heap_.begin(), heap_.end(), worse);
 }
 
-bool CandidateQueue::family_independent(int family) {
-  const auto set = static_cast<std::size_t>(ranks_.job_names(family));
-  if (independent_.size() <= set) independent_.resize(ranks_.job_name_sets(), -1);  // a set made since
-  signed char& known = independent_[set];
-  if (known < 0) known = ranks_.independent(static_cast<int>(set), *request_.job) ? 1 : 0;
+bool CandidateQueue::key_independent(int key) {
+  const auto k = static_cast<std::size_t>(key);
+  if (key_independent_.size() <= k) key_independent_.resize(ranks_.independence_keys(), -1);  // made since
+  signed char& known = key_independent_[k];
+  if (known < 0) known = ranks_independent(ranks_.key_names(key), ranks_.key_group(key)) ? 1 : 0;
   return known == 1;
+}
+
+bool CandidateQueue::ranks_independent(int names, int group) {
+  if (!ranks_.independent(names, *request_.job)) return false;
+  // A family ranked at its slots' Rank's value for no job: the order is
+  // the request's own only if its job gives Rank that value too.
+  return group < 0 || ranks_.at_presorted_rank(group, *request_.job);
 }
 
 void CandidateQueue::assess_class(int c, FamilyFacts* facts) {
@@ -122,12 +129,6 @@ double CandidateQueue::known_weight(int f) const {
   return w;
 }
 
-signed char& CandidateQueue::family_state(int f) {
-  const auto k = static_cast<std::size_t>(f);
-  if (family_state_.size() <= k) family_state_.resize(classes_.families(), kUnasked);  // one made since
-  return family_state_[k];
-}
-
 bool CandidateQueue::family_open(int f) {
   signed char& state = family_state(f);
   if (state != kUnasked) return state == kOpen;
@@ -162,6 +163,22 @@ bool CandidateQueue::family_open(int f) {
   return true;
 }
 
+bool CandidateQueue::busy_denied_unasked(int c) {
+  // A busy class the job may not take, whatever the match, of a family the
+  // walk has not asked yet: its reason holds if the job matches the family
+  // (unmatched_, asked only should the request end short), as assess()
+  // has it, so the match is not evaluated for it. A family the request
+  // does not walk, rules out or cannot afford is left to family_open().
+  const int f = classes_.family_of(c);
+  if (family_state(f) != kUnasked || !ranks_.in_pool(f) || !family_independent(f)) return false;
+  const double w = known_weight(f);
+  if (std::isnan(w) || !affordable_(w) || (prefilter_ && !family_may_match(f))) return false;
+  const Unfit why = busy_reason(c);
+  if (why == Unfit::None) return false;
+  if (why > telling_) unmatched_.emplace_back(why, classes_.head(c));
+  return true;
+}
+
 void CandidateQueue::set_aside_now(int f) {
   // Affordable when the list was made, so the plain algorithm listed the
   // family and refused its slots one by one when they came up: the limit
@@ -190,15 +207,14 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
   // only when the walk reaches it.
   std::optional<double> pool_rank;
   if (ranks_.pool_presorted()) pool_rank = constant_job_rank();
-  for (int f : classes_.live_families()) {
-    if (pool_rank && ranks_.in_pool(f) && family_independent(f)) continue;
+  auto list = [&](int f) {
     // The family's classes agree on every slot attribute the requests'
     // Requirements read: one look at its row rules them all out. (Not a
     // partitionable slot whose busy dynamic slots it may preempt: the job
     // is matched against it with their resources added.)
     if (prefilter_ && !classes_.with_children(f) && !family_may_match(f)) {
       ++stats_.prefiltered;
-      continue;
+      return;
     }
     // Too heavy for the request's limits, known from the family alone when
     // its weight signature was weighed already (most families, most
@@ -206,17 +222,17 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
     double w = known_weight(f);
     if (!std::isnan(w) && !affordable(w)) {
       deferred_.push_back(f);
-      continue;
+      return;
     }
     const std::vector<int>& members = classes_.members(f);
     auto first = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
-    if (first == members.end()) continue;
+    if (first == members.end()) return;
     const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
     // Every slot of a family weighs the same for the job.
     if (std::isnan(w)) w = weight(slot);
     if (!affordable(w)) {
       deferred_.push_back(f);
-      continue;
+      return;
     }
     if (!ranks_.presorted(f) || !family_independent(f)) {
       // Every class of a family gives the job alike what the family key
@@ -224,15 +240,28 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
       FamilyFacts facts;
       for (int c : members)
         if (!classes_.empty(c)) assess_class(c, &facts);
-      continue;
+      return;
     }
     ++stats_.slot_evaluations;
-    if (!idle_candidate(request_, slot, env_)) continue;
+    if (!idle_candidate(request_, slot, env_)) return;
     ++stats_.presorted_walks;
     Walk& walk = walks_[f];
     walk = Walk{};
     walk.job_rank = classad::rank(*request_.job, *slot.ad, env_);
     advance(f, walk, true);
+  };
+  if (pool_rank) {
+    // The pool walk holds the families whose ranks are the request's own:
+    // list only the others, found by key, not by a sweep of the pool.
+    for (int f : ranks_.outside_pool())
+      if (classes_.family_live(f)) list(f);
+    for (std::size_t key = 0; key < ranks_.independence_keys(); ++key) {
+      if (key_independent(static_cast<int>(key))) continue;
+      for (int f : ranks_.families_with_key(static_cast<int>(key)))
+        if (classes_.family_live(f)) list(f);
+    }
+  } else {
+    for (int f : classes_.live_families()) list(f);
   }
   // Classes made this cycle (a partitionable slot that gave resources
   // away) are in no family's order, and in the pool-wide one only when
@@ -338,6 +367,7 @@ void CandidateQueue::verify(int f, Walk& walk) {
   auto check = [&](int c) {
     if (classes_.empty(c)) return;
     const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+    if (f == kPool && slot.use == SlotUse::Busy && busy_denied_unasked(c)) return;
     if (f == kPool && !family_open(classes_.family_of(c))) {
       // A family the limit refused matched: its busy classes' reasons
       // hold (its takeable ones were refused).
@@ -427,9 +457,12 @@ std::optional<Candidate> CandidateQueue::next() {
 
 Unfit CandidateQueue::busy_reason(int c) {
   const PoolSlot& slot = pool_.slots()[classes_.head(c)];
-  Unfit why = preemption_denied(request_, slot, slot.rank_value);
+  // The family is walked in its presorted order, so the job gives the
+  // slot's Rank the value it was ranked at.
+  Unfit why =
+      preemption_denied(request_, slot, slot.rank_constant ? slot.rank_value : ranks_.rank(c).slot_rank);
   if (why == Unfit::None && ranks_.rank(c).reason == MatchReason::Priority &&
-      !preemption_allowed(request_, slot, policy_, env_))
+      !(priority_preemption_ && preemption_allowed(request_, slot, policy_, env_)))
     why = Unfit::PreemptionRequirements;
   return why;
 }

@@ -94,7 +94,20 @@ class CandidateQueue {
   void push(const Entry& e);
   // `facts`: what its family gave the job already (assess()).
   void assess_class(int c, FamilyFacts* facts = nullptr);
-  bool family_independent(int family);
+  // Whether the family's presorted ranks are the request's own: the job
+  // defines none of the names of set `names` they read in it, and gives
+  // the slots' Rank the value of rank group `group` (if any).
+  // Asked for every family of every walk and sweep: decided once per
+  // independence key (few: the families' name sets and rank groups).
+  bool family_independent(int family) {
+    const int key = ranks_.independence_key(family);
+    if (key < 0) return false;
+    const auto k = static_cast<std::size_t>(key);
+    return k < key_independent_.size() && key_independent_[k] >= 0 ? key_independent_[k] == 1
+                                                                   : key_independent(key);
+  }
+  bool key_independent(int key);
+  bool ranks_independent(int names, int group);
   // Moves the walk of family `f` (or the pool walk) to its first tie
   // group, or the one after the current, that has a live class, and
   // pushes it (unverified: its head a lower bound); false when none is left.
@@ -115,10 +128,18 @@ class CandidateQueue {
   // In the pool walk: whether the family may give the request a slot
   // (prefilter, limits, one match), asked once.
   bool family_open(int family);
-  signed char& family_state(int family);
+  signed char& family_state(int family) {
+    const auto k = static_cast<std::size_t>(family);
+    if (family_state_.size() <= k) family_state_.resize(classes_.families(), kUnasked);  // one made since
+    return family_state_[k];
+  }
   // The pool walk reached family `f`, which weighs more than the limits
   // allow now, not when the list was made.
   void set_aside_now(int f);
+  // In the pool walk: busy class `c` the job may not take, of a family not
+  // asked yet, gives its reason without the family's match (true), or is
+  // left to family_open (false).
+  bool busy_denied_unasked(int c);
 
   const RequestContext& request_;
   const SlotPool& pool_;
@@ -129,7 +150,7 @@ class CandidateQueue {
   CycleStats& stats_;
   std::vector<Entry> heap_;
   std::unordered_map<int, Walk> walks_;
-  std::vector<signed char> independent_;  // by job name set: -1 unknown
+  std::vector<signed char> key_independent_;  // by ClassRanks::independence_key: -1 unknown
   Entry last_;
   std::vector<int> deferred_;                                // families set aside by their weight
   std::function<bool(double)> affordable_, affordable_now_;  // fill()'s, for the pool walk
@@ -154,6 +175,9 @@ class CandidateQueue {
   bool requests_read_slot_ = true;  // the job's Request* read the slot (TARGET)
   std::vector<double> weights_;     // by weight signature; NaN: not yet known
   std::optional<RequestPrefilter> prefilter_;
+  // PREEMPTION_REQUIREMENTS may let some job preempt by priority (else
+  // it is not evaluated: False, or absent).
+  bool priority_preemption_ = true;
   std::vector<int> prefilter_columns_;  // by prefilter test: its column in classes_, or -1
   bool family_may_match(int family) const;
   Unfit telling_ = Unfit::NoMatch;

@@ -2,6 +2,7 @@
 // limit_refused): HTCondor's ladder asks it of the slots the job matched,
 // looked at lazily, and only when the request ends without its slots.
 #include <algorithm>
+#include <vector>
 
 #include "model/negotiation/candidate_queue.h"
 
@@ -12,19 +13,41 @@ void CandidateQueue::reasons_past_cut() {
   // have seen them: a family known to match gives its reasons now, one
   // not asked yet only if it matches (unmatched_). Those the plain
   // algorithm would not have listed (too heavy when the list was made)
-  // give none.
-  for (int c : ranks_.pool_busy()) {
-    if (classes_.empty(c) || !after_cut(ranks_.rank(c))) continue;
-    const int f = classes_.family_of(c);
-    if (!ranks_.in_pool(f) || !family_independent(f) || family_state(f) == kClosed) continue;
-    const std::size_t head = classes_.head(c);
-    if (!affordable_(pool_.slots()[head].weight)) continue;
-    const Unfit why = busy_reason(c);
-    if (why == Unfit::None) continue;  // a candidate: limit_refused() finds it
-    if (family_state(f) == kOpen || family_state(f) == kRefused) {
-      if (why > telling_) telling_ = why;
-    } else if (why > telling_) {
-      unmatched_.emplace_back(why, head);
+  // give none. Each class's reason is read first from its own facts (it
+  // decides for most without looking further).
+  const std::vector<ClassRanks::BusyClass>& busy = ranks_.pool_busy();  // in the pool-wide order
+  auto first = std::partition_point(busy.begin(), busy.end(), [&](const ClassRanks::BusyClass& b) {
+    return !after_cut(ranks_.rank(b.cls));
+  });
+  const int submitter = ranks_.remote_id(request_.submitter);
+  // By family: whether the request lists it (-1: not known yet), and the
+  // most telling reason it gave so far (one match decides for all of a
+  // family's classes, so a less telling reason of the same family can
+  // never be the one that holds).
+  std::vector<signed char> listed(classes_.families(), -1);
+  std::vector<Unfit> given(classes_.families(), Unfit::None);
+  for (auto it = first; it != busy.end(); ++it) {
+    const ClassRanks::BusyClass& b = *it;
+    Unfit why = preemption_denied(b.retiring, b.current_rank, b.remote == submitter, b.remote_eup,
+                                  request_.eup, b.slot_rank);
+    if (why == Unfit::None && b.reason == MatchReason::Priority &&
+        !(priority_preemption_ &&
+          preemption_allowed(request_, pool_.slots()[classes_.head(b.cls)], policy_, env_)))
+      why = Unfit::PreemptionRequirements;  // busy_reason()'s rule
+    // None: a candidate (limit_refused() finds it).
+    if (why <= telling_) continue;
+    const auto f = static_cast<std::size_t>(b.family);
+    if (why <= given[f]) continue;
+    const signed char state = family_state(b.family);
+    if (state == kClosed) continue;
+    if (listed[f] < 0)
+      listed[f] = ranks_.in_pool(b.family) && family_independent(b.family) && affordable_(b.weight) ? 1 : 0;
+    if (listed[f] == 0 || classes_.empty(b.cls)) continue;
+    given[f] = why;
+    if (state == kOpen || state == kRefused) {
+      telling_ = why;
+    } else {
+      unmatched_.emplace_back(why, classes_.head(b.cls));
     }
   }
 }
@@ -54,20 +77,18 @@ Unfit CandidateQueue::rejection_reason() {
 bool CandidateQueue::family_has_candidate(int f) {
   const std::vector<int>& members = classes_.members(f);
   if (ranks_.presorted(f) && family_independent(f)) {
-    // One match decides for the whole family; then only whether a busy
-    // class may be taken, which evaluates nothing but the
-    // PREEMPTION_REQUIREMENTS of a priority preemption.
-    auto live = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
-    if (live == members.end()) return false;
+    // One match decides for the whole family, asked only if it has a
+    // class the job may take: an idle one, or a busy one whose use allows
+    // it (which evaluates nothing but the PREEMPTION_REQUIREMENTS of a
+    // priority preemption). Most busy families have none.
+    if (!ranks_.may_be_taken(f)) return false;
+    auto takeable = std::find_if(members.begin(), members.end(), [&](int c) {
+      return !classes_.empty(c) &&
+             (pool_.slots()[classes_.head(c)].use != SlotUse::Busy || busy_reason(c) == Unfit::None);
+    });
+    if (takeable == members.end()) return false;
     ++stats_.slot_evaluations;
-    if (!idle_candidate(request_, pool_.slots()[classes_.head(*live)], env_)) return false;
-    for (int c : members) {
-      if (classes_.empty(c)) continue;
-      const PoolSlot& slot = pool_.slots()[classes_.head(c)];
-      if (slot.use != SlotUse::Busy) return true;
-      if (busy_reason(c) == Unfit::None) return true;
-    }
-    return false;
+    return idle_candidate(request_, pool_.slots()[classes_.head(*takeable)], env_);
   }
   for (int c : members) {
     if (classes_.empty(c)) continue;
@@ -101,7 +122,7 @@ bool CandidateQueue::limit_refused() {
       return pool_.slots()[classes_.head(c)].use != SlotUse::Busy || busy_reason(c) == Unfit::None;
     if (state != kUnasked) return false;
     state = kClosed;
-    return (!prefilter_ || family_may_match(f)) && family_has_candidate(f);
+    return ranks_.may_be_taken(f) && (!prefilter_ || family_may_match(f)) && family_has_candidate(f);
   };
   const std::vector<int>& order = ranks_.order(ClassRanks::kPool);
   for (std::size_t i = pool_cut_pos_; i < order.size(); ++i)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/references.h"
@@ -24,7 +25,7 @@ bool goes_before(const ClassRank& a, const ClassRank& b) {
 
 ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
                        const classad::EvalEnv& env, bool presort)
-    : pool_(pool), classes_(classes), policy_(policy), env_(env), presort_(presort) {
+    : pool_(pool), classes_(classes), policy_(policy), env_(env), presort_(presort), groups_(pool, env) {
   ranks_.resize(classes.size());
   in_order_.resize(classes.size());
   families_.resize(classes.families());
@@ -33,23 +34,35 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     FamilyOrder& fo = families_[f];
     classad::References refs;
     bool presortable = true;
+    int group = -2;  // its classes' rank group, once one is seen
     for (int c : classes.members(static_cast<int>(f))) {
       if (classes.empty(c)) continue;
-      if (!rankable(pool.slots()[classes.head(c)])) {
+      const int g = groups_.group_of(classes.head(c));
+      if ((group != -2 && g != group) || !rankable(pool.slots()[classes.head(c)], g)) {
         presortable = false;
         break;
       }
-      ranks_[static_cast<std::size_t>(c)] = rank_of(c, refs);
+      group = g;
+      ranks_[static_cast<std::size_t>(c)] = rank_of(c, g, refs);
       fo.order.push_back(c);
     }
     if (!presortable) {
       fo.order.clear();
+      outside_.push_back(static_cast<int>(f));
       continue;
     }
+    fo.rank_group = std::max(group, -1);
+    fo.may_be_taken = std::any_of(fo.order.begin(), fo.order.end(), [&](int c) {
+      const PoolSlot& s = pool.slots()[classes.head(c)];
+      return s.use != SlotUse::Busy ||
+             (!s.retiring && (ranks_[static_cast<std::size_t>(c)].slot_rank > s.current_rank ||
+                              policy.priority_preemption_possible()));
+    });
     fo.presorted = true;
     fo.in_pool = true;
     sort_groups(fo);
     fo.job_names = intern(refs);
+    set_key(f, fo.job_names, fo.rank_group);
     global_.order.insert(global_.order.end(), fo.order.begin(), fo.order.end());
     for (int c : fo.order) {
       in_order_[static_cast<std::size_t>(c)] = 1;
@@ -60,26 +73,45 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
   // job Rank is one value for all slots walks those whose ranks are its
   // own (independent()) together.
   sort_groups(global_);
+  std::stable_sort(busy_.begin(), busy_.end(), [&](const BusyClass& a, const BusyClass& b) {
+    return goes_before(ranks_[static_cast<std::size_t>(a.cls)], ranks_[static_cast<std::size_t>(b.cls)]);
+  });
+  busy_sorted_ = true;
 }
 
-bool ClassRanks::rankable(const PoolSlot& s) {
+bool ClassRanks::rankable(const PoolSlot& s, int group) {
   // A busy slot's reason must not depend on the job (its Rank reads none
-  // of it); an idle slot's Rank is not asked. A partitionable slot that
-  // may preempt its dynamic slots offers what they hold.
-  return !(s.use == SlotUse::Busy && !s.rank_constant) && s.children.empty();
+  // of it, or only through its group's value); an idle slot's Rank is not
+  // asked. A partitionable slot that may preempt its dynamic slots offers
+  // what they hold.
+  return !(s.use == SlotUse::Busy && !s.rank_constant && group < 0) && s.children.empty();
 }
 
-ClassRank ClassRanks::rank_of(int c, classad::References& refs) const {
+bool ClassRanks::at_presorted_rank(int group, const classad::ClassAd& job) const {
+  return groups_.at_unread(group, job);
+}
+
+ClassRank ClassRanks::rank_of(int c, int group, classad::References& refs) const {
   static const classad::ClassAd kNoJob;
   const PoolSlot& slot = pool_.slots()[classes_.head(c)];
-  const classad::ClassAd& ad = *slot.ad;
+  // The slot with its Rank at its group's value: what the negotiator's
+  // expressions read through My.Rank is then no longer the job's.
+  std::optional<classad::ClassAd> at_value;
+  double slot_rank = slot.rank_value;
+  if (group >= 0) {
+    const classad::Value& v = groups_.unread(group);
+    at_value = with_rank(*slot.ad, v);
+    if (!v.number(slot_rank)) slot_rank = 0;  // classad::rank's rule
+  }
+  const classad::ClassAd& ad = at_value ? *at_value : *slot.ad;
   ClassRank r;
   std::vector<const classad::ExprPtr*> read = {&policy_.pre_job_rank, &policy_.post_job_rank};
   r.pre = negotiator_rank(policy_.pre_job_rank, ad, kNoJob, env_);
   r.post = negotiator_rank(policy_.post_job_rank, ad, kNoJob, env_);
   if (slot.use == SlotUse::Busy) {
     r.preemption_rank = negotiator_rank(policy_.preemption_rank, ad, kNoJob, env_);
-    r.reason = slot.rank_value > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
+    r.slot_rank = slot_rank;
+    r.reason = slot_rank > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
     read.push_back(&policy_.preemption_rank);
   }
   for (const classad::ExprPtr* e : read)
@@ -90,7 +122,28 @@ ClassRank ClassRanks::rank_of(int c, classad::References& refs) const {
 void ClassRanks::note_pool_class(int c) {
   const std::size_t head = classes_.head(c);
   const PoolSlot& slot = pool_.slots()[head];
-  if (slot.use == SlotUse::Busy) busy_.push_back(c);
+  if (slot.use == SlotUse::Busy) {
+    const ClassRank& r = ranks_[static_cast<std::size_t>(c)];
+    BusyClass b;
+    b.cls = c;
+    b.family = classes_.family_of(c);
+    b.remote = remotes_.emplace(slot.remote_key, static_cast<int>(remotes_.size())).first->second;
+    b.retiring = slot.retiring;
+    b.reason = r.reason;
+    b.weight = slot.weight;
+    b.current_rank = slot.current_rank;
+    b.slot_rank = r.slot_rank;
+    b.remote_eup = slot.remote_eup;
+    // In the pool-wide order: the constructor sorts them once at its end,
+    // one added later goes to its place.
+    auto at = busy_sorted_ ? std::upper_bound(busy_.begin(), busy_.end(), b,
+                                              [&](const BusyClass& x, const BusyClass& y) {
+                                                return goes_before(ranks_[static_cast<std::size_t>(x.cls)],
+                                                                   ranks_[static_cast<std::size_t>(y.cls)]);
+                                              })
+                           : busy_.end();
+    busy_.insert(at, b);
+  }
   if (!slot.partitionable || !policy_.use_slot_weights) {
     weights_.fixed_min = std::min(weights_.fixed_min, slot.partitionable ? 1.0 : slot.weight);
   } else if (slot.weight_signature < 0) {
@@ -99,6 +152,17 @@ void ClassRanks::note_pool_class(int c) {
                           [&](const auto& s) { return s.first == slot.weight_signature; })) {
     weights_.signatures.emplace_back(slot.weight_signature, head);
   }
+}
+
+void ClassRanks::set_key(std::size_t f, int names, int group) {
+  if (keys_.size() <= f) keys_.resize(std::max(f + 1, families_.size()), -1);
+  auto [it, fresh] = key_by_pair_.emplace(std::make_pair(names, group), static_cast<int>(key_pairs_.size()));
+  if (fresh) {
+    key_pairs_.emplace_back(names, group);
+    by_key_.emplace_back();
+  }
+  keys_[f] = it->second;
+  by_key_[static_cast<std::size_t>(it->second)].push_back(static_cast<int>(f));
 }
 
 int ClassRanks::intern(const classad::References& refs) {
@@ -118,21 +182,31 @@ void ClassRanks::add_class(int c) {
   const int f = classes_.family_of(c);
   const auto fk = static_cast<std::size_t>(f);
   const bool fresh_family = families_.size() <= fk;
-  if (fresh_family) families_.resize(fk + 1);
+  if (fresh_family) {
+    // Families made during the cycle: outside the pool-wide order unless
+    // this one joins it below (it is the last of them).
+    for (std::size_t g = families_.size(); g <= fk; ++g) outside_.push_back(static_cast<int>(g));
+    families_.resize(fk + 1);
+  }
   FamilyOrder& fo = families_[fk];
+  fo.may_be_taken = true;  // what a slot left over offers is not known ahead
   if (!presort_ || in_order_[k] || classes_.empty(c)) return;
-  if (!rankable(pool_.slots()[classes_.head(c)])) return;  // a fresh family stays out of the pool
+  const int group = groups_.group_of(classes_.head(c));
+  if (!rankable(pool_.slots()[classes_.head(c)], group)) return;  // a fresh family stays out of the pool
   classad::References refs;
-  const ClassRank r = rank_of(c, refs);
+  const ClassRank r = rank_of(c, group, refs);
   const int names = intern(refs);
   if (fresh_family) {
+    outside_.pop_back();  // it is in the pool after all
     fo.in_pool = true;
     fo.job_names = names;
+    fo.rank_group = group;
+    set_key(fk, names, group);
   }
-  // A class whose ranks look up other names than its family's stays out
-  // (requests assess it on its own): whether a request walks a family
-  // must not change while it walks.
-  if (!fo.in_pool || names != fo.job_names) return;
+  // A class whose ranks look up other names than its family's, or rank at
+  // another group's value, stays out (requests assess it on its own):
+  // whether a request walks a family must not change while it walks.
+  if (!fo.in_pool || names != fo.job_names || group != fo.rank_group) return;
   // Classes every slot left stay in late() until it has doubled since it
   // was last swept (a walk under way holds places, not positions); swept,
   // one is ranked again should a slot come back to it.

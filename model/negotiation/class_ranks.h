@@ -20,12 +20,16 @@
 // reads only the job: most jobs) walks all presorted families at once in
 // the pool-wide order, and stops when it has its slots: it asks a family
 // whether it matches only when the walk reaches it (issue 30).
+//
+// A slot whose own Rank reads the job and nothing of the slot is ranked
+// at the value that Rank takes for no job (rank_groups.h).
 #pragma once
 
 #include <cstddef>
 #include <limits>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/classad/classad.h"
@@ -33,6 +37,7 @@
 #include "model/classad/references.h"
 #include "model/negotiation/cycle_types.h"
 #include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/rank_groups.h"
 #include "model/negotiation/slot_classes.h"
 #include "model/negotiation/slot_pool.h"
 
@@ -41,6 +46,7 @@ namespace cara::negotiation {
 struct ClassRank {
   double pre = 0, post = 0, preemption_rank = 0;
   MatchReason reason = MatchReason::NoPreemption;
+  double slot_rank = 0;  // a busy slot's Rank of the job, as ranked (not a key of the order)
 };
 
 // A class made during the cycle, at its place in the pool-wide order: its
@@ -88,8 +94,31 @@ class ClassRanks {
     bool unweighed = false;
   };
   const PoolWeights& pool_weights() const { return weights_; }
-  // The busy classes of the pool-wide order (they give reasons).
-  const std::vector<int>& pool_busy() const { return busy_; }
+  // The busy classes of the pool-wide order (they give reasons), in its
+  // order (busy classes are never made during the cycle), with what the
+  // reason reads of each (a request scans them all when its pool walk is
+  // cut short: kept together, they are read in one sweep).
+  struct BusyClass {
+    int cls = -1, family = -1;
+    int remote = -1;  // remote_id() of the submitter running there
+    bool retiring = false;
+    MatchReason reason = MatchReason::Priority;
+    double weight = 0, current_rank = 0, slot_rank = 0, remote_eup = 0;
+  };
+  const std::vector<BusyClass>& pool_busy() const { return busy_; }
+  // The number pool_busy() gives a submitter (lower-cased), -1 when none
+  // of those slots runs its jobs.
+  int remote_id(const std::string& submitter) const {
+    auto it = remotes_.find(submitter);
+    return it == remotes_.end() ? -1 : it->second;
+  }
+  // Whether a presorted family has a class some job may take: an idle one,
+  // or a busy one that is not retiring and that its Rank (as ranked) or
+  // PREEMPTION_REQUIREMENTS may give up. False: it only ever gives reasons.
+  bool may_be_taken(int family) const {
+    return static_cast<std::size_t>(family) >= families_.size() ||
+           families_[static_cast<std::size_t>(family)].may_be_taken;
+  }
 
   // Whether class `c` is in the pool-wide order.
   bool ranked(int c) const {
@@ -116,6 +145,25 @@ class ClassRanks {
   // ranks are then its own.
   bool independent(int set, const classad::ClassAd& job) const;
 
+  // The family's (name set, rank group) pair as one number: families with
+  // the same are the request's own alike, so a request decides once per
+  // number, not once per family. -1 when the family has no ranks.
+  int independence_key(int family) const {
+    return static_cast<std::size_t>(family) < keys_.size() ? keys_[static_cast<std::size_t>(family)] : -1;
+  }
+  std::size_t independence_keys() const { return key_pairs_.size(); }
+  // The families with independence key `key` (some may have no slots
+  // left by now), and those the pool-wide order does not hold (no key):
+  // a request that walks the pool lists only these and the families of
+  // keys that are not its own, not every family of the pool.
+  const std::vector<int>& families_with_key(int key) const { return by_key_[static_cast<std::size_t>(key)]; }
+  const std::vector<int>& outside_pool() const { return outside_; }
+  int key_names(int key) const { return key_pairs_[static_cast<std::size_t>(key)].first; }
+  int key_group(int key) const { return key_pairs_[static_cast<std::size_t>(key)].second; }
+  // Whether `job` gives the Rank of rank group `group` the value its
+  // families were ranked at (RankGroups::at_unread).
+  bool at_presorted_rank(int group, const classad::ClassAd& job) const;
+
  private:
   struct FamilyOrder {
     bool presorted = false;  // `order` holds its classes
@@ -123,14 +171,18 @@ class ClassRanks {
     std::vector<int> order;
     std::vector<int> group_end;
     int job_names = -1;
+    int rank_group = -1;
+    bool may_be_taken = true;
   };
   const FamilyOrder& of(int family) const {
     return family == kPool ? global_ : families_[static_cast<std::size_t>(family)];
   }
-  // Whether slot `s`'s ranks can be computed once for every job.
-  static bool rankable(const PoolSlot& s);
-  // Class `c`'s ranks against no job; adds what they look up in the job to `refs`.
-  ClassRank rank_of(int c, classad::References& refs) const;
+  // Whether slot `s`'s ranks can be computed once for every job (of those
+  // at its rank group's value, `group` >= 0).
+  static bool rankable(const PoolSlot& s, int group);
+  // Class `c`'s ranks against no job (with the slot's Rank at group
+  // `group`'s value); adds what they look up in the job to `refs`.
+  ClassRank rank_of(int c, int group, classad::References& refs) const;
   int intern(const classad::References& refs);
   // Class `c` joins the pool-wide order: its weight and use are noted.
   void note_pool_class(int c);
@@ -147,10 +199,20 @@ class ClassRanks {
   FamilyOrder global_;
   std::vector<PoolPlace> late_;  // sorted by place (goes_before, then class)
   PoolWeights weights_;
-  std::vector<int> busy_;
+  std::vector<BusyClass> busy_;
+  bool busy_sorted_ = false;
+  std::unordered_map<std::string, int> remotes_;
   std::size_t swept_size_ = 32;  // late_'s size when its empty classes last went
   std::map<std::vector<std::string>, int> interned_;
   std::vector<std::vector<std::string>> name_sets_;
+  // Family `f` ranks with name set `names` at rank group `group`.
+  void set_key(std::size_t f, int names, int group);
+  std::vector<int> keys_;  // by family
+  std::vector<std::vector<int>> by_key_;
+  std::vector<int> outside_;
+  std::map<std::pair<int, int>, int> key_by_pair_;
+  std::vector<std::pair<int, int>> key_pairs_;
+  RankGroups groups_;
 };
 
 }  // namespace cara::negotiation

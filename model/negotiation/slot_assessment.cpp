@@ -202,10 +202,16 @@ double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const Neg
 }
 
 Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank) {
-  if (slot.retiring) return Unfit::Retiring;
-  if (new_rank > slot.current_rank) return Unfit::None;
-  if (slot.remote_key == request.submitter) return Unfit::SameSubmitter;
-  if (!(request.eup < slot.remote_eup) || new_rank < slot.current_rank) return Unfit::InsufficientPriority;
+  return preemption_denied(slot.retiring, slot.current_rank, slot.remote_key == request.submitter,
+                           slot.remote_eup, request.eup, new_rank);
+}
+
+Unfit preemption_denied(bool retiring, double current_rank, bool same_submitter, double remote_eup,
+                        double eup, double new_rank) {
+  if (retiring) return Unfit::Retiring;
+  if (new_rank > current_rank) return Unfit::None;
+  if (same_submitter) return Unfit::SameSubmitter;
+  if (!(eup < remote_eup) || new_rank < current_rank) return Unfit::InsufficientPriority;
   return Unfit::None;
 }
 

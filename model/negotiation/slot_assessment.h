@@ -73,6 +73,11 @@ Assessment assess_pslot_preemption(const RequestContext& request, const PoolSlot
 // given how the slot ranks the request's job (`new_rank`); None when it
 // may, by Rank or by priority. Cheap: it evaluates nothing.
 Unfit preemption_denied(const RequestContext& request, const PoolSlot& slot, double new_rank);
+// The same rule on what it reads of the slot: whether it is retiring, its
+// CurrentRank, whether the request's submitter runs there, and that
+// user's EUP.
+Unfit preemption_denied(bool retiring, double current_rank, bool same_submitter, double remote_eup,
+                        double eup, double new_rank);
 
 // PREEMPTION_REQUIREMENTS (MY = slot, TARGET = job) is true: the request
 // may take busy `slot` by priority. Unset: never.

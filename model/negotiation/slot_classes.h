@@ -52,6 +52,7 @@ class SlotClasses {
   int family_of(int c) const { return classes_[static_cast<std::size_t>(c)].family; }
   // Families with slots left, in no particular order.
   const std::vector<int>& live_families() const { return live_families_; }
+  bool family_live(int f) const { return families_[static_cast<std::size_t>(f)].live > 0; }
   // Every class ever placed in family `f` (some may be empty by now).
   const std::vector<int>& members(int f) const { return families_[static_cast<std::size_t>(f)].classes; }
 

@@ -6,7 +6,9 @@
 // gives. The pools mix what the shortcuts must get right: static and
 // partitionable slots (with and without a consumption policy, with busy
 // dynamic slots ALLOW_PSLOT_PREEMPTION may take), busy slots
-// whose Rank is constant, reads only the slot or reads the job, slot
+// whose Rank is constant, reads only the slot or reads the job (and jobs
+// that give it the value it has for no job, another, or one that depends
+// on the slot), slot
 // attributes that are literals, expressions or missing, and Requirements
 // whose conjuncts the prefilter reads and others it cannot.
 #include <random>
@@ -47,11 +49,13 @@ std::string slot_extra(Random& r, int machine, int id, bool partitionable) {
     default: break;
   }
   e += "; Site = \"" + std::string(r.pick(2) ? "T1" : "T2") + "\"";
-  // Rank: constant, the slot's own attributes, or the job's.
-  switch (r.pick(3)) {
+  // Rank: constant, the slot's own attributes, or the job's (ranked at
+  // its value for no job: false, or 0).
+  switch (r.pick(4)) {
     case 0: e += "; Rank = " + std::to_string(r.pick(2)); break;
     case 1: e += "; Rank = KFlops / 1000"; break;
-    default: e += "; Rank = TARGET.Department =?= \"physics\""; break;
+    case 2: e += "; Rank = TARGET.Department =?= \"physics\""; break;
+    default: e += "; Rank = ifThenElse(TARGET.Department =?= \"physics\", 2, 0)"; break;
   }
   if (r.chance(4)) e += "; START = TARGET.RequestMemory <= MY.Memory; Requirements = START";
   if (r.chance(5)) e += "; SlotWeight = Cpus * 2";
@@ -89,7 +93,11 @@ std::string job_extra(Random& r) {
                   "; RequestDisk = " + std::to_string(5000 * (1 + r.pick(4))) +
                   "; NeedMemory = TARGET.Cpus * 256; Requirements = " + req;
   if (r.pick(2)) e += "; Rank = TARGET.KFlops";
-  if (r.pick(3)) e += std::string("; Department = \"") + (r.pick(2) ? "physics" : "chemistry") + "\"";
+  // Department: a literal, or (rarely) an expression that reads the slot.
+  if (r.chance(8))
+    e += "; Department = ifThenElse(TARGET.Site == \"T1\", \"physics\", \"chemistry\")";
+  else if (r.pick(3))
+    e += std::string("; Department = \"") + (r.pick(2) ? "physics" : "chemistry") + "\"";
   if (r.chance(4)) e += "; ConcurrencyLimits = \"XSW\"";
   return e;
 }

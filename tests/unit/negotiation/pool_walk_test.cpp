@@ -14,10 +14,10 @@ const std::string kAlice = "alice@example.org";
 // `n` idle slots on machines that differ in KFlops (1000, then `step`
 // more each), which the jobs' Requirements read: each machine is a family
 // of its own.
-void machines(Pool& p, int n, int step = 1) {
+void machines(Pool& p, int n, int step = 1, const std::string& extra = "") {
   for (int m = 0; m < n; ++m)
-    p.slots.push_back(
-        slot("slot1@m" + std::to_string(m), "SlotID = 1; KFlops = " + std::to_string(1000 + step * m)));
+    p.slots.push_back(slot("slot1@m" + std::to_string(m),
+                           "SlotID = 1; KFlops = " + std::to_string(1000 + step * m) + "; " + extra));
 }
 
 std::vector<std::string> matched_slots(const negotiation::CycleResult& r) {
@@ -95,4 +95,70 @@ TEST_CASE("the pool walk ends when nothing left is affordable, and the reason st
   REQUIRE(plain.rejections.size() == 1);
   CHECK(plain.rejections[0].reason == r.rejections[0].reason);
   CHECK(plain.stats.slot_evaluations >= 200);
+}
+
+// A site's slots that prefer one group's jobs (the slot's Rank reads the
+// job's AcctGroupTop, and the default NEGOTIATOR_PRE_JOB_RANK reads
+// My.Rank): ranked once at the value Rank takes for no job, so a job that
+// gives Rank that value walks them with the pool, and one the slots prefer
+// is ranked against them one by one.
+namespace {
+
+const std::string kPrefersCms = "Rank = ifThenElse(TARGET.AcctGroupTop =?= \"cms\", 10, 0)";
+
+}  // namespace
+
+TEST_CASE("slots whose Rank reads the job join the pool walk for jobs they rank as no job",
+          "[negotiation][issue30]") {
+  Pool p("");
+  machines(p, 200, 1, kPrefersCms);
+  p.submit(kAlice, 1, 3, "Requirements = TARGET.KFlops > 0; AcctGroupTop = \"atlas\"");
+  const auto r = p.run();
+  CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m199", "slot1@m198", "slot1@m197"});
+  // Without the rank value, every family would be assessed for the job.
+  CHECK(r.stats.slot_evaluations <= 4);
+  CHECK(matched_slots(p.run(false, false)) == matched_slots(r));
+}
+
+TEST_CASE("a job the slots' Rank prefers, or that may read the slot, is ranked against each family",
+          "[negotiation][issue30]") {
+  for (const char* group : {"AcctGroupTop = \"cms\"", "AcctGroupTop = TARGET.Site"}) {
+    INFO(group);
+    Pool p("");
+    machines(p, 200, 1, kPrefersCms);
+    p.submit(kAlice, 1, 3, std::string("Requirements = TARGET.KFlops > 0; ") + group);
+    const auto r = p.run();
+    CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m199", "slot1@m198", "slot1@m197"});
+    CHECK(r.stats.slot_evaluations >= 200);
+    CHECK(matched_slots(p.run(false, false)) == matched_slots(r));
+  }
+}
+
+TEST_CASE("busy slots whose Rank reads the job: rank preemption for the preferred, reasons for the others",
+          "[negotiation][issue30]") {
+  // Four busy slots running bob's jobs at CurrentRank 0 that prefer cms
+  // jobs; with PREEMPTION_REQUIREMENTS False only the slots' Rank can
+  // take them.
+  auto pool = [](const std::string& group) {
+    auto p = std::make_unique<Pool>("");
+    for (int m = 0; m < 4; ++m)
+      p->slots.push_back(busy_slot("slot1@m" + std::to_string(m), "bob@example.org",
+                                   "SlotID = 1; KFlops = " + std::to_string(1000 + m) + "; " + kPrefersCms));
+    REQUIRE(p->accountant.set_priority("bob@example.org", 100));
+    p->submit(kAlice, 1, 2, "AcctGroupTop = \"" + group + "\"");
+    return p;
+  };
+  auto cms = pool("cms");
+  const auto r = cms->run();
+  REQUIRE(r.matches.size() == 2);
+  CHECK(r.matches[0].reason == negotiation::MatchReason::Rank);
+  CHECK(r.matches[0].preempts == std::optional<std::string>("bob@example.org"));
+  CHECK(matched_slots(r) == matched_slots(cms->run(false, false)));
+
+  auto atlas = pool("atlas");
+  const auto a = atlas->run(), plain = atlas->run(false, false);
+  CHECK(a.matches.empty());
+  REQUIRE(a.rejections.size() == 1);
+  CHECK(a.rejections[0].reason == "PREEMPTION_REQUIREMENTS == False");
+  CHECK(a.rejections[0].reason == plain.rejections.at(0).reason);
 }

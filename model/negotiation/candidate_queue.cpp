@@ -187,12 +187,9 @@ void CandidateQueue::set_aside_now(int f) {
   // all without matching it now.
   deferred_.push_back(f);
   for (int c : classes_.members(f)) {
-    if (classes_.empty(c)) continue;
-    const std::size_t head = classes_.head(c);
-    const PoolSlot& slot = pool_.slots()[head];
-    if (slot.use != SlotUse::Busy) continue;
+    if (classes_.empty(c) || !classes_.busy(c)) continue;
     const Unfit why = busy_reason(c);
-    if (why > telling_) unmatched_.emplace_back(why, head);
+    if (why > telling_) unmatched_.emplace_back(why, classes_.head(c));
   }
 }
 
@@ -307,6 +304,13 @@ std::pair<std::size_t, std::size_t> CandidateQueue::late_group(const ClassRank& 
   return {static_cast<std::size_t>(first - late.begin()), static_cast<std::size_t>(last - late.begin())};
 }
 
+std::pair<std::size_t, std::size_t> CandidateQueue::late_range(const Walk& walk) const {
+  // advance() found the range when it reached the group; a class made
+  // since (late() grew) moves it.
+  if (walk.late_version == ranks_.late_version()) return walk.late;
+  return late_group(walk.key);
+}
+
 bool CandidateQueue::advance(int f, Walk& walk, bool first) {
   walk.viable.clear();
   const std::vector<int>& order = ranks_.order(f);
@@ -329,7 +333,7 @@ bool CandidateQueue::advance(int f, Walk& walk, bool first) {
   // The pool walk merges the order made at the start with the classes
   // made since (late()), group by group.
   const std::vector<PoolPlace>& late = ranks_.late();
-  std::size_t lpos = first ? 0 : late_group(walk.key).second;
+  std::size_t lpos = first ? 0 : late_range(walk).second;
   auto open = [&](int c) {
     if (classes_.empty(c)) return false;
     const signed char state = family_state(classes_.family_of(c));
@@ -354,6 +358,8 @@ bool CandidateQueue::advance(int f, Walk& walk, bool first) {
       walk.pos = pos;
       walk.end = end;
       walk.key = key;
+      walk.late = {lpos, lend};
+      walk.late_version = ranks_.late_version();
       push_walk(f, walk, key, lowest);
       return true;
     }
@@ -366,12 +372,12 @@ bool CandidateQueue::advance(int f, Walk& walk, bool first) {
 void CandidateQueue::verify(int f, Walk& walk) {
   auto check = [&](int c) {
     if (classes_.empty(c)) return;
-    const PoolSlot& slot = pool_.slots()[classes_.head(c)];
-    if (f == kPool && slot.use == SlotUse::Busy && busy_denied_unasked(c)) return;
+    const bool busy = classes_.busy(c);
+    if (f == kPool && busy && busy_denied_unasked(c)) return;
     if (f == kPool && !family_open(classes_.family_of(c))) {
       // A family the limit refused matched: its busy classes' reasons
       // hold (its takeable ones were refused).
-      if (family_state(classes_.family_of(c)) == kRefused && slot.use == SlotUse::Busy) {
+      if (family_state(classes_.family_of(c)) == kRefused && busy) {
         const Unfit why = busy_reason(c);
         if (why > telling_) telling_ = why;
       }
@@ -379,7 +385,7 @@ void CandidateQueue::verify(int f, Walk& walk) {
     }
     Unfit why = Unfit::None;
     // The family matched the job, so a reason found here is the job's.
-    if (slot.use == SlotUse::Busy) why = busy_reason(c);
+    if (busy) why = busy_reason(c);
     if (why == Unfit::None) {
       walk.viable.push_back(c);
     } else if (why > telling_) {
@@ -390,7 +396,7 @@ void CandidateQueue::verify(int f, Walk& walk) {
   for (std::size_t i = walk.pos; i < walk.end; ++i) check(order[i]);
   if (f != kPool) return;
   // The classes made since the walk reached this group are here too.
-  const auto [first, last] = late_group(walk.key);
+  const auto [first, last] = late_range(walk);
   for (std::size_t i = first; i < last; ++i) check(ranks_.late()[i].cls);
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <unordered_map>
@@ -86,6 +87,9 @@ class CandidateQueue {
     ClassRank key;                 // the pool walk's current tie group: its part in late()
     double job_rank = 0;
     std::vector<int> viable;  // classes of the tie group at pos the job may take
+    // The pool walk's tie group in late(), as of ClassRanks::late_version().
+    std::pair<std::size_t, std::size_t> late{0, 0};
+    std::uint64_t late_version = ~std::uint64_t{0};
   };
   // A family, in the pool walk: not asked yet; it may give the request a
   // slot; it gives none; it matched but its slots weigh more than is left.
@@ -113,8 +117,9 @@ class CandidateQueue {
   // pushes it (unverified: its head a lower bound); false when none is left.
   bool advance(int f, Walk& walk, bool first);
   void push_walk(int f, const Walk& walk, const ClassRank& r, std::size_t lowest);
-  // The run of late() in tie group `key`.
+  // The run of late() in tie group `key`; that of the pool walk's group.
   std::pair<std::size_t, std::size_t> late_group(const ClassRank& key) const;
+  std::pair<std::size_t, std::size_t> late_range(const Walk& walk) const;
   void verify(int f, Walk& walk);
   // The lowest slot index among the viable classes, with its class.
   std::pair<std::size_t, int> viable_head(const Walk& walk) const;
@@ -168,7 +173,22 @@ class CandidateQueue {
   double pool_floor();
   void cut_pool(const Walk& walk, bool verified);
   bool after_cut(const ClassRank& r) const;
-  void reasons_past_cut();
+  // The reasons of the busy classes a cut pool walk did not reach, asked
+  // level by level from the most telling (candidate_queue_reasons.cpp).
+  struct PastCut {
+    struct Reason {
+      Unfit why;
+      int family;
+      std::size_t head;
+      bool known;  // the family is known to match
+    };
+    bool swept = false;
+    std::vector<Unfit> given;          // by family: the most telling reason kept
+    std::vector<Reason> pending;       // kept for the levels below
+    std::vector<signed char> matched;  // by family: -1 not evaluated yet
+  };
+  bool past_cut_holds(PastCut& pc, Unfit level);
+  bool past_cut_gives(PastCut& pc, const PastCut::Reason& r);
   // Why the job may not take busy class `c` of a family it matches; None
   // when it may (by Rank, or by priority as PREEMPTION_REQUIREMENTS allows).
   Unfit busy_reason(int c);

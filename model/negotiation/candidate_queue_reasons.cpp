@@ -8,52 +8,69 @@
 
 namespace cara::negotiation {
 
-void CandidateQueue::reasons_past_cut() {
-  // The busy classes the cut pool walk did not reach, as verify() would
-  // have seen them: a family known to match gives its reasons now, one
-  // not asked yet only if it matches (unmatched_). Those the plain
-  // algorithm would not have listed (too heavy when the list was made)
-  // give none. Each class's reason is read first from its own facts (it
-  // decides for most without looking further).
+// The busy classes a cut pool walk did not reach, looked at as verify()
+// would have: a family known to match gives its reason for certain, one
+// not asked yet only if it matches. Those the plain algorithm would not
+// have listed (too heavy when the list was made) give none. The ladder
+// asks from the most telling reason down, so the first sweep (at the top
+// level asked) stops at the first reason that holds and keeps the others
+// for the levels below; each family's match is evaluated once.
+bool CandidateQueue::past_cut_holds(PastCut& pc, Unfit level) {
+  if (pc.swept) {
+    for (const PastCut::Reason& r : pc.pending)
+      if (r.why == level && past_cut_gives(pc, r)) return true;
+    return false;
+  }
+  pc.swept = true;
   const std::vector<ClassRanks::BusyClass>& busy = ranks_.pool_busy();  // in the pool-wide order
   auto first = std::partition_point(busy.begin(), busy.end(), [&](const ClassRanks::BusyClass& b) {
     return !after_cut(ranks_.rank(b.cls));
   });
   const int submitter = ranks_.remote_id(request_.submitter);
   // By family: whether the request lists it (-1: not known yet), and the
-  // most telling reason it gave so far (one match decides for all of a
-  // family's classes, so a less telling reason of the same family can
-  // never be the one that holds).
+  // most telling reason kept (one match decides for all of a family's
+  // classes, so a less telling reason of the same family never holds
+  // where a more telling one did not).
   std::vector<signed char> listed(classes_.families(), -1);
-  std::vector<Unfit> given(classes_.families(), Unfit::None);
+  pc.given.assign(classes_.families(), Unfit::None);
   for (auto it = first; it != busy.end(); ++it) {
     const ClassRanks::BusyClass& b = *it;
+    if (classes_.empty(b.cls)) continue;  // preempted this cycle
+    // The class's reason from its own facts (busy_reason()'s rule): it
+    // decides for most without looking further.
     Unfit why = preemption_denied(b.retiring, b.current_rank, b.remote == submitter, b.remote_eup,
                                   request_.eup, b.slot_rank);
     if (why == Unfit::None && b.reason == MatchReason::Priority &&
         !(priority_preemption_ &&
           preemption_allowed(request_, pool_.slots()[classes_.head(b.cls)], policy_, env_)))
-      why = Unfit::PreemptionRequirements;  // busy_reason()'s rule
+      why = Unfit::PreemptionRequirements;
     // None: a candidate (limit_refused() finds it).
     if (why <= telling_) continue;
     const auto f = static_cast<std::size_t>(b.family);
-    if (why <= given[f]) continue;
+    if (why <= pc.given[f]) continue;
     const signed char state = family_state(b.family);
     if (state == kClosed) continue;
     if (listed[f] < 0)
       listed[f] = ranks_.in_pool(b.family) && family_independent(b.family) && affordable_(b.weight) ? 1 : 0;
-    if (listed[f] == 0 || classes_.empty(b.cls)) continue;
-    given[f] = why;
-    if (state == kOpen || state == kRefused) {
-      telling_ = why;
-    } else {
-      unmatched_.emplace_back(why, classes_.head(b.cls));
-    }
+    if (listed[f] == 0) continue;
+    pc.given[f] = why;
+    const PastCut::Reason r{why, b.family, classes_.head(b.cls), state == kOpen || state == kRefused};
+    if (why == level && past_cut_gives(pc, r)) return true;
+    pc.pending.push_back(r);
   }
+  return false;
+}
+
+bool CandidateQueue::past_cut_gives(PastCut& pc, const PastCut::Reason& r) {
+  if (r.known) return true;
+  if (pc.matched.empty()) pc.matched.assign(classes_.families(), -1);
+  signed char& m = pc.matched[static_cast<std::size_t>(r.family)];
+  if (m < 0) m = matches(request_, pool_.slots()[r.head], env_) ? 1 : 0;
+  return m == 1;
 }
 
 Unfit CandidateQueue::rejection_reason() {
-  if (pool_cut_) reasons_past_cut();
+  PastCut past;
   // The most telling reason whose slot the job matches: reasons from the
   // most telling down, each matched only if no better one held.
   auto untakeable_reason = [&](std::size_t slot) {
@@ -70,6 +87,7 @@ Unfit CandidateQueue::rejection_reason() {
       if (reason == why && matches(request_, pool_.slots()[slot], env_)) return why;
     for (std::size_t slot : classes_.untakeable())
       if (untakeable_reason(slot) == why && matches(request_, pool_.slots()[slot], env_)) return why;
+    if (pool_cut_ && past_cut_holds(past, why)) return why;
   }
   return telling_;
 }
@@ -83,8 +101,7 @@ bool CandidateQueue::family_has_candidate(int f) {
     // priority preemption). Most busy families have none.
     if (!ranks_.may_be_taken(f)) return false;
     auto takeable = std::find_if(members.begin(), members.end(), [&](int c) {
-      return !classes_.empty(c) &&
-             (pool_.slots()[classes_.head(c)].use != SlotUse::Busy || busy_reason(c) == Unfit::None);
+      return !classes_.empty(c) && (!classes_.busy(c) || busy_reason(c) == Unfit::None);
     });
     if (takeable == members.end()) return false;
     ++stats_.slot_evaluations;
@@ -119,14 +136,18 @@ bool CandidateQueue::limit_refused() {
     if (!ranks_.in_pool(f) || !family_independent(f)) return false;
     signed char& state = family_state(f);
     if (state == kOpen)  // matched: this class is a candidate if the job may take it
-      return pool_.slots()[classes_.head(c)].use != SlotUse::Busy || busy_reason(c) == Unfit::None;
+      return !classes_.busy(c) || busy_reason(c) == Unfit::None;
     if (state != kUnasked) return false;
     state = kClosed;
     return ranks_.may_be_taken(f) && (!prefilter_ || family_may_match(f)) && family_has_candidate(f);
   };
   const std::vector<int>& order = ranks_.order(ClassRanks::kPool);
-  for (std::size_t i = pool_cut_pos_; i < order.size(); ++i)
+  const std::vector<int>& families = ranks_.pool_families();
+  for (std::size_t i = pool_cut_pos_; i < order.size(); ++i) {
+    const signed char state = family_state(families[i]);
+    if (state == kClosed || state == kRefused) continue;  // has_candidate() would say no
     if (has_candidate(order[i])) return true;
+  }
   const std::vector<PoolPlace>& late = ranks_.late();
   for (std::size_t i = pool_cut_after_ ? late_group(pool_cut_key_).second : late_group(pool_cut_key_).first;
        i < late.size(); ++i)

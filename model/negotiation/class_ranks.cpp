@@ -73,6 +73,8 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
   // job Rank is one value for all slots walks those whose ranks are its
   // own (independent()) together.
   sort_groups(global_);
+  global_families_.reserve(global_.order.size());
+  for (int c : global_.order) global_families_.push_back(classes.family_of(c));
   std::stable_sort(busy_.begin(), busy_.end(), [&](const BusyClass& a, const BusyClass& b) {
     return goes_before(ranks_[static_cast<std::size_t>(a.cls)], ranks_[static_cast<std::size_t>(b.cls)]);
   });
@@ -215,12 +217,14 @@ void ClassRanks::add_class(int c) {
                                       [&](const PoolPlace& p) { return !classes_.empty(p.cls); });
     for (auto it = gone; it != late_.end(); ++it) in_order_[static_cast<std::size_t>(it->cls)] = 0;
     late_.erase(gone, late_.end());
+    ++late_version_;
     swept_size_ = std::max<std::size_t>(32, late_.size());
   }
   ranks_[k] = r;
   in_order_[k] = 1;
   note_pool_class(c);
   const PoolPlace place{r, c};
+  ++late_version_;
   late_.insert(std::upper_bound(late_.begin(), late_.end(), place,
                                 [](const PoolPlace& a, const PoolPlace& b) {
                                   if (goes_before(a.rank, b.rank)) return true;

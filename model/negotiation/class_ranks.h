@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <string>
@@ -77,6 +78,12 @@ class ClassRanks {
   // are in late() instead, by their place.
   static constexpr int kPool = -2;
   const std::vector<PoolPlace>& late() const { return late_; }
+  // The family of each class of the pool-wide order made at the start (a
+  // sweep past a cut walk reads it, not each class, to skip the families
+  // it is done with).
+  const std::vector<int>& pool_families() const { return global_families_; }
+  // Changes whenever late() does (a class added, or the empty ones swept).
+  std::uint64_t late_version() const { return late_version_; }
   bool pool_presorted() const { return !global_.order.empty() || !late_.empty(); }
   // Whether the family walks in the pool-wide order: its classes are in it
   // but for those made during the cycle that ranked() says are not.
@@ -197,7 +204,9 @@ class ClassRanks {
   std::vector<unsigned char> in_order_;  // by class: in the pool-wide order
   std::vector<FamilyOrder> families_;
   FamilyOrder global_;
+  std::vector<int> global_families_;
   std::vector<PoolPlace> late_;  // sorted by place (goes_before, then class)
+  std::uint64_t late_version_ = 0;
   PoolWeights weights_;
   std::vector<BusyClass> busy_;
   bool busy_sorted_ = false;

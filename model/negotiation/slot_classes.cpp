@@ -157,12 +157,16 @@ int SlotClasses::place(std::size_t slot) {
     // The class's first slot tells its family: every slot of the class
     // agrees on what the family key reads.
     const int f = family_for(slot);
-    classes_.push_back(Class{{}, f});
+    classes_.emplace_back();
+    heads_.push_back(kNoHead);
+    family_of_.push_back(f);
+    busy_.push_back(pool_.slots()[slot].use == SlotUse::Busy ? 1 : 0);
     families_[static_cast<std::size_t>(f)].classes.push_back(c);
     live_pos_.push_back(-1);
   }
   Class& cls = classes_[static_cast<std::size_t>(c)];
   cls.members.insert(slot);
+  heads_[static_cast<std::size_t>(c)] = *cls.members.begin();
   if (live_pos_[static_cast<std::size_t>(c)] < 0) set_live(c, true);
   return c;
 }
@@ -190,7 +194,7 @@ void SlotClasses::set_live(int c, bool live) {
   };
   update(live_, live_pos_, c, live);
   if (c >= late_from_) update(late_live_, late_pos_, c, live, late_from_);
-  const int f = classes_[static_cast<std::size_t>(c)].family;
+  const int f = family_of_[static_cast<std::size_t>(c)];
   Family& fam = families_[static_cast<std::size_t>(f)];
   fam.live += live ? 1 : -1;
   if (live && fam.live == 1) update(live_families_, live_family_pos_, f, true);
@@ -202,6 +206,7 @@ void SlotClasses::take(std::size_t slot) {
   if (c < 0) return;
   Class& cls = classes_[static_cast<std::size_t>(c)];
   cls.members.erase(slot);
+  heads_[static_cast<std::size_t>(c)] = cls.members.empty() ? kNoHead : *cls.members.begin();
   class_of_[slot] = -1;
   if (cls.members.empty()) set_live(c, false);
 }

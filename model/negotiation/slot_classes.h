@@ -44,12 +44,14 @@ class SlotClasses {
   const std::vector<int>& live() const { return live_; }
   // The class's first slot left (an index into pool.slots()), which
   // stands for the class.
-  std::size_t head(int c) const { return *classes_[static_cast<std::size_t>(c)].members.begin(); }
-  bool empty(int c) const { return classes_[static_cast<std::size_t>(c)].members.empty(); }
+  std::size_t head(int c) const { return heads_[static_cast<std::size_t>(c)]; }
+  bool empty(int c) const { return heads_[static_cast<std::size_t>(c)] == kNoHead; }
   int class_of(std::size_t slot) const { return class_of_[slot]; }
 
   std::size_t families() const { return families_.size(); }
-  int family_of(int c) const { return classes_[static_cast<std::size_t>(c)].family; }
+  int family_of(int c) const { return family_of_[static_cast<std::size_t>(c)]; }
+  // Its slots run a job (SlotUse::Busy; a class's slots are used alike).
+  bool busy(int c) const { return busy_[static_cast<std::size_t>(c)] != 0; }
   // Families with slots left, in no particular order.
   const std::vector<int>& live_families() const { return live_families_; }
   bool family_live(int f) const { return families_[static_cast<std::size_t>(f)].live > 0; }
@@ -97,7 +99,6 @@ class SlotClasses {
  private:
   struct Class {
     std::set<std::size_t> members;
-    int family = -1;
   };
   struct Family {
     std::vector<int> classes;
@@ -120,6 +121,13 @@ class SlotClasses {
   std::vector<int> live_family_pos_;  // by family: its position in live_families_, or -1
   std::unordered_map<std::string, int> family_by_key_;
   std::vector<Class> classes_;
+  // By class, beside classes_ so that the walks over many classes read
+  // them packed: its first slot (kNoHead when it has none left) and its
+  // family.
+  static constexpr std::size_t kNoHead = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> heads_;
+  std::vector<int> family_of_;
+  std::vector<unsigned char> busy_;
   std::vector<int> live_;
   std::vector<int> live_pos_;  // by class: its position in live_, or -1
   int late_from_ = std::numeric_limits<int>::max();

@@ -173,7 +173,10 @@ void SlotPool::adopt_dynamic_slots() {
 classad::ClassAd& SlotPool::own(std::size_t i) {
   if (copies_.size() < slots_.size()) copies_.resize(slots_.size(), nullptr);
   if (copies_[i] == nullptr) {
-    owned_.push_back(*slots_[i].ad);
+    // An ad of the annotations chained to the slot's: the slot's own
+    // attributes (65 in a site's pool) are shared, not copied.
+    owned_.emplace_back();
+    owned_.back().chain_to(*slots_[i].ad);
     copies_[i] = &owned_.back();
     slots_[i].ad = copies_[i];
   }

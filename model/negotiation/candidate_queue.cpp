@@ -465,12 +465,18 @@ Unfit CandidateQueue::busy_reason(int c) {
   const PoolSlot& slot = pool_.slots()[classes_.head(c)];
   // The family is walked in its presorted order, so the job gives the
   // slot's Rank the value it was ranked at.
-  Unfit why =
-      preemption_denied(request_, slot, slot.rank_constant ? slot.rank_value : ranks_.rank(c).slot_rank);
-  if (why == Unfit::None && ranks_.rank(c).reason == MatchReason::Priority &&
-      !(priority_preemption_ && preemption_allowed(request_, slot, policy_, env_)))
-    why = Unfit::PreemptionRequirements;
-  return why;
+  return priority_rule(
+      preemption_denied(request_, slot, slot.rank_constant ? slot.rank_value : ranks_.rank(c).slot_rank),
+      ranks_.rank(c).reason, c);
+}
+
+Unfit CandidateQueue::priority_rule(Unfit denied, MatchReason reason, int c) {
+  // The job's priority alone would take the slot: PREEMPTION_REQUIREMENTS
+  // decides (not evaluated when it can never be true).
+  if (denied != Unfit::None || reason != MatchReason::Priority) return denied;
+  if (priority_preemption_ && preemption_allowed(request_, pool_.slots()[classes_.head(c)], policy_, env_))
+    return Unfit::None;
+  return Unfit::PreemptionRequirements;
 }
 
 double CandidateQueue::pool_floor() {

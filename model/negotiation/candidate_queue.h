@@ -192,6 +192,9 @@ class CandidateQueue {
   // Why the job may not take busy class `c` of a family it matches; None
   // when it may (by Rank, or by priority as PREEMPTION_REQUIREMENTS allows).
   Unfit busy_reason(int c);
+  // `denied` (preemption_denied) of busy class `c`, where the job would
+  // take it by priority (`reason`), with PREEMPTION_REQUIREMENTS applied.
+  Unfit priority_rule(Unfit denied, MatchReason reason, int c);
   bool requests_read_slot_ = true;  // the job's Request* read the slot (TARGET)
   std::vector<double> weights_;     // by weight signature; NaN: not yet known
   std::optional<RequestPrefilter> prefilter_;

@@ -38,12 +38,9 @@ bool CandidateQueue::past_cut_holds(PastCut& pc, Unfit level) {
     if (classes_.empty(b.cls)) continue;  // preempted this cycle
     // The class's reason from its own facts (busy_reason()'s rule): it
     // decides for most without looking further.
-    Unfit why = preemption_denied(b.retiring, b.current_rank, b.remote == submitter, b.remote_eup,
-                                  request_.eup, b.slot_rank);
-    if (why == Unfit::None && b.reason == MatchReason::Priority &&
-        !(priority_preemption_ &&
-          preemption_allowed(request_, pool_.slots()[classes_.head(b.cls)], policy_, env_)))
-      why = Unfit::PreemptionRequirements;
+    const Unfit why = priority_rule(preemption_denied(b.retiring, b.current_rank, b.remote == submitter,
+                                                      b.remote_eup, request_.eup, b.slot_rank),
+                                    b.reason, b.cls);
     // None: a candidate (limit_refused() finds it).
     if (why <= telling_) continue;
     const auto f = static_cast<std::size_t>(b.family);

@@ -30,6 +30,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
   in_order_.resize(classes.size());
   families_.resize(classes.families());
   if (!presort) return;
+  const bool priority_preemption = policy.priority_preemption_possible();
   for (std::size_t f = 0; f < classes.families(); ++f) {
     FamilyOrder& fo = families_[f];
     classad::References refs;
@@ -55,8 +56,8 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     fo.may_be_taken = std::any_of(fo.order.begin(), fo.order.end(), [&](int c) {
       const PoolSlot& s = pool.slots()[classes.head(c)];
       return s.use != SlotUse::Busy ||
-             (!s.retiring && (ranks_[static_cast<std::size_t>(c)].slot_rank > s.current_rank ||
-                              policy.priority_preemption_possible()));
+             (!s.retiring &&
+              (ranks_[static_cast<std::size_t>(c)].slot_rank > s.current_rank || priority_preemption));
     });
     fo.presorted = true;
     fo.in_pool = true;

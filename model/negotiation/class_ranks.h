@@ -144,12 +144,9 @@ class ClassRanks {
   }
   const ClassRank& rank(int c) const { return ranks_[static_cast<std::size_t>(c)]; }
 
-  // The names a family's ranks look up in the job (an interned set:
-  // families that read the same names share an index).
-  int job_names(int family) const { return of(family).job_names; }
-  std::size_t job_name_sets() const { return name_sets_.size(); }
-  // Whether `job` defines none of the names of set `set`: the presorted
-  // ranks are then its own.
+  // Whether `job` defines none of the names of set `set` (the names a
+  // family's ranks look up in the job, interned: families that read the
+  // same names share a set): the presorted ranks are then its own.
   bool independent(int set, const classad::ClassAd& job) const;
 
   // The family's (name set, rank group) pair as one number: families with

@@ -280,13 +280,6 @@ struct SubmitFigures {
   double separate_s = -1;            // the separate one-job submissions, back to back
 };
 
-std::int64_t resident_bytes_of(pid_t pid) {
-  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
-  std::int64_t size = 0, resident = 0;
-  statm >> size >> resident;
-  return resident * sysconf(_SC_PAGESIZE);
-}
-
 std::int64_t bytes_under(const fs::path& dir) {
   std::int64_t total = 0;
   std::error_code ec;

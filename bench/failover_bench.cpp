@@ -27,6 +27,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/log_lines.h"
 #include "bench/node_processes.h"
 #include "bench/timing.h"
 #include "tests/support/scratch.h"
@@ -37,47 +38,6 @@ namespace fs = std::filesystem;
 using namespace cara::bench;
 using cara::scratch::free_port;
 using cara::scratch::TempDir;
-using Wall = std::chrono::system_clock;
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A log line's time ("2026-11-26 08:10:09.123 INFO ..."), local time.
-std::optional<Wall::time_point> line_time(const std::string& line) {
-  std::tm tm{};
-  std::istringstream in(line.substr(0, 19));
-  in >> std::get_time(&tm, "%Y-%m-%d %H:%M:%S");
-  if (in.fail() || line.size() < 23 || line[19] != '.') return std::nullopt;
-  tm.tm_isdst = -1;
-  const std::time_t secs = std::mktime(&tm);
-  return Wall::from_time_t(secs) + std::chrono::milliseconds(std::stoi(line.substr(20, 3)));
-}
-
-// The first line of `log` at or after `since` that matches `pattern`.
-std::optional<Wall::time_point> first_after(const fs::path& log, const std::regex& pattern,
-                                            Wall::time_point since) {
-  std::istringstream lines(read(log));
-  std::string line;
-  while (std::getline(lines, line)) {
-    auto t = line_time(line);
-    if (t && *t >= since && std::regex_search(line, pattern)) return t;
-  }
-  return std::nullopt;
-}
-
-template <class F>
-bool until(F&& done, std::chrono::seconds limit) {
-  const auto start = Clock::now();
-  while (!done()) {
-    if (Clock::now() - start > limit) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return true;
-}
 
 struct Spread {
   double min = -1, median = -1, max = -1;
@@ -92,7 +52,7 @@ Spread spread(std::vector<double> v) {
 std::vector<double> cycle_ms(const fs::path& log, Wall::time_point since) {
   static const std::regex line("cycle [0-9]+: .* [1-9][0-9]* matches \\(([0-9]+) ms\\)");
   std::vector<double> out;
-  std::istringstream lines(read(log));
+  std::istringstream lines(read_file(log));
   std::string l;
   std::smatch m;
   while (std::getline(lines, l)) {
@@ -199,7 +159,7 @@ int run_pool(const std::string& mode, int kills, const std::string& cara, nlohma
     const Wall::time_point killed = Wall::now();
     ::kill(cm[active], SIGKILL);
     wait_exit(cm[active]);
-    std::optional<Wall::time_point> up, first;
+    std::optional<LogLine> up, first;
     if (!until(
             [&] {
               up = first_after(had_log(standby), active_line, killed);
@@ -208,8 +168,8 @@ int run_pool(const std::string& mode, int kills, const std::string& cara, nlohma
             },
             std::chrono::seconds(30)))
       return fail("kill " + std::to_string(k + 1) + ": the standby did not take over and match");
-    to_active.push_back(std::chrono::duration<double, std::milli>(*up - killed).count());
-    to_match.push_back(std::chrono::duration<double, std::milli>(*first - killed).count());
+    to_active.push_back(std::chrono::duration<double, std::milli>(up->time - killed).count());
+    to_match.push_back(std::chrono::duration<double, std::milli>(first->time - killed).count());
     // The killed one comes back as a standby.
     const Wall::time_point restarted = Wall::now();
     cm[active] = spawn({cara, "master", "--config", cm_conf[active].string()}, log);

@@ -9,10 +9,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "net/pki.h"
@@ -53,6 +57,25 @@ inline int wait_exit(pid_t pid) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The resident memory of process `pid`, in bytes.
+inline std::int64_t resident_bytes_of(pid_t pid) {
+  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+  std::int64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+// Polls `done` every 20 ms until it holds (true) or `limit` passed (false).
+template <class F>
+bool until(F&& done, std::chrono::seconds limit) {
+  const auto start = std::chrono::steady_clock::now();
+  while (!done()) {
+    if (std::chrono::steady_clock::now() - start > limit) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 }  // namespace cara::bench

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/node/tls_system.h"
 #include "model/common/result.h"
 #include "model/config/config.h"
 #include "net/address.h"
@@ -30,9 +31,9 @@ struct NodePlan {
   std::string port_knob = "the default port";  // what chose `port`, for messages
   std::string certificate, key, ca;
   std::string log_dir, spool, schedd_socket;
-  double heartbeat_interval = 0.25;     // seconds; NODE_HEARTBEAT_INTERVAL
-  double connection_timeout = 5;        // seconds; NODE_CONNECTION_TIMEOUT
-  double collector_check_interval = 2;  // seconds; NODE_COLLECTOR_CHECK_INTERVAL
+  double heartbeat_interval = kHeartbeatInterval;  // seconds; NODE_HEARTBEAT_INTERVAL
+  double connection_timeout = 5;                   // seconds; NODE_CONNECTION_TIMEOUT
+  double collector_check_interval = 2;             // seconds; NODE_COLLECTOR_CHECK_INTERVAL
   // How long the node's daemons may take to stop gracefully (jobs retire
   // and vacate), and then fast (jobs are killed), before the master exits
   // anyway (condor_master's SHUTDOWN_GRACEFUL_TIMEOUT, SHUTDOWN_FAST_TIMEOUT).

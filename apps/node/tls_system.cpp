@@ -17,6 +17,7 @@ Status configure_tls_system(caf::actor_system_config& cfg, const TlsFiles& files
   cfg.set("openssl.certificate", files.certificate);
   cfg.set("openssl.key", files.key);
   cfg.set("openssl.cafile", files.ca);
+  cfg.set("middleman.heartbeat-interval", caf::timespan{static_cast<std::int64_t>(kHeartbeatInterval * 1e9)});
   net::add_gate_message_types(cfg);
   if (!net::tls_error_queue_guarded())
     return Error{"this build does not interpose OpenSSL's I/O calls (net/tls_error_queue.cpp)"};

@@ -2,9 +2,13 @@
 
 #include <signal.h>
 
+#include <atomic>
 #include <caf/actor_system.hpp>
 #include <caf/send.hpp>
+#include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <thread>
 #include <vector>
 
 #include "actors/startd.h"
@@ -18,18 +22,58 @@ namespace cara::bench {
 std::string emulated_machine(int i, int slots) {
   static const int kMemoryPerCore[] = {2048, 3072, 4096, 2560};
   const int per_core = kMemoryPerCore[i % 4];
-  return "FULL_HOSTNAME = ep" + std::to_string(i) +
-         ".scale\nUID_DOMAIN = bench\nFILESYSTEM_DOMAIN = bench\n" + "NUM_CPUS = " + std::to_string(slots) +
-         "\nNUM_SLOTS = " + std::to_string(slots) + "\nMEMORY = " + std::to_string(slots * per_core) +
-         "\nSTART = true\n" + "SITE = \"site" + std::to_string(i % 7) + "\"\nRACK = \"rack" +
-         std::to_string(i % 97) + "\"\nHAS_DOCKER = " + (i % 5 == 0 ? "False" : "True") +
-         "\nKFLOPS = " + std::to_string(900000 + (i * 7919) % 600000) +
-         "\nSTARTD_ATTRS = Site, Rack, HasDocker, KFlopsRated\nSite = $(SITE)\nRack = $(RACK)\n"
-         "HasDocker = $(HAS_DOCKER)\nKFlopsRated = $(KFLOPS)\n"
-         // Quiet between the bench's phases: the ads go out at once and on
-         // every change, and all of them again only every five minutes.
-         "UPDATE_INTERVAL = 300\n";
+  std::string c =
+      "FULL_HOSTNAME = ep" + std::to_string(i) + ".scale\nUID_DOMAIN = bench\nFILESYSTEM_DOMAIN = bench\n";
+  c += "NUM_CPUS = " + std::to_string(slots) + "\nNUM_SLOTS = " + std::to_string(slots) + "\n";
+  c += "MEMORY = " + std::to_string(slots * per_core) + "\n";
+  c += "SITE = \"site" + std::to_string(i % 7) + "\"\nRACK = \"rack" + std::to_string(i % 97) + "\"\n";
+  c += std::string("HAS_DOCKER = ") + (i % 5 == 0 ? "False" : "True") + "\n";
+  c += "KFLOPS = " + std::to_string(900000 + (i * 7919) % 600000) + "\n";
+  c += "STARTD_ATTRS = Site, Rack, HasDocker, KFlopsRated\nSite = $(SITE)\nRack = $(RACK)\n"
+       "HasDocker = $(HAS_DOCKER)\nKFlopsRated = $(KFLOPS)\n";
+  // START and RANK read the job, as a site's do (issue 30): every slot
+  // spells them alike, and a fifth of the machines prefer one group.
+  c += "START = (TARGET.RequestMemory <= My.Memory) && (TARGET.WantDocker =!= true || My.HasDocker)\n";
+  if (i % 5 == 1) c += "RANK = ifThenElse(TARGET.AcctGroup =?= \"group_physics\", 10, 0)\n";
+  // Quiet between the bench's phases: the ads go out at once and on every
+  // change, and all of them again only every five minutes.
+  c += "UPDATE_INTERVAL = 300\n";
+  return c;
 }
+
+namespace {
+
+// Jobs that start and never end, counted.
+class CountingRunner : public actors::JobRunner {
+ public:
+  Result<std::int64_t> start(const classad::ClassAd&, const startd::RunAs&,
+                             std::function<void(actors::ProcessExit)>) override {
+    return std::int64_t{++started_};
+  }
+  void signal(std::int64_t, int) override {}
+  int started() const { return started_.load(); }
+
+ private:
+  std::atomic<int> started_{0};
+};
+
+// Writes `runner`'s count to `path` whenever it changed, every 20 ms,
+// until `stop` is set.
+void report_started(const CountingRunner& runner, const std::string& path, const std::atomic<bool>& stop) {
+  int written = -1;
+  while (!stop.load()) {
+    const int now = runner.started();
+    if (now != written) {
+      const std::string tmp = path + ".tmp";
+      std::ofstream(tmp) << now << "\n";
+      std::rename(tmp.c_str(), path.c_str());
+      written = now;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace
 
 int run_emulator(const EmulatorOptions& options) {
   // The stop signals are taken by sigwait below: blocked before the actor
@@ -59,7 +103,7 @@ int run_emulator(const EmulatorOptions& options) {
     return 1;
   }
   auto accounts = std::make_shared<actors::OneAccount>(*account);
-  auto runner = std::make_shared<HoldRunner>();
+  auto runner = std::make_shared<CountingRunner>();
   std::vector<actors::startd_actor> startds;
   for (int i = options.first_machine; i < options.first_machine + options.machines; ++i) {
     actors::StartdSetup s;
@@ -77,8 +121,14 @@ int run_emulator(const EmulatorOptions& options) {
     }
     startds.push_back(*startd);
   }
+  std::atomic<bool> done{false};
+  std::thread reporter;
+  if (!options.started_file.empty())
+    reporter = std::thread([&] { report_started(*runner, options.started_file, done); });
   int signal = 0;
   sigwait(&stop, &signal);
+  done = true;
+  if (reporter.joinable()) reporter.join();
   for (auto& s : startds) caf::anon_send_exit(s, caf::exit_reason::user_shutdown);
   return 0;
 }

@@ -15,6 +15,11 @@ struct EmulatorOptions {
   int first_machine = 0;  // machines first_machine .. first_machine + machines - 1
   int machines = 0;
   int slots_per_machine = 50;  // static one-core slots
+  // Where the emulator keeps the number of jobs its slots started, as
+  // text, replaced (rename) at most every 20 ms while it changes: the
+  // bench learns how far the claims got without asking the collector,
+  // whose every query would scan the whole pool while it is measured.
+  std::string started_file;
 };
 
 // The text of emulated machine `i`'s configuration: `slots` static slots,

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -67,13 +67,14 @@ inline std::int64_t resident_bytes_of(pid_t pid) {
   return resident * sysconf(_SC_PAGESIZE);
 }
 
-// Polls `done` every 20 ms until it holds (true) or `limit` passed (false).
+// Polls `done` every `every` until it holds (true) or `limit` passed (false).
 template <class F>
-bool until(F&& done, std::chrono::seconds limit) {
+bool until(F&& done, std::chrono::seconds limit,
+           std::chrono::milliseconds every = std::chrono::milliseconds(20)) {
   const auto start = std::chrono::steady_clock::now();
   while (!done()) {
     if (std::chrono::steady_clock::now() - start > limit) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(every);
   }
   return true;
 }

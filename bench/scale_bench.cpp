@@ -33,7 +33,7 @@
 #include "bench/emulated_startds.h"
 #include "bench/log_lines.h"
 #include "bench/node_processes.h"
-#include "model/classad/eval.h"
+#include "model/classad/attr_read.h"
 #include "tests/support/scratch.h"
 
 namespace {
@@ -106,12 +106,6 @@ std::vector<classad::ClassAd> ads(caf::scoped_actor& self, const actors::collect
           },
           [](caf::error&) {});
   return out;
-}
-
-double number(const classad::ClassAd& ad, const std::string& name) {
-  const classad::Value v = classad::evaluate_attr(ad, name);
-  if (v.is_int()) return static_cast<double>(v.as_int());
-  return v.is_real() ? v.as_real() : -1;
 }
 
 // The submit description of one of the bench's clusters: `count` jobs of
@@ -307,17 +301,18 @@ int run(const Options& o, nlohmann::json& out) {
     auto negotiator = ads(self, *collector, collector::AdType::Negotiator, "", {});
     // The negotiator's ad tells the phases of its last cycle: this one's
     // unless a cycle without matches came after it.
-    if (!negotiator.empty() && number(negotiator.front(), "LastNegotiationCycleMatches0") == matches)
+    if (!negotiator.empty() &&
+        classad::attr_number(negotiator.front(), "LastNegotiationCycleMatches0") == matches)
       for (int p = 1; p <= 4; ++p)
-        r["phase" + std::to_string(p) + "_s"] =
-            number(negotiator.front(), "LastNegotiationCyclePhase" + std::to_string(p) + "Duration0");
+        r["phase" + std::to_string(p) + "_s"] = classad::attr_number(
+            negotiator.front(), "LastNegotiationCyclePhase" + std::to_string(p) + "Duration0");
     out["round" + std::to_string(round)] = r;
   }
   auto collector_ad =
       ads(self, *collector, collector::AdType::Collector, "", {"UpdatesTotal", "UpdatesLost"});
   if (!collector_ad.empty())
-    out["collector"] = {{"updates_total", number(collector_ad.front(), "UpdatesTotal")},
-                        {"updates_lost", number(collector_ad.front(), "UpdatesLost")}};
+    out["collector"] = {{"updates_total", classad::attr_number(collector_ad.front(), "UpdatesTotal")},
+                        {"updates_lost", classad::attr_number(collector_ad.front(), "UpdatesLost")}};
   out["memory"]["central_manager_bytes_after"] = resident_bytes_of(cm_pid);
   return 0;
 }

@@ -11,7 +11,7 @@
 #include "apps/commands/pool_client.h"
 #include "apps/commands/tool_support.h"
 #include "integration/pool_support.h"
-#include "model/classad/eval.h"
+#include "model/classad/attr_read.h"
 #include "os/system_host.h"
 
 using namespace cara;
@@ -46,9 +46,7 @@ TEST_CASE("a tool's session outlives the central manager's connection timeout wh
         .receive(
             [&](actors::AdQueryReply& r) {
               if (!r.ok) return void(name = r.error);
-              if (r.ads.empty()) return void(name = "(no ad)");
-              const classad::Value v = classad::evaluate_attr(r.ads.front().ad, "Name");
-              name = v.is_string() ? std::string(v.as_string()) : "(no Name)";
+              name = r.ads.empty() ? "(no ad)" : classad::attr_string(r.ads.front().ad, "Name");
             },
             [&](caf::error& e) { name = caf::to_string(e); });
     return name;

@@ -1,9 +1,11 @@
-// Starting one job's process (cara-procd): fork, then in the child its own
-// process group, the job's user (supplementary groups, gid, uid — set
-// between fork and exec, which posix_spawn cannot do), a parent-death
-// signal, its files opened and its directory entered as that user, exec.
-// The keeper is single-threaded, so everything between fork and exec is
-// safe. A step that fails is reported with the system's reason.
+// Starting one job's process (cara-procd): a child cloned as vfork does it
+// (the keeper's memory shared and the keeper suspended until the exec),
+// then in the child its own process group, the job's user (supplementary
+// groups, gid, uid — set between clone and exec, which posix_spawn cannot
+// do), a parent-death signal, its files opened and its directory entered
+// as that user, exec. The keeper is single-threaded and everything the
+// child reads is made before the clone, so the child allocates nothing.
+// A step that fails is reported with the system's reason.
 #pragma once
 
 #include <sys/types.h>
@@ -16,7 +18,7 @@
 
 namespace cara::procd {
 
-// A child forked for a job: its pid (also its process group) and the
+// A child started for a job: its pid (also its process group) and the
 // read end of its report pipe, which reads end-of-file when the exec
 // worked, or the step that failed ("cannot open output file /x/y.out:
 // Permission denied") before the child exits.
@@ -25,9 +27,10 @@ struct Launched {
   int report = -1;
 };
 
-// Forks `spec`'s process, with `sandbox` (may be empty) as its scratch
-// directory, without waiting for its exec: the keeper goes on with other
-// work and reads the report when it comes. Fails only before the fork.
+// Starts `spec`'s process, with `sandbox` (may be empty) as its scratch
+// directory; returns once the child has exec'd or failed (the report then
+// says which; the new program loads while the keeper goes on). Fails only
+// before the clone.
 Result<Launched> launch_job(const JobSpec& spec, const std::string& sandbox);
 
 // What the report pipe `fd` (non-blocking) holds: nullopt while there is

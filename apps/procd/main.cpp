@@ -1,8 +1,8 @@
 // cara-procd: an execution point's process keeper (HTCondor's condor_procd
 // and the starter's part in running a job). The startd's process starts it
 // once, with one end of a SOCK_SEQPACKET socket pair as descriptor 3, and
-// asks it to start and signal jobs (actors/procd_protocol.h). It forks each
-// job as the job's user — between fork and exec, so it must be a process
+// asks it to start and signal jobs (actors/procd_protocol.h). It starts each
+// job as the job's user — between clone and exec, so it must be a process
 // of one thread, not the multi-threaded daemon — and reports each exit.
 //
 // Jobs never outlive the node: the keeper is a child subreaper, each job's
@@ -48,7 +48,7 @@ void send(const json& message) {
   }
 }
 
-// A job forked but not yet known to have exec'd (its report pipe open).
+// A job started but not yet known to have exec'd (its report pipe open).
 struct Pending {
   cara::procd::Family family;
   int report = -1;
@@ -200,12 +200,12 @@ int main(int argc, char** argv) {
   send({{"op", "ready"}, {"pid", ::getpid()}});
 
   std::vector<char> packet(cara::procd::kMaxPacket);
-  std::vector<Pending> pending;  // forked, exec not confirmed yet
+  std::vector<Pending> pending;  // started, exec not confirmed yet
   std::vector<pollfd> fds;
   for (;;) {
     // The daemon's requests, children that ended, and the report of each
-    // job being started: a start does not wait for its exec, so the next
-    // job is forked while the last one still loads.
+    // job being started: a start waits only until the exec, so the next
+    // job is started while the last one still loads.
     fds.assign({{kSocket, POLLIN, 0}, {children, POLLIN, 0}});
     for (const Pending& p : pending) fds.push_back({p.report, POLLIN, 0});
     if (::poll(fds.data(), fds.size(), -1) < 0) {

@@ -173,6 +173,26 @@ TEST_CASE("a job that cannot start says why", "[starter][process]") {
   CHECK_THAT(prepared.error(), Catch::Contains("/no/such/cara-procd") && Catch::Contains("No such file"));
 }
 
+TEST_CASE("a FIFO as a job's file never makes the keeper wait for its other end", "[starter][process]") {
+  // The keeper waits for each child until it execs (apps/procd/job_spawn.h):
+  // a blocking open there would stop every job of the execution point.
+  TempDir dir("job");
+  const fs::path fifo = dir.path / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  ProcessRunner runner(keeper());
+  const ProcessExit no_reader = run(runner, job("Cmd = \"/bin/true\"; Out = " + quoted(fifo.string())));
+  CHECK_THAT(no_reader.error, Catch::Contains("cannot open output file " + fifo.string()) &&
+                                  Catch::Contains("No such device"));
+  // With no writer, the input reads as empty at once.
+  const ProcessExit input = run(runner, job("Cmd = \"/bin/cat\"; In = " + quoted(fifo.string()) +
+                                            "; Out = " + quoted((dir.path / "out").string())));
+  CHECK(input.error.empty());
+  CHECK(input.code == 0);
+  CHECK(read(dir.path / "out").empty());
+  // The keeper goes on starting jobs.
+  CHECK(run(runner, job("Cmd = \"/bin/true\"")).code == 0);
+}
+
 TEST_CASE("what a job leaves behind dies with it, even a process that left its group", "[starter][process]") {
   TempDir dir("job");
   ProcessRunner runner(keeper());

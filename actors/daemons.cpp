@@ -79,6 +79,7 @@ Result<caf::actor> spawn_daemon(caf::actor_system& sys, const std::string& name,
     setup.middleman = node.middleman;
     setup.accounts = node.accounts;
     setup.durable = node.durable;
+    setup.commit_gap = node.commit_gap;
     return untyped(spawn_schedd(sys, std::move(setup)));
   }
   if (name == "STARTD") {

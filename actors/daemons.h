@@ -7,6 +7,7 @@
 #pragma once
 
 #include <caf/fwd.hpp>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "actors/introducer.h"
 #include "actors/job_runner.h"
 #include "actors/pool_clock.h"
+#include "actors/schedd.h"
 #include "model/common/account.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
@@ -47,6 +49,7 @@ struct NodeServices {
   // Whether the daemons keep their state on disk (a `cara master` node
   // does; an embedded pool chooses: PoolSpec::durable).
   bool durable = false;
+  std::chrono::microseconds commit_gap = kCommitGap;  // a durable schedd's (ScheddSetup)
   // A central manager with a HAD: what ties its had and its negotiator
   // (one per node); null otherwise.
   std::shared_ptr<HaLink> ha;

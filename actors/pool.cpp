@@ -35,6 +35,7 @@ NodeServices node_services(const PoolSpec& spec) {
   services.runner = spec.runner;
   services.seed = spec.seed;
   services.durable = spec.durable;
+  services.commit_gap = spec.commit_gap;
   return services;
 }
 

@@ -38,6 +38,9 @@ struct PoolSpec {
   // Whether the daemons keep their state on disk, where each node's
   // configuration says (JOB_QUEUE_LOG, ...), as a `cara master` node does.
   bool durable = false;
+  // A durable schedd's least time between two synced commits (ScheddSetup);
+  // a pool in virtual time that does not advance it between changes wants 0.
+  std::chrono::microseconds commit_gap = kCommitGap;
   // Who hears what the daemons do (the library API's events); null: nobody.
   std::function<void(const node::PoolEvent&)> observer;
   // Each node's configuration as the daemons read it again when told to

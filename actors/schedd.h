@@ -26,6 +26,10 @@
 
 namespace cara::actors {
 
+// A durable schedd's least time from one synced commit to the next
+// (ScheddSetup::commit_gap).
+inline constexpr std::chrono::microseconds kCommitGap{1000};
+
 struct ScheddSetup {
   std::shared_ptr<const config::Config> config;
   PoolClock clock;
@@ -47,6 +51,16 @@ struct ScheddSetup {
   // node's schedd is; an embedded pool's (a simulation, a test) may keep
   // its queue in memory.
   bool durable = false;
+  // The least time from one synced commit to the next: changes made in
+  // between wait for it and share it. On a disk whose sync takes tens of
+  // microseconds a busy schedd would otherwise sync about once per change
+  // (a job's start, its end); spaced, it syncs fewer times and a change
+  // waits at most this long. A change after a quiet spell is committed at
+  // once. Zero: commit as soon as the mailbox is read. 1 ms: measured
+  // (bench/RESULTS.md) between 16 clients each waiting for its answer,
+  // which a longer gap slows (2 ms: a third fewer submits per second), and
+  // the jobs' own starts and ends, which a shorter one syncs one by one.
+  std::chrono::microseconds commit_gap = kCommitGap;
 };
 
 Result<schedd_actor> spawn_schedd(caf::actor_system& sys, ScheddSetup setup);

@@ -104,7 +104,13 @@ void changed(ScheddSelf self) {
   }
   if (!st.commit_scheduled) {
     st.commit_scheduled = true;
-    self->send(self, Timer{kCommitTimer});
+    // After the messages already waiting (their changes share the
+    // commit), and not sooner than commit_gap after the last one.
+    const auto now = self->clock().now();
+    if (st.last_commit && *st.last_commit + st.setup->commit_gap > now)
+      self->delayed_send(self, *st.last_commit + st.setup->commit_gap - now, Timer{kCommitTimer});
+    else
+      self->send(self, Timer{kCommitTimer});
   }
 }
 
@@ -113,7 +119,11 @@ void after_commit(ScheddSelf self, std::function<void()> then) {
 }
 
 bool commit(ScheddSelf self) {
-  return self->state.commits->commit();
+  auto& st = self->state;
+  const std::size_t saves = st.commits->saves();
+  const bool ok = st.commits->commit();
+  if (st.store && st.commits->saves() != saves) st.last_commit = self->clock().now();
+  return ok;
 }
 
 }  // namespace cara::actors

@@ -56,6 +56,7 @@ struct ScheddState {
   // once at a time.
   std::optional<CommitQueue> commits;
   bool commit_scheduled = false;
+  std::optional<caf::actor_clock::time_point> last_commit;  // the last synced commit
   SlotHandles slots;
   std::string schedd_name;
   std::string uid_domain;

@@ -233,3 +233,52 @@ TEST_CASE_METHOD(DurablePool, "without a lease a job is vacated as soon as its s
   settle();
   CHECK_FALSE(runner->runs[0].signals.empty());  // vacated at once
 }
+
+TEST_CASE_METHOD(DurablePool,
+                 "a busy durable schedd spaces its synced commits, and the changes between share one",
+                 "[actors][durability]") {
+  std::vector<std::shared_ptr<const config::Config>> nodes;
+  nodes.push_back(make_config(cm_config, "NEGOTIATOR"));
+  nodes.push_back(make_config(ap_config, "SCHEDD"));
+  PoolSpec s = spec(std::move(nodes));
+  s.durable = true;
+  s.commit_gap = std::chrono::milliseconds(2);
+  // A job's submission is told to the pool's observers once it is stored.
+  int stored = 0;
+  s.observer = [&](const node::PoolEvent& e) { stored += e.kind == node::PoolEventKind::Submitted; };
+  auto p = spawn_pool(sys, s);
+  REQUIRE(p);
+  pool = *p;
+  settle();
+  advance_time(std::chrono::seconds(1));
+  settle();
+  // After a quiet spell a submission is stored and answered at once.
+  REQUIRE(submit("executable = /bin/true\nqueue\n").ok);
+  CHECK(stored == 1);
+  // Two more at the same moment wait for the gap, then share its commit.
+  auto request = [&] {
+    SubmitRequest r;
+    r.description = "executable = /bin/true\nqueue\n";
+    r.label = "test.submit";
+    r.owner = "alice";
+    r.iwd = "/tmp";
+    return self->request(pool.schedd, caf::infinite, r);
+  };
+  auto second = request();
+  auto third = request();
+  settle();
+  CHECK(stored == 1);
+  advance_time(std::chrono::milliseconds(1));
+  settle();
+  CHECK(stored == 1);
+  advance_time(std::chrono::milliseconds(1));
+  settle();
+  CHECK(stored == 3);
+  for (auto* h : {&second, &third})
+    h->receive([&](SubmitReply& r) { CHECK(r.ok); }, [&](caf::error& e) { FAIL(caf::to_string(e)); });
+  // A second later the schedd is quiet again: the next one is not delayed.
+  advance_time(std::chrono::seconds(1));
+  settle();
+  REQUIRE(submit("executable = /bin/true\nqueue\n").ok);
+  CHECK(stored == 4);
+}

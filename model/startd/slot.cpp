@@ -38,6 +38,7 @@ Slot::Slot(classad::ClassAd base, std::shared_ptr<const SlotPolicy> policy, std:
 
 void Slot::set_base(classad::ClassAd base, std::int64_t now) {
   now_ = now;
+  forget_forecast();
   // Keep the sensor readings and dynamic attributes: they are rewritten by
   // refresh_ad() or the next SensorUpdate.
   for (const classad::Attribute& a : ad_.attributes()) {
@@ -59,6 +60,7 @@ bool Slot::would_start(const classad::ClassAd& job) const {
 }
 
 void Slot::chain_to(const classad::ClassAd& machine) {
+  forget_forecast();
   ad_.chain_to(machine);
   ad_.drop_inherited();
   ad_.shrink_to_fit();
@@ -72,6 +74,7 @@ const std::string& Slot::claim_id() const {
 StepResult Slot::step(const SlotEvent& event, std::int64_t now) {
   StepResult result;
   out_ = &result;
+  forget_forecast();
   now_ = std::max(now_, now);
   const State state_before = state_;
   const Activity activity_before = activity_;
@@ -168,6 +171,7 @@ double Slot::drain_unclaimed() const {
 Slot::DrainForecast Slot::drain_forecast() const {
   DrainForecast f;
   if (!claim_ || !claim_->running) return f;
+  if (claim_->forecast) return *claim_->forecast;
   // A peaceful shutdown's endless retirement counts as ten years.
   const double retire = std::min(retirement_left(), 10 * 365 * 86400.0);
   const double run = run_time(), vacate = vacate_time(), c = cpus();
@@ -175,6 +179,7 @@ Slot::DrainForecast Slot::drain_forecast() const {
   f.quick_seconds = vacate;
   f.graceful_badput = c * (run + retire);
   f.quick_badput = c * run;
+  claim_->forecast = f;
   return f;
 }
 

@@ -77,7 +77,10 @@ class Slot {
   // The ad is no longer chained: chain it again.
   void set_base(classad::ClassAd base, std::int64_t now);
   // A reconfiguration: the policy the slot evaluates from now on.
-  void set_policy(std::shared_ptr<const SlotPolicy> policy) { policy_ = std::move(policy); }
+  void set_policy(std::shared_ptr<const SlotPolicy> policy) {
+    policy_ = std::move(policy);
+    forget_forecast();
+  }
   const SlotPolicy& policy() const { return *policy_; }
   // Chains the slot's ad to its machine's (the attributes the machine's
   // slots have in common, classad.h) and drops what it holds alike. Only
@@ -85,7 +88,14 @@ class Slot {
   void chain_to(const classad::ClassAd& machine);
   // Sees the machine's ad as it is now (after the startd changed it),
   // keeping the slot's own attributes as they are.
-  void rechain(const classad::ClassAd& machine) { ad_.chain_to(machine); }
+  void rechain(const classad::ClassAd& machine) {
+    ad_.chain_to(machine);
+    forget_forecast();
+  }
+  // The same when only the machine's drain figures changed: they are made
+  // from the slots' forecasts, so a forecast reading them would be circular,
+  // and each slot keeps the forecast it has.
+  void rechain_after_drain_figures(const classad::ClassAd& machine) { ad_.chain_to(machine); }
 
  private:
   enum class Reason { None, Owner, Vacate, BetterMatch, Release, Shutdown, Drain, WorkLife };
@@ -100,7 +110,15 @@ class Slot {
     std::int64_t suspended_total = 0;
     std::int64_t suspended_since = 0;  // when suspended now
     bool interruptible = false;        // accepted while draining: no retirement
+    // drain_forecast() as of the last change: the startd adds up every
+    // slot's after each event, and evaluating the policy and the job's
+    // retirement and vacate times for every running slot each time was a
+    // tenth of a busy execution point's work.
+    mutable std::optional<DrainForecast> forecast;
   };
+  void forget_forecast() {
+    if (claim_) claim_->forecast.reset();
+  }
 
   // Transitions.
   void enter(State s, Activity a, const char* label);

@@ -81,12 +81,13 @@ bool Startd::has_running_jobs() const {
   return false;
 }
 
-void Startd::set_machine_attributes(const classad::ClassAd& attrs) {
+void Startd::update_machine_ad(const classad::ClassAd& attrs, bool drain_figures) {
   const classad::ClassAd before = machine_ad_;  // a copy shares: no cost
   for (const classad::Attribute& a : attrs.attributes()) machine_ad_.insert(a.name, a.expr);
   if (machine_ad_.shares_with(before)) return;  // nothing new
   machine_ad_.shrink_to_fit();
-  for (Entry& e : slots_) e.slot->rechain(machine_ad_);
+  for (Entry& e : slots_)
+    drain_figures ? e.slot->rechain_after_drain_figures(machine_ad_) : e.slot->rechain(machine_ad_);
 }
 
 void Startd::advance_clock(std::int64_t now) {
@@ -563,7 +564,7 @@ void Startd::publish_drain_figures(std::int64_t now) {
   figures.set("ExpectedMachineGracefulDrainingBadput", whole(machine.graceful_badput));
   figures.set("ExpectedMachineQuickDrainingCompletion", now + whole(std::ceil(machine.quick_seconds)));
   figures.set("ExpectedMachineQuickDrainingBadput", whole(machine.quick_badput));
-  set_machine_attributes(figures);
+  update_machine_ad(figures, true);
 }
 
 // slot<N>_<attr> is the same in every slot ad: the machine ad holds it.

@@ -118,7 +118,7 @@ class Startd {
   // driver sets here.
   const classad::ClassAd& machine_ad() const { return machine_ad_; }
   // Sets attributes every slot ad shows (a node's MyAddress, say).
-  void set_machine_attributes(const classad::ClassAd& attrs);
+  void set_machine_attributes(const classad::ClassAd& attrs) { update_machine_ad(attrs, false); }
 
  private:
   struct Entry {
@@ -149,6 +149,8 @@ class Startd {
   void refresh_partition(Entry& parent, std::int64_t now);
   void publish_slot_attrs();
   void publish_drain_figures(std::int64_t now);
+  // `drain_figures`: `attrs` are only publish_drain_figures' (Slot::rechain_after_drain_figures).
+  void update_machine_ad(const classad::ClassAd& attrs, bool drain_figures);
   void finish_drain(std::int64_t now, StartdResult& out);
   void share_common_attributes();
   // One policy object for the slots whose policies are alike.

@@ -37,6 +37,13 @@ Result<std::string> SystemHost::read_file(const std::string& path) const {
   return text.str();
 }
 
+Result<std::int64_t> SystemHost::file_size(const std::string& path) const {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return Error{path + ": " + ec.message()};
+  return static_cast<std::int64_t>(size);
+}
+
 bool SystemHost::exists(const std::string& path) const {
   std::error_code ec;
   return std::filesystem::exists(path, ec);

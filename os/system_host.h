@@ -22,6 +22,7 @@ class SystemHost final : public config::ConfigHost {
  public:
   SystemHost();
   Result<std::string> read_file(const std::string& path) const override;
+  Result<std::int64_t> file_size(const std::string& path) const override;
   bool exists(const std::string& path) const override;
   bool is_directory(const std::string& path) const override;
   Result<std::vector<std::string>> list_dir(const std::string& dir) const override;

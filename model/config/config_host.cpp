@@ -24,6 +24,12 @@ Result<std::string> MemoryHost::read_file(const std::string& path) const {
   return it->second;
 }
 
+Result<std::int64_t> MemoryHost::file_size(const std::string& path) const {
+  auto it = files_.find(path);
+  if (it == files_.end()) return Error{path + ": no such file"};
+  return static_cast<std::int64_t>(it->second.size());
+}
+
 bool MemoryHost::exists(const std::string& path) const {
   return files_.count(path) || is_directory(path);
 }

@@ -41,6 +41,8 @@ class ConfigHost {
   virtual ~ConfigHost() = default;
   // The contents of `path`, or an error saying why it could not be read.
   virtual Result<std::string> read_file(const std::string& path) const = 0;
+  // The size of `path` in bytes without reading it (a job's ImageSize), or why not.
+  virtual Result<std::int64_t> file_size(const std::string& path) const = 0;
   virtual bool exists(const std::string& path) const = 0;
   virtual bool is_directory(const std::string& path) const = 0;
   // Names (not paths) of the regular files in `dir`, in any order.
@@ -65,6 +67,7 @@ class MemoryHost final : public ConfigHost {
   void set_machine(MachineFacts facts) { facts_ = std::move(facts); }
 
   Result<std::string> read_file(const std::string& path) const override;
+  Result<std::int64_t> file_size(const std::string& path) const override;
   bool exists(const std::string& path) const override;
   bool is_directory(const std::string& path) const override;
   Result<std::vector<std::string>> list_dir(const std::string& dir) const override;

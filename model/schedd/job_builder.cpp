@@ -360,8 +360,11 @@ class JobAdBuilder {
     // running this long when its schedd is gone (job_claim.h).
     if (!ad_.find("JobLeaseDuration")) ad_.set("JobLeaseDuration", kDefaultJobLease);
     if (!ad_.find("Rank")) ad_.set("Rank", 0.0);
-    if (!ad_.find("ImageSize")) ad_.set("ImageSize", image_size());
-    if (!ad_.find("DiskUsage")) ad_.set("DiskUsage", image_size());
+    if (!ad_.find("ImageSize") || !ad_.find("DiskUsage")) {
+      const std::int64_t kib = image_size();
+      if (!ad_.find("ImageSize")) ad_.set("ImageSize", kib);
+      if (!ad_.find("DiskUsage")) ad_.set("DiskUsage", kib);
+    }
     if (nice_ && !ad_.find("MaxJobRetirementTime")) ad_.set("MaxJobRetirementTime", 0);  // nice_user default
     // The accounting group: group.user, the user being accounting_group_user
     // or the owner; nice_user jobs without a group go to nice-user.<owner>.
@@ -434,8 +437,9 @@ class JobAdBuilder {
   }
   std::int64_t image_size() const {
     if (ctx_.files) {
-      auto text = ctx_.files->read_file(string_attr("Cmd"));
-      if (text) return std::max<std::int64_t>(1, static_cast<std::int64_t>((text->size() + 1023) / 1024));
+      // Its size, not its contents: every job of a cluster asks.
+      auto bytes = ctx_.files->file_size(string_attr("Cmd"));
+      if (bytes) return std::max<std::int64_t>(1, (*bytes + 1023) / 1024);
     }
     return 1;
   }

@@ -247,3 +247,18 @@ TEST_CASE("job arguments split in both syntaxes", "[schedd][submit]") {
   CHECK(!size_in_units("2 XB", 1024));
   CHECK(!size_in_units("2111111111111111111111111G", 1024));  // no int64 holds it: not a size
 }
+
+TEST_CASE("ImageSize and DiskUsage are the executable's size in KiB, at least 1", "[schedd][submit]") {
+  Submit s;
+  s.host->add_file("/home/cms001/big.exe", std::string(5000, 'x'));
+  auto jobs = s.ok("executable = /home/cms001/big.exe\nqueue 2\n");
+  REQUIRE(jobs.size() == 2);
+  for (const auto& job : jobs) {
+    CHECK(attr(job, "ImageSize") == "5");  // 5000 bytes: 4.9 KiB, rounded up
+    CHECK(attr(job, "DiskUsage") == "5");
+  }
+  s.host->add_file("/home/cms001/empty.exe", "");
+  CHECK(attr(s.ok("executable = /home/cms001/empty.exe\nqueue\n")[0], "ImageSize") == "1");
+  // What the submit file says wins.
+  CHECK(attr(s.ok("executable = /home/cms001/big.exe\n+ImageSize = 40\nqueue\n")[0], "ImageSize") == "40");
+}

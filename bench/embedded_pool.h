@@ -8,9 +8,11 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/scoped_actor.hpp>
+#include <condition_variable>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -22,6 +24,7 @@
 #include "model/collector/ad_store.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
+#include "model/node/pool_event.h"
 #include "os/system_host.h"
 #include "tests/support/scratch.h"
 
@@ -95,6 +98,12 @@ struct RunningPool {
   actors::EmbeddedPool pool;
   scratch::TempDir iwd{"bench"};
 
+ private:
+  std::mutex finished_mutex_;
+  std::condition_variable finished_changed_;
+  int finished_ = 0;
+
+ public:
   // `durable`: the schedd stores its queue (in `iwd`), as a node's does.
   RunningPool(int startds, int slots, std::shared_ptr<actors::JobRunner> runner, const std::string& ep_extra,
               const std::string& cm_extra = "", bool durable = false) {
@@ -119,6 +128,14 @@ struct RunningPool {
     for (int i = 0; i < startds; ++i)
       spec.nodes.push_back(make_config(execution_point(i, slots) + ep_extra, "STARTD"));
     spec.runner = std::move(runner);
+    // The jobs that finished, as the schedd reports them once their end is
+    // stored: a run's end is this event, not the next poll of the queue.
+    spec.observer = [this](const node::PoolEvent& e) {
+      if (e.kind != node::PoolEventKind::Finished) return;
+      std::lock_guard<std::mutex> lock(finished_mutex_);
+      ++finished_;
+      finished_changed_.notify_all();
+    };
     // Like a personal pool: every job runs as this process's user, or as
     // nobody when that is root (whose jobs then write into a directory of
     // nobody's).
@@ -145,6 +162,15 @@ struct RunningPool {
     }
   }
   ~RunningPool() { actors::stop_pool(*sys, pool); }
+
+  // Seconds from now until `n` jobs have finished since the pool started
+  // (their ends stored), or -1 when they do not within kWait.
+  double until_finished(int n) {
+    const auto start = bench::Clock::now();
+    std::unique_lock<std::mutex> lock(finished_mutex_);
+    if (!finished_changed_.wait_until(lock, start + kWait, [&] { return finished_ >= n; })) return -1;
+    return std::chrono::duration<double>(bench::Clock::now() - start).count();
+  }
 
   bool submit(const std::string& description, const std::string& owner = "bench") {
     caf::scoped_actor self{*sys};

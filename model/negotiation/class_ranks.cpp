@@ -217,8 +217,7 @@ void ClassRanks::add_class(int c) {
     auto gone = std::stable_partition(late_.begin(), late_.end(),
                                       [&](const PoolPlace& p) { return !classes_.empty(p.cls); });
     for (auto it = gone; it != late_.end(); ++it) in_order_[static_cast<std::size_t>(it->cls)] = 0;
-    late_.erase(gone, late_.end());
-    ++late_version_;
+    late_.erase(gone, late_.end());  // late_version_ moves with the insert below
     swept_size_ = std::max<std::size_t>(32, late_.size());
   }
   ranks_[k] = r;

@@ -23,18 +23,24 @@ struct DurablePool : PoolFixture {
   std::string ap_config =
       std::string(kAccessPoint) + "LOCAL_DIR = " + (dir / "ap") + "\nJOB_QUEUE_LOG = " + store + "\n";
 
-  void start_durable() {
+  // The central manager, the durable access point and `eps` execution
+  // points (configuration texts).
+  PoolSpec durable_spec(const std::vector<std::string>& eps) {
     std::vector<std::shared_ptr<const config::Config>> nodes;
     nodes.push_back(make_config(cm_config, "NEGOTIATOR"));
     nodes.push_back(make_config(ap_config, "SCHEDD"));
-    nodes.push_back(make_config(execution_point("ep1.test", 1), "STARTD"));
+    for (const std::string& ep : eps) nodes.push_back(make_config(ep, "STARTD"));
     PoolSpec s = spec(std::move(nodes));
     s.durable = true;
+    return s;
+  }
+  void start_with(const PoolSpec& s) {
     auto p = spawn_pool(sys, s);
     if (!p) FAIL(p.error());
     pool = *p;
     settle();
   }
+  void start_durable() { start_with(durable_spec({execution_point("ep1.test", 1)})); }
   void stop() {
     stop_pool(sys, pool);
     settle();
@@ -131,17 +137,7 @@ TEST_CASE_METHOD(DurablePool,
                  "[actors][durability]") {
   // Matches, grants and job starts interleave with the commits that store
   // each start: every action must reach the slot it was meant for.
-  std::vector<std::shared_ptr<const config::Config>> nodes;
-  nodes.push_back(make_config(cm_config, "NEGOTIATOR"));
-  nodes.push_back(make_config(ap_config, "SCHEDD"));
-  nodes.push_back(make_config(execution_point("ep1.test", 2), "STARTD"));
-  nodes.push_back(make_config(execution_point("ep2.test", 2), "STARTD"));
-  PoolSpec s = spec(std::move(nodes));
-  s.durable = true;
-  auto p = spawn_pool(sys, s);
-  REQUIRE(p);
-  pool = *p;
-  settle();
+  start_with(durable_spec({execution_point("ep1.test", 2), execution_point("ep2.test", 2)}));
   REQUIRE(submit("executable = /bin/true\nqueue 6\n").ok);
   std::size_t finished = 0;
   for (int round = 0; round < 20 && finished < 6; ++round) {
@@ -237,19 +233,12 @@ TEST_CASE_METHOD(DurablePool, "without a lease a job is vacated as soon as its s
 TEST_CASE_METHOD(DurablePool,
                  "a busy durable schedd spaces its synced commits, and the changes between share one",
                  "[actors][durability]") {
-  std::vector<std::shared_ptr<const config::Config>> nodes;
-  nodes.push_back(make_config(cm_config, "NEGOTIATOR"));
-  nodes.push_back(make_config(ap_config, "SCHEDD"));
-  PoolSpec s = spec(std::move(nodes));
-  s.durable = true;
+  PoolSpec s = durable_spec({});
   s.commit_gap = std::chrono::milliseconds(2);
   // A job's submission is told to the pool's observers once it is stored.
   int stored = 0;
   s.observer = [&](const node::PoolEvent& e) { stored += e.kind == node::PoolEventKind::Submitted; };
-  auto p = spawn_pool(sys, s);
-  REQUIRE(p);
-  pool = *p;
-  settle();
+  start_with(s);
   advance_time(std::chrono::seconds(1));
   settle();
   // After a quiet spell a submission is stored and answered at once.

@@ -202,6 +202,7 @@ nlohmann::json realistic_point(int cores, int repeats) {
           {"slot_evaluations", st.slot_evaluations},
           {"prefiltered", st.prefiltered},
           {"candidate_lists", st.candidate_lists},
+          {"rank_views", st.rank_views},
           {"jobs_considered", st.num_jobs_considered},
           {"slot_classes", st.slot_classes},
           {"candidate_slots", st.candidate_slots},

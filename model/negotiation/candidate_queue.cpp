@@ -202,8 +202,15 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
   // whose ranks are the request's own (the job defines none of the names
   // they look up in it) are walked together, each asked whether it matches
   // only when the walk reaches it.
+  // A job Rank that reads the slot walks them too, run by run of equal
+  // NEGOTIATOR_PRE_JOB_RANK (expand()), unless PREEMPTION_REQUIREMENTS may
+  // let the job preempt by priority: a walk the limits cut short then
+  // owes the reasons of every busy class past the cut, each evaluating
+  // PREEMPTION_REQUIREMENTS (past_cut_holds), where a family walked on its
+  // own is dropped whole when the limit refuses it.
   std::optional<double> pool_rank;
   if (ranks_.pool_presorted()) pool_rank = constant_job_rank();
+  const bool pool_walk = ranks_.pool_presorted() && (pool_rank || !priority_preemption_);
   auto list = [&](int f) {
     // The family's classes agree on every slot attribute the requests'
     // Requirements read: one look at its row rules them all out. (Not a
@@ -247,7 +254,7 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
     walk.job_rank = classad::rank(*request_.job, *slot.ad, env_);
     advance(f, walk, true);
   };
-  if (pool_rank) {
+  if (pool_walk) {
     // The pool walk holds the families whose ranks are the request's own:
     // list only the others, found by key, not by a sweep of the pool.
     for (int f : ranks_.outside_pool())
@@ -265,17 +272,22 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
   // ranked: the others are assessed one by one.
   for (int c : classes_.late_live()) {
     const int f = classes_.family_of(c);
-    if (pool_rank && ranks_.in_pool(f) && family_independent(f)) {
+    if (pool_walk && ranks_.in_pool(f) && family_independent(f)) {
       if (!ranks_.ranked(c)) assess_class(c);
     } else if (ranks_.presorted(f) && family_independent(f)) {
       assess_class(c);
     }
   }
-  if (pool_rank) {
+  if (pool_walk) {
     family_state_.assign(classes_.families(), kUnasked);
     Walk& walk = walks_[kPool];
     walk = Walk{};
-    walk.job_rank = *pool_rank;
+    // Each tie group of the pool-wide order stands in the list for what
+    // it holds: at the job's Rank when that is one value, else above any
+    // value, so that it comes up before every candidate of its
+    // NEGOTIATOR_PRE_JOB_RANK and gives them their own places.
+    by_pre_ = !pool_rank;
+    walk.job_rank = pool_rank ? *pool_rank : std::numeric_limits<double>::infinity();
     advance(kPool, walk, true);
   }
 }
@@ -400,6 +412,34 @@ void CandidateQueue::verify(int f, Walk& walk) {
   for (std::size_t i = first; i < last; ++i) check(ranks_.late()[i].cls);
 }
 
+void CandidateQueue::expand(Walk& walk) {
+  // The list's order is NEGOTIATOR_PRE_JOB_RANK, then the job's Rank, then
+  // the rest (central-manager-configuration, "The Negotiation Cycle"): a
+  // job Rank that reads the slot reorders only classes of equal
+  // NEGOTIATOR_PRE_JOB_RANK, all of which come up after this group's
+  // stand-in (its job Rank is above any). So each class the job may take
+  // goes into the list at its own place, and the walk moves on to the
+  // next group; where the walk stops (a cut, or enough matches) is where
+  // the plain algorithm would.
+  verify(kPool, walk);
+  for (int c : walk.viable) {
+    const ClassRank& r = ranks_.rank(c);
+    Entry x;
+    x.a.unfit = Unfit::None;
+    x.a.reason = r.reason;
+    x.a.pre = r.pre;
+    x.a.job_rank = classad::rank(*request_.job, *pool_.slots()[classes_.head(c)].ad, env_);
+    x.a.post = r.post;
+    x.a.preemption_rank = r.preemption_rank;
+    x.head = classes_.head(c);
+    x.cls = c;
+    x.verified = true;
+    x.from_pool = true;
+    push(x);
+  }
+  advance(kPool, walk, false);
+}
+
 std::pair<std::size_t, int> CandidateQueue::viable_head(const Walk& walk) const {
   std::pair<std::size_t, int> best{kNone, -1};
   for (int c : walk.viable)
@@ -435,6 +475,10 @@ std::optional<Candidate> CandidateQueue::next() {
         // this list: it ends here; what it did not reach is looked at only
         // for the reason, should the request end short.
         cut_pool(walk, e.verified);
+        continue;
+      }
+      if (e.family == kPool && by_pre_) {
+        expand(walk);
         continue;
       }
       if (!e.verified) {
@@ -511,6 +555,9 @@ bool CandidateQueue::after_cut(const ClassRank& r) const {
 
 void CandidateQueue::refused() {
   refused_ = true;
+  // A class the pool walk listed on its own (expand()): its family is
+  // refused, as below, for the groups the walk has yet to reach.
+  if (last_.from_pool) family_state(classes_.family_of(last_.cls)) = kRefused;
   if (last_.family != kPool) return;  // a class, or a family: all of it weighs the same
   // In the pool walk only the candidate's family is dropped.
   const int f = classes_.family_of(last_.cls);

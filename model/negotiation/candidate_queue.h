@@ -81,6 +81,7 @@ class CandidateQueue {
     int cls = -1;     // an assessed class (family -1), or
     int family = -1;  // a presorted family or the pool walk (ClassRanks::kPool), at its tie group
     bool verified = false;
+    bool from_pool = false;  // a class the pool walk listed on its own (expand())
   };
   struct Walk {                    // a presorted family's progress, or the pool walk's
     std::size_t pos = 0, end = 0;  // the current tie group in the family's order
@@ -121,6 +122,11 @@ class CandidateQueue {
   std::pair<std::size_t, std::size_t> late_group(const ClassRank& key) const;
   std::pair<std::size_t, std::size_t> late_range(const Walk& walk) const;
   void verify(int f, Walk& walk);
+  // The pool walk of a job whose Rank reads the slot (`by_pre_`): the
+  // classes of its current tie group the job may take join the list one
+  // by one, and the walk moves on.
+  void expand(Walk& walk);
+  bool by_pre_ = false;
   // The lowest slot index among the viable classes, with its class.
   std::pair<std::size_t, int> viable_head(const Walk& walk) const;
   void repush_family(Entry e);

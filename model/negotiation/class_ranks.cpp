@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/references.h"
@@ -24,8 +25,14 @@ bool goes_before(const ClassRank& a, const ClassRank& b) {
 }
 
 ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
-                       const classad::EvalEnv& env, bool presort)
-    : pool_(pool), classes_(classes), policy_(policy), env_(env), presort_(presort), groups_(pool, env) {
+                       const classad::EvalEnv& env, bool presort, std::vector<classad::Value> group_values)
+    : pool_(pool),
+      classes_(classes),
+      policy_(policy),
+      env_(env),
+      presort_(presort),
+      groups_(pool, env),
+      values_(std::move(group_values)) {
   ranks_.resize(classes.size());
   in_order_.resize(classes.size());
   families_.resize(classes.families());
@@ -91,7 +98,8 @@ bool ClassRanks::rankable(const PoolSlot& s, int group) {
 }
 
 bool ClassRanks::at_presorted_rank(int group, const classad::ClassAd& job) const {
-  return groups_.at_unread(group, job);
+  const std::optional<classad::Value> v = groups_.value_for(group, job);
+  return v && v->identical(ranked_value(group));
 }
 
 ClassRank ClassRanks::rank_of(int c, int group, classad::References& refs) const {
@@ -102,7 +110,7 @@ ClassRank ClassRanks::rank_of(int c, int group, classad::References& refs) const
   std::optional<classad::ClassAd> at_value;
   double slot_rank = slot.rank_value;
   if (group >= 0) {
-    const classad::Value& v = groups_.unread(group);
+    const classad::Value& v = ranked_value(group);
     at_value = with_rank(*slot.ad, v);
     if (!v.number(slot_rank)) slot_rank = 0;  // classad::rank's rule
   }

@@ -19,10 +19,14 @@
 // A request whose job Rank is one value for every slot (none, or one that
 // reads only the job: most jobs) walks all presorted families at once in
 // the pool-wide order, and stops when it has its slots: it asks a family
-// whether it matches only when the walk reaches it (issue 30).
+// whether it matches only when the walk reaches it (issue 30). A request
+// whose job Rank reads the slot walks them too, each tie group's classes
+// placed by their job Rank when the walk reaches them (it reorders only
+// classes of equal NEGOTIATOR_PRE_JOB_RANK).
 //
 // A slot whose own Rank reads the job and nothing of the slot is ranked
-// at the value that Rank takes for no job (rank_groups.h).
+// at the value that Rank takes for no job (rank_groups.h), or in a view at
+// the value some jobs give it (rank_views.h).
 #pragma once
 
 #include <cstddef>
@@ -64,8 +68,12 @@ class ClassRanks {
  public:
   // With `presort` off no family is presorted (the plain algorithm). The
   // arguments must outlive this object (add_class reads them).
+  // `group_values`: the value each rank group's slots are ranked at, by
+  // group (a view for the jobs that give them, rank_views.h); a group
+  // past its end, at the value its Rank takes for no job. Each must be a
+  // number or a boolean.
   ClassRanks(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
-             const classad::EvalEnv& env, bool presort);
+             const classad::EvalEnv& env, bool presort, std::vector<classad::Value> group_values = {});
 
   // A class made during the cycle (a partitionable slot that gave some of
   // its resources away, into a class no slot had before): ranked, and put
@@ -165,8 +173,13 @@ class ClassRanks {
   int key_names(int key) const { return key_pairs_[static_cast<std::size_t>(key)].first; }
   int key_group(int key) const { return key_pairs_[static_cast<std::size_t>(key)].second; }
   // Whether `job` gives the Rank of rank group `group` the value its
-  // families were ranked at (RankGroups::at_unread).
+  // families were ranked at (ranked_value).
   bool at_presorted_rank(int group, const classad::ClassAd& job) const;
+  const classad::Value& ranked_value(int group) const {
+    const auto g = static_cast<std::size_t>(group);
+    return g < values_.size() ? values_[g] : groups_.unread(group);
+  }
+  const RankGroups& rank_groups() const { return groups_; }
 
  private:
   struct FamilyOrder {
@@ -219,6 +232,7 @@ class ClassRanks {
   std::map<std::pair<int, int>, int> key_by_pair_;
   std::vector<std::pair<int, int>> key_pairs_;
   RankGroups groups_;
+  std::vector<classad::Value> values_;  // by rank group; see the constructor
 };
 
 }  // namespace cara::negotiation

@@ -9,8 +9,8 @@
 #include "model/classad/references.h"
 #include "model/common/text.h"
 #include "model/negotiation/candidate_queue.h"
-#include "model/negotiation/class_ranks.h"
 #include "model/negotiation/pie.h"
+#include "model/negotiation/rank_views.h"
 #include "model/negotiation/slot_assessment.h"
 #include "model/negotiation/slot_classes.h"
 #include "model/negotiation/slot_pool.h"
@@ -59,7 +59,7 @@ class Cycle {
         input_(input),
         result_(result) {}
 
-  void run(SlotPool& pool, SlotClasses& classes, ClassRanks& ranks);
+  void run(SlotPool& pool, SlotClasses& classes, RankViews& ranks);
 
  private:
   bool grouped() const { return groups_.has_value() && groups_->nodes().size() > 1; }
@@ -85,7 +85,7 @@ class Cycle {
   CycleResult& result_;
   SlotPool* pool_ = nullptr;
   SlotClasses* classes_ = nullptr;
-  ClassRanks* ranks_ = nullptr;
+  RankViews* ranks_ = nullptr;
   std::vector<SubmitterState> subs_;
   std::vector<double> group_used_;  // by node: SlotWeight held, matches of this cycle included
   std::vector<int> group_turn_;     // by node: place in the first round's GROUP_SORT_EXPR order; -1: none
@@ -170,7 +170,8 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   auto affordable = [&](double w) {
     return w <= group_left(group_node) + kEpsilon && w <= budget + kEpsilon;
   };
-  CandidateQueue queue(ctx, *pool_, *classes_, *ranks_, policy_, env_, result_.stats, prefilter_);
+  CandidateQueue queue(ctx, *pool_, *classes_, ranks_->for_job(job), policy_, env_, result_.stats,
+                       prefilter_);
   // The list holds what the limits allow now, however late it looks at a
   // family (the pool walk asks lazily); each candidate is checked against
   // what is left when it comes up.
@@ -361,7 +362,7 @@ bool Cycle::negotiate_pie(std::vector<SubmitterState*> members, double pie, int 
   return any;
 }
 
-void Cycle::run(SlotPool& pool, SlotClasses& classes, ClassRanks& ranks) {
+void Cycle::run(SlotPool& pool, SlotClasses& classes, RankViews& ranks) {
   pool_ = &pool;
   classes_ = &classes;
   ranks_ = &ranks;
@@ -546,7 +547,11 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   }
   const double phase3_start = clock_ ? clock_() : 0;
   SlotClasses classes(pool, std::move(names), std::move(match_names), classes_on_);
-  ClassRanks ranks(pool, classes, policy_, env_, classes_on_);
+  std::vector<const classad::ClassAd*> jobs;
+  for (const SubmitterRequests& s : submitters)
+    for (const Request& r : s.requests) jobs.push_back(r.job);
+  RankViews ranks(pool, classes, policy_, env_, classes_on_, jobs);
+  stats.rank_views = static_cast<std::int64_t>(ranks.size());
   stats.slot_classes = static_cast<std::int64_t>(classes.live().size());
   for (std::size_t i = 0; i < pool.slots().size(); ++i)
     if (classes.class_of(i) >= 0) ++stats.candidate_slots;

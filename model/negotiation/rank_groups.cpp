@@ -28,13 +28,13 @@ int RankGroups::group_of(std::size_t s) {
   return it->second;
 }
 
-bool RankGroups::at_unread(int group, const classad::ClassAd& job) const {
+std::optional<classad::Value> RankGroups::value_for(int group, const classad::ClassAd& job) const {
   const Group& g = groups_[static_cast<std::size_t>(group)];
   for (const std::string& n : g.names) {
     const classad::Attribute* a = job.find(n);
-    if (a != nullptr && (!a->expr || !a->is_literal())) return false;
+    if (a != nullptr && (!a->expr || !a->is_literal())) return std::nullopt;
   }
-  return classad::evaluate(*g.rank, pool_.slots()[g.slot].ad, &job, env_).identical(g.unread);
+  return classad::evaluate(*g.rank, pool_.slots()[g.slot].ad, &job, env_);
 }
 
 classad::ClassAd with_rank(const classad::ClassAd& ad, const classad::Value& value) {

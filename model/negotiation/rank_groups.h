@@ -7,11 +7,13 @@
 // Slots whose Rank is spelled alike form a rank group: they are ranked
 // once with Rank at the value it takes for no job (class_ranks.h), which
 // most jobs give it too (the preferred group is one of many); a request
-// whose job gives another value assesses them one by one (issue 30).
+// whose job gives another value walks them in a view ranked at that value
+// (rank_views.h), or assesses them one by one (issue 30).
 #pragma once
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,11 +36,11 @@ class RankGroups {
   std::size_t size() const { return groups_.size(); }
   // The value the group's slots are ranked at: their Rank for no job.
   const classad::Value& unread(int group) const { return groups_[static_cast<std::size_t>(group)].unread; }
-  // Whether `job` gives the group's Rank that value. A job attribute the
-  // Rank reads that is itself an expression (it may read the slot) says
-  // no: the group's slots are then assessed against the job, which is
-  // always right.
-  bool at_unread(int group, const classad::ClassAd& job) const;
+  // The value `job` gives the group's Rank; none when a job attribute the
+  // Rank reads is itself an expression (it may read the slot): the
+  // group's slots are then assessed against the job, which is always
+  // right.
+  std::optional<classad::Value> value_for(int group, const classad::ClassAd& job) const;
 
  private:
   struct Group {

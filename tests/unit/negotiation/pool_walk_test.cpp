@@ -120,18 +120,57 @@ TEST_CASE("slots whose Rank reads the job join the pool walk for jobs they rank 
   CHECK(matched_slots(p.run(false, false)) == matched_slots(r));
 }
 
-TEST_CASE("a job the slots' Rank prefers, or that may read the slot, is ranked against each family",
+TEST_CASE("a job that may read the slot through the slots' Rank is ranked against each family",
           "[negotiation][issue30]") {
-  for (const char* group : {"AcctGroupTop = \"cms\"", "AcctGroupTop = TARGET.Site"}) {
-    INFO(group);
-    Pool p("");
-    machines(p, 200, 1, kPrefersCms);
-    p.submit(kAlice, 1, 3, std::string("Requirements = TARGET.KFlops > 0; ") + group);
-    const auto r = p.run();
-    CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m199", "slot1@m198", "slot1@m197"});
-    CHECK(r.stats.slot_evaluations >= 200);
-    CHECK(matched_slots(p.run(false, false)) == matched_slots(r));
-  }
+  Pool p("");
+  machines(p, 200, 1, kPrefersCms);
+  p.submit(kAlice, 1, 3, "Requirements = TARGET.KFlops > 0; AcctGroupTop = TARGET.Site");
+  const auto r = p.run();
+  CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m199", "slot1@m198", "slot1@m197"});
+  CHECK(r.stats.slot_evaluations >= 200);
+  CHECK(matched_slots(p.run(false, false)) == matched_slots(r));
+}
+
+TEST_CASE("a job the slots' Rank prefers walks the pool in a view ranked at its value",
+          "[negotiation][issue30]") {
+  // The ten slowest machines prefer cms jobs: the default
+  // NEGOTIATOR_PRE_JOB_RANK (10000000 * My.Rank + ...) puts them first for
+  // a cms job, and last-but-equal for the others.
+  Pool p("");
+  for (int m = 0; m < 100; ++m)
+    p.slots.push_back(slot("slot1@m" + std::to_string(m), "SlotID = 1; KFlops = " + std::to_string(1000 + m) +
+                                                              (m < 10 ? "; " + kPrefersCms : std::string())));
+  p.submit(kAlice, 1, 3, "Requirements = TARGET.KFlops > 0; AcctGroupTop = \"cms\"");
+  p.submit("bob@example.org", 2, 3, "Requirements = TARGET.KFlops > 0; AcctGroupTop = \"atlas\"");
+  const auto r = p.run();
+  CHECK(r.stats.rank_views == 2);  // the base, and one at the value cms jobs give
+  std::vector<std::string> alice, bob;
+  for (const auto& m : r.matches) (m.submitter == kAlice ? alice : bob).push_back(m.slot_name);
+  CHECK(alice == std::vector<std::string>{"slot1@m9", "slot1@m8", "slot1@m7"});
+  CHECK(bob == std::vector<std::string>{"slot1@m99", "slot1@m98", "slot1@m97"});
+  // Both walk the pool: a few families asked, not a hundred.
+  CHECK(r.stats.slot_evaluations <= 10);
+  const auto plain = p.run(false, false);
+  CHECK(matched_slots(plain) == matched_slots(r));
+  CHECK(plain.stats.slot_evaluations >= 190);  // each slot for each request, but those taken
+}
+
+TEST_CASE("a job Rank that reads the slot walks the pool run by run of NEGOTIATOR_PRE_JOB_RANK",
+          "[negotiation][issue30]") {
+  // NEGOTIATOR_PRE_JOB_RANK orders the machines by Speed, in runs of four
+  // equal values; the job's Rank (KFlops, which falls as Speed rises)
+  // orders each run. The walk stops in the first run.
+  Pool p("NEGOTIATOR_PRE_JOB_RANK = Speed\n");
+  for (int m = 0; m < 200; ++m)
+    p.slots.push_back(slot("slot1@m" + std::to_string(m), "SlotID = 1; Speed = " + std::to_string(m / 4) +
+                                                              "; KFlops = " + std::to_string(5000 - m)));
+  p.submit(kAlice, 1, 3, "Requirements = TARGET.KFlops > 0; Rank = TARGET.KFlops");
+  const auto r = p.run();
+  CHECK(matched_slots(r) == std::vector<std::string>{"slot1@m196", "slot1@m197", "slot1@m198"});
+  CHECK(r.stats.slot_evaluations <= 5);
+  const auto plain = p.run(false, false);
+  CHECK(matched_slots(plain) == matched_slots(r));
+  CHECK(plain.stats.slot_evaluations >= 200);
 }
 
 TEST_CASE("busy slots whose Rank reads the job: rank preemption for the preferred, reasons for the others",

@@ -19,7 +19,7 @@ constexpr int kPool = ClassRanks::kPool;
 CandidateQueue::CandidateQueue(const RequestContext& request, const SlotPool& pool,
                                const SlotClasses& classes, const ClassRanks& ranks,
                                const NegotiatorPolicy& policy, const classad::EvalEnv& env, CycleStats& stats,
-                               bool prefilter)
+                               bool prefilter, FamilyMatches* matches)
     : request_(request),
       pool_(pool),
       classes_(classes),
@@ -28,7 +28,8 @@ CandidateQueue::CandidateQueue(const RequestContext& request, const SlotPool& po
       env_(env),
       stats_(stats),
       weights_(static_cast<std::size_t>(pool.weight_signatures()), std::numeric_limits<double>::quiet_NaN()),
-      priority_preemption_(policy.priority_preemption_possible()) {
+      priority_preemption_(policy.priority_preemption_possible()),
+      matches_(matches) {
   if (prefilter) {
     prefilter_.emplace(*request.job, env);
     for (const RequestPrefilter::Test& t : prefilter_->tests())
@@ -110,6 +111,17 @@ bool CandidateQueue::family_may_match(int f) const {
   return true;
 }
 
+bool CandidateQueue::family_matches(int family, const PoolSlot& slot) {
+  if (matches_ != nullptr) {
+    const signed char known = matches_->get(family);
+    if (known != FamilyMatches::kUnknown) return known == FamilyMatches::kYes;
+  }
+  ++stats_.slot_evaluations;
+  const bool matched = idle_candidate(request_, slot, env_);
+  if (matches_ != nullptr) matches_->set(family, matched);
+  return matched;
+}
+
 std::optional<double> CandidateQueue::constant_job_rank() const {
   static const classad::ClassAd kNoSlot;
   const classad::Attribute* rank = request_.job->find("Rank");
@@ -156,8 +168,7 @@ bool CandidateQueue::family_open(int f) {
     set_aside_now(f);
     return false;
   }
-  ++stats_.slot_evaluations;
-  if (!idle_candidate(request_, slot, env_)) return false;
+  if (!family_matches(f, slot)) return false;
   ++stats_.presorted_walks;
   state = kOpen;
   return true;
@@ -246,8 +257,7 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
         if (!classes_.empty(c)) assess_class(c, &facts);
       return;
     }
-    ++stats_.slot_evaluations;
-    if (!idle_candidate(request_, slot, env_)) return;
+    if (!family_matches(f, slot)) return;
     ++stats_.presorted_walks;
     Walk& walk = walks_[f];
     walk = Walk{};

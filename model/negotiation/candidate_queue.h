@@ -20,6 +20,7 @@
 #include "model/classad/eval_env.h"
 #include "model/negotiation/class_ranks.h"
 #include "model/negotiation/cycle_types.h"
+#include "model/negotiation/family_matches.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/negotiation/request_prefilter.h"
 #include "model/negotiation/slot_assessment.h"
@@ -36,9 +37,11 @@ struct Candidate {
 
 class CandidateQueue {
  public:
+  // `matches`: what the request's job gave each family's match in earlier
+  // spins (renewed by the caller), or null.
   CandidateQueue(const RequestContext& request, const SlotPool& pool, const SlotClasses& classes,
                  const ClassRanks& ranks, const NegotiatorPolicy& policy, const classad::EvalEnv& env,
-                 CycleStats& stats, bool prefilter = true);
+                 CycleStats& stats, bool prefilter = true, FamilyMatches* matches = nullptr);
 
   // The SlotWeight a match of the request to `slot` would charge
   // (match_weight), computed once per weight signature.
@@ -209,6 +212,10 @@ class CandidateQueue {
   bool priority_preemption_ = true;
   std::vector<int> prefilter_columns_;  // by prefilter test: its column in classes_, or -1
   bool family_may_match(int family) const;
+  // idle_candidate() of family `family`, whose live slot `slot` is, asked
+  // of matches_ first.
+  bool family_matches(int family, const PoolSlot& slot);
+  FamilyMatches* matches_ = nullptr;
   Unfit telling_ = Unfit::NoMatch;
   std::vector<std::pair<Unfit, std::size_t>> unmatched_;  // reasons that hold only if the ads match
 };

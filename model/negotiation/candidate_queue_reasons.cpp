@@ -101,8 +101,7 @@ bool CandidateQueue::family_has_candidate(int f) {
       return !classes_.empty(c) && (!classes_.busy(c) || busy_reason(c) == Unfit::None);
     });
     if (takeable == members.end()) return false;
-    ++stats_.slot_evaluations;
-    return idle_candidate(request_, pool_.slots()[classes_.head(*takeable)], env_);
+    return family_matches(f, pool_.slots()[classes_.head(*takeable)]);
   }
   for (int c : members) {
     if (classes_.empty(c)) continue;

@@ -9,6 +9,7 @@
 #include "model/classad/references.h"
 #include "model/common/text.h"
 #include "model/negotiation/candidate_queue.h"
+#include "model/negotiation/family_matches.h"
 #include "model/negotiation/pie.h"
 #include "model/negotiation/rank_views.h"
 #include "model/negotiation/slot_assessment.h"
@@ -26,7 +27,29 @@ struct RequestState {
   bool rejected = false;
   std::string reason;  // why it was rejected, or the last limit that stopped it
   double job_weight = 1;
+  FamilyMatches matches;             // what its job gave each family's match in earlier spins
+  signed char reads_submitter = -1;  // its match may read the Submitter* attributes; -1: not known yet
 };
+
+// The attributes the negotiator adds to a job for its match
+// (user-priorities-and-negotiation, "Priorities in Negotiation and
+// Preemption"; Cycle::candidate_job).
+constexpr const char* kSubmitterAttributes[] = {
+    "SubmitterUserPrio",           "SubmitterUserResourcesInUse", "SubmitterGroup",
+    "SubmitterNegotiatingGroup",   "SubmitterAutoregroup",        "SubmitterGroupQuota",
+    "SubmitterGroupResourcesInUse"};
+
+// Whether an expression of `job` reads one of them.
+bool reads_submitter_attributes(const classad::ClassAd& job) {
+  for (const classad::Attribute& a : job.attributes()) {
+    if (!a.expr || a.is_literal()) continue;
+    classad::References refs;
+    classad::collect_references(*a.expr, &job, refs);
+    for (const char* name : kSubmitterAttributes)
+      if (refs.internal.count(name) != 0 || refs.external.count(name) != 0) return true;
+  }
+  return false;
+}
 
 struct SubmitterState {
   std::size_t input = 0;
@@ -86,6 +109,7 @@ class Cycle {
   SlotPool* pool_ = nullptr;
   SlotClasses* classes_ = nullptr;
   RankViews* ranks_ = nullptr;
+  bool slots_read_submitter_ = false;  // a slot expression reads a Submitter* attribute
   std::vector<SubmitterState> subs_;
   std::vector<double> group_used_;  // by node: SlotWeight held, matches of this cycle included
   std::vector<int> group_turn_;     // by node: place in the first round's GROUP_SORT_EXPR order; -1: none
@@ -164,14 +188,26 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   const classad::ClassAd job = candidate_job(s, r, node, autoregroup);
   const RequestContext ctx{&job, s.key, s.eup};
   const int group_node = autoregroup ? -1 : node;
+  // The answers of earlier spins, while the Submitter* values the match
+  // reads are the same (family_matches.h). Not for the plain algorithm.
+  FamilyMatches* memo = nullptr;
+  if (classes_->grouping()) {
+    if (rs.reads_submitter < 0) rs.reads_submitter = slots_read_submitter_ || reads_submitter_attributes(job);
+    std::vector<classad::Value> stamp;
+    if (rs.reads_submitter == 1)
+      for (const char* name : kSubmitterAttributes)
+        stamp.push_back(classad::evaluate_attr(job, name, nullptr, env_));
+    rs.matches.renew(std::move(stamp));
+    memo = &rs.matches;
+  }
   // HTCondor's matchmakingAlgorithm checks the match and the preemption
   // rules first and SubmitterLimitPermits last, per candidate: a slot the
   // request cannot afford is skipped, not a stop.
   auto affordable = [&](double w) {
     return w <= group_left(group_node) + kEpsilon && w <= budget + kEpsilon;
   };
-  CandidateQueue queue(ctx, *pool_, *classes_, ranks_->for_job(job), policy_, env_, result_.stats,
-                       prefilter_);
+  CandidateQueue queue(ctx, *pool_, *classes_, ranks_->for_job(job), policy_, env_, result_.stats, prefilter_,
+                       memo);
   // The list holds what the limits allow now, however late it looks at a
   // family (the pool walk asks lazily); each candidate is checked against
   // what is left when it comes up.
@@ -366,6 +402,7 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, RankViews& ranks) {
   pool_ = &pool;
   classes_ = &classes;
   ranks_ = &ranks;
+  for (const char* name : kSubmitterAttributes) slots_read_submitter_ |= classes.reads(classad::intern(name));
   CycleStats& stats = result_.stats;
   concurrency_ = pool.concurrency();
   // Submitters, by their accountant records.

@@ -56,6 +56,12 @@ const std::vector<classad::Symbol>& SlotClasses::names_in(const classad::ExprPtr
   return refs_.emplace(expr.get(), std::make_pair(expr, std::move(names))).first->second.second;
 }
 
+bool SlotClasses::reads(classad::Symbol name) const {
+  for (const auto& [tree, read] : refs_)
+    if (std::find(read.second.begin(), read.second.end(), name) != read.second.end()) return true;
+  return false;
+}
+
 const std::string& SlotClasses::text_of(const classad::ExprPtr& expr) {
   auto it = texts_.find(expr.get());
   if (it != texts_.end()) return it->second.second;

@@ -40,6 +40,12 @@ class SlotClasses {
   SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names, bool grouping);
 
   std::size_t size() const { return classes_.size(); }
+  // Slots are grouped (not one class per slot, the plain algorithm).
+  bool grouping() const { return grouping_; }
+  // Whether an expression of a slot that the classes followed (its
+  // Requirements and Rank, what they and the cycle's expressions read)
+  // refers to `name`.
+  bool reads(classad::Symbol name) const;
   // Classes with slots left, in no particular order.
   const std::vector<int>& live() const { return live_; }
   // The class's first slot left (an index into pool.slots()), which

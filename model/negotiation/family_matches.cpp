@@ -1,0 +1,24 @@
+#include "model/negotiation/family_matches.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace cara::negotiation {
+
+void FamilyMatches::renew(std::vector<classad::Value> stamp) {
+  const bool same =
+      stamped_ && std::equal(stamp.begin(), stamp.end(), stamp_.begin(), stamp_.end(),
+                             [](const classad::Value& a, const classad::Value& b) { return a.identical(b); });
+  if (same) return;
+  known_.clear();
+  stamp_ = std::move(stamp);
+  stamped_ = true;
+}
+
+void FamilyMatches::set(int family, bool matched) {
+  const auto f = static_cast<std::size_t>(family);
+  if (known_.size() <= f) known_.resize(f + 1, kUnknown);
+  known_[f] = matched ? kYes : kNo;
+}
+
+}  // namespace cara::negotiation

@@ -168,6 +168,7 @@ bool CandidateQueue::family_open(int f) {
     set_aside_now(f);
     return false;
   }
+  if (only_refusals_) return false;  // affordable: its slots would only be skipped
   if (!family_matches(f, slot)) return false;
   ++stats_.presorted_walks;
   state = kOpen;

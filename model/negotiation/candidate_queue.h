@@ -67,6 +67,12 @@ class CandidateQueue {
   // `moved` (a partitionable slot that stays on offer with what is left).
   void took(int moved = -1);
 
+  // The request can take no more slots (a concurrency limit every
+  // candidate would exceed): the pool walk goes on only to find families
+  // the limits refuse (limit_refused()), without matching those they do
+  // not (they could give nothing).
+  void only_refusals() { only_refusals_ = true; }
+
   // Why the request has no candidate, once next() found none: the most
   // telling reason among the slots the job matches.
   Unfit rejection_reason();
@@ -130,6 +136,7 @@ class CandidateQueue {
   // by one, and the walk moves on.
   void expand(Walk& walk);
   bool by_pre_ = false;
+  bool only_refusals_ = false;
   // The lowest slot index among the viable classes, with its class.
   std::pair<std::size_t, int> viable_head(const Walk& walk) const;
   void repush_family(Entry e);

@@ -237,6 +237,11 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     if (std::string over = concurrency_.exceeded(policy_.concurrency_limits, *limits); !over.empty()) {
       concurrency_reason = "concurrency limit " + over + " reached";
       queue.skipped();
+      // Limits that name no slot attribute are the job's whatever the slot,
+      // and only grow within a request: every later candidate exceeds them
+      // too. What is left to know is whether the submitter limit would have
+      // refused one first (a later spin tries the request again then).
+      if (job.find("ConcurrencyLimitsExpr") == nullptr) queue.only_refusals();
       continue;
     }
     // A match.
@@ -289,7 +294,8 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   // matchmakingAlgorithm): a concurrency limit, PREEMPTION_REQUIREMENTS,
   // insufficient priority, then the submitter limit — a reason only when
   // it refused a slot the job matched —, else no match.
-  const Unfit unfit = queue.rejection_reason();
+  // (A concurrency limit comes first: the slots' reasons are not asked.)
+  const Unfit unfit = concurrency_reason.empty() ? queue.rejection_reason() : Unfit::None;
   const bool refused = queue.limit_refused();
   if (!concurrency_reason.empty()) {
     rs.reason = concurrency_reason;

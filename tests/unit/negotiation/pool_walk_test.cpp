@@ -201,3 +201,33 @@ TEST_CASE("busy slots whose Rank reads the job: rank preemption for the preferre
   CHECK(a.rejections[0].reason == "PREEMPTION_REQUIREMENTS == False");
   CHECK(a.rejections[0].reason == plain.rejections.at(0).reason);
 }
+
+TEST_CASE("a request a concurrency limit stops looks on only for what the submitter limit refuses",
+          "[negotiation][issue30]") {
+  // XSW is in use up to its limit already. Alice's XSW jobs match every
+  // slot: the small ones are skipped for the limit, the big one (four
+  // cpus) is refused by her ceiling first — so, as in the plain
+  // algorithm, a later spin tries the request again. The walk matches no
+  // family it could not be refused.
+  Pool p("XSW_LIMIT = 1\n");
+  p.slots.push_back(
+      busy_slot("slot1@busy", "bob@example.org", "SlotID = 1; KFlops = 900; ConcurrencyLimits = \"xsw\""));
+  for (int m = 0; m < 12; ++m)
+    p.slots.push_back(
+        slot("slot1@m" + std::to_string(m), "SlotID = 1; KFlops = " + std::to_string(1000 + m)));
+  p.slots.push_back(slot("slot1@big", "SlotID = 1; KFlops = 5000", 4));
+  REQUIRE(p.accountant.set_ceiling(kAlice, 3, std::nullopt, kNow));
+  p.submit(kAlice, 1, 5, "Requirements = TARGET.KFlops > 0; ConcurrencyLimits = \"XSW\"");
+  p.submit(kAlice, 2, 2, "Requirements = TARGET.Cpus == 1");
+  p.submit("carol@example.org", 3, 20, "Requirements = TARGET.Cpus == 1");
+  const auto r = p.run(), plain = p.run(false, false);
+  REQUIRE(r.rejections.size() == plain.rejections.size());
+  for (std::size_t i = 0; i < r.rejections.size(); ++i)
+    CHECK(r.rejections[i].reason == plain.rejections[i].reason);
+  CHECK(r.matches.size() == plain.matches.size());
+  // Tried in as many spins as the plain algorithm tries it.
+  CHECK(r.stats.candidate_lists == plain.stats.candidate_lists);
+  CHECK(r.stats.pie_spins == plain.stats.pie_spins);
+  INFO("evaluations " << r.stats.slot_evaluations);
+  CHECK(r.stats.slot_evaluations <= 20);
+}

@@ -1,7 +1,7 @@
 #include "model/negotiation/slot_classes.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <charconv>
 #include <limits>
 
 #include "model/accounting/accountant_config.h"
@@ -11,10 +11,11 @@
 namespace cara::negotiation {
 namespace {
 
+// The shortest text that reads back as `d`: one number, one text.
 std::string number_text(double d) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  return buf;
+  const auto end = std::to_chars(buf, buf + sizeof buf, d).ptr;
+  return std::string(buf, end);
 }
 
 }  // namespace
@@ -91,6 +92,14 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
   std::vector<classad::Symbol>& pending = pending_;
   seen.clear();
   pending.assign(names.begin(), names.end());
+  // Names seen are marked with this call's number, by symbol: a slot ad
+  // reads some sixty names, which a search of `seen` would compare with
+  // each other thousands of times.
+  if (++mark_ == 0) {
+    marks_.assign(marks_.size(), 0);
+    mark_ = 1;
+  }
+  auto marked = [&](classad::Symbol name) { return name < marks_.size() && marks_[name] == mark_; };
   const classad::ClassAd& ad = *s.ad;
   if (s.partitionable) {
     // Consumption<R> expressions decide how a partitionable slot splits,
@@ -104,12 +113,14 @@ std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbo
   while (!pending.empty()) {
     const classad::Symbol name = pending.back();
     pending.pop_back();
-    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+    if (marked(name)) continue;
+    if (marks_.size() <= name) marks_.resize(name + 1, 0);
+    marks_[name] = mark_;
     seen.push_back(name);
     const classad::Attribute* a = ad.find(name);
     if (a == nullptr || !a->expr || a->is_literal()) continue;
     for (classad::Symbol ref : names_in(a->expr))
-      if (std::find(seen.begin(), seen.end(), ref) == seen.end()) pending.push_back(ref);
+      if (!marked(ref)) pending.push_back(ref);
   }
   std::sort(seen.begin(), seen.end());
   for (classad::Symbol name : seen) {

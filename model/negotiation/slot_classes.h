@@ -19,6 +19,7 @@
 // (tests/unit/negotiation).
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <string>
@@ -121,6 +122,8 @@ class SlotClasses {
   const SlotPool& pool_;
   std::vector<classad::Symbol> name_symbols_, match_symbols_;
   std::vector<classad::Symbol> seen_, pending_;  // key()'s scratch
+  std::vector<std::uint32_t> marks_;             // by symbol: the key() call that saw it
+  std::uint32_t mark_ = 0;
   bool grouping_;
   std::vector<Family> families_;
   std::vector<int> live_families_;

@@ -139,7 +139,10 @@ bool CandidateQueue::limit_refused() {
   };
   const std::vector<int>& order = ranks_.order(ClassRanks::kPool);
   const std::vector<int>& families = ranks_.pool_families();
-  for (std::size_t i = pool_cut_pos_; i < order.size(); ++i) {
+  // Classes of families no job may take are passed over in one step
+  // (has_candidate() would say no to each).
+  for (std::size_t i = ranks_.next_takeable(pool_cut_pos_); i < order.size();
+       i = ranks_.next_takeable(i + 1)) {
     const signed char state = family_state(families[i]);
     if (state == kClosed || state == kRefused) continue;  // has_candidate() would say no
     if (has_candidate(order[i])) return true;

@@ -135,6 +135,14 @@ class ClassRanks {
            families_[static_cast<std::size_t>(family)].may_be_taken;
   }
 
+  // The first position from `pos` on, in the pool-wide order made at the
+  // start, whose family may be taken (may_be_taken()); every class
+  // between gives a request nothing. A family may become takeable during
+  // the cycle (a class added to it): then `pos` itself.
+  std::size_t next_takeable(std::size_t pos) const {
+    return flips_ == 0 && pos < skip_to_.size() ? skip_to_[pos] : pos;
+  }
+
   // Whether class `c` is in the pool-wide order.
   bool ranked(int c) const {
     return static_cast<std::size_t>(c) < in_order_.size() && in_order_[static_cast<std::size_t>(c)] != 0;
@@ -215,7 +223,9 @@ class ClassRanks {
   std::vector<FamilyOrder> families_;
   FamilyOrder global_;
   std::vector<int> global_families_;
-  std::vector<PoolPlace> late_;  // sorted by place (goes_before, then class)
+  std::vector<std::size_t> skip_to_;  // next_takeable(), as of the start
+  std::size_t flips_ = 0;             // families made takeable since
+  std::vector<PoolPlace> late_;       // sorted by place (goes_before, then class)
   std::uint64_t late_version_ = 0;
   PoolWeights weights_;
   std::vector<BusyClass> busy_;

@@ -290,6 +290,7 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
     }
   }
   if (pool_walk) {
+    pool_walked_ = true;
     family_state_.assign(classes_.families(), kUnasked);
     Walk& walk = walks_[kPool];
     walk = Walk{};
@@ -359,6 +360,9 @@ bool CandidateQueue::advance(int f, Walk& walk, bool first) {
   std::size_t lpos = first ? 0 : late_range(walk).second;
   auto open = [&](int c) {
     if (classes_.empty(c)) return false;
+    // A busy class of a family no job may take gives only reasons:
+    // rejection_reason() sweeps them, should the request end short.
+    if (ranks_.reasons_only(c)) return false;
     const signed char state = family_state(classes_.family_of(c));
     return state == kOpen || state == kUnasked;
   };
@@ -395,6 +399,7 @@ bool CandidateQueue::advance(int f, Walk& walk, bool first) {
 void CandidateQueue::verify(int f, Walk& walk) {
   auto check = [&](int c) {
     if (classes_.empty(c)) return;
+    if (f == kPool && ranks_.reasons_only(c)) return;  // as advance()
     const bool busy = classes_.busy(c);
     if (f == kPool && busy && busy_denied_unasked(c)) return;
     if (f == kPool && !family_open(classes_.family_of(c))) {

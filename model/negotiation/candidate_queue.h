@@ -136,6 +136,7 @@ class CandidateQueue {
   // by one, and the walk moves on.
   void expand(Walk& walk);
   bool by_pre_ = false;
+  bool pool_walked_ = false;  // fill() started the pool walk
   bool only_refusals_ = false;
   // The lowest slot index among the viable classes, with its class.
   std::pair<std::size_t, int> viable_head(const Walk& walk) const;
@@ -189,8 +190,10 @@ class CandidateQueue {
   double pool_floor();
   void cut_pool(const Walk& walk, bool verified);
   bool after_cut(const ClassRank& r) const;
-  // The reasons of the busy classes a cut pool walk did not reach, asked
-  // level by level from the most telling (candidate_queue_reasons.cpp).
+  // The reasons of the busy classes the pool walk did not look at (those
+  // past its cut, and those of families no job may take, which it passes
+  // over), asked level by level from the most telling
+  // (candidate_queue_reasons.cpp).
   struct PastCut {
     struct Reason {
       Unfit why;

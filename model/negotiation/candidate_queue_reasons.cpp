@@ -23,9 +23,12 @@ bool CandidateQueue::past_cut_holds(PastCut& pc, Unfit level) {
   }
   pc.swept = true;
   const std::vector<ClassRanks::BusyClass>& busy = ranks_.pool_busy();  // in the pool-wide order
-  auto first = std::partition_point(busy.begin(), busy.end(), [&](const ClassRanks::BusyClass& b) {
-    return !after_cut(ranks_.rank(b.cls));
-  });
+  // Those the walk passed over, and from the cut on (if it was cut) all.
+  auto first = !pool_cut_
+                   ? busy.end()
+                   : std::partition_point(busy.begin(), busy.end(), [&](const ClassRanks::BusyClass& b) {
+                       return !after_cut(ranks_.rank(b.cls));
+                     });
   const int submitter = ranks_.remote_id(request_.submitter);
   // By family: whether the request lists it (-1: not known yet), and the
   // most telling reason kept (one match decides for all of a family's
@@ -33,9 +36,10 @@ bool CandidateQueue::past_cut_holds(PastCut& pc, Unfit level) {
   // where a more telling one did not).
   std::vector<signed char> listed(classes_.families(), -1);
   pc.given.assign(classes_.families(), Unfit::None);
-  for (auto it = first; it != busy.end(); ++it) {
+  for (auto it = busy.begin(); it != busy.end(); ++it) {
     const ClassRanks::BusyClass& b = *it;
-    if (classes_.empty(b.cls)) continue;  // preempted this cycle
+    if (it < first && !ranks_.reasons_only(b.cls)) continue;  // the walk looked at it
+    if (classes_.empty(b.cls)) continue;                      // preempted this cycle
     // The class's reason from its own facts (busy_reason()'s rule): it
     // decides for most without looking further.
     const Unfit why = priority_rule(preemption_denied(b.retiring, b.current_rank, b.remote == submitter,
@@ -84,7 +88,7 @@ Unfit CandidateQueue::rejection_reason() {
       if (reason == why && matches(request_, pool_.slots()[slot], env_)) return why;
     for (std::size_t slot : classes_.untakeable())
       if (untakeable_reason(slot) == why && matches(request_, pool_.slots()[slot], env_)) return why;
-    if (pool_cut_ && past_cut_holds(past, why)) return why;
+    if (pool_walked_ && past_cut_holds(past, why)) return why;
   }
   return telling_;
 }

@@ -71,6 +71,10 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     sort_groups(fo);
     fo.job_names = intern(refs);
     set_key(f, fo.job_names, fo.rank_group);
+    if (!fo.may_be_taken) {
+      reasons_only_.resize(classes.size(), 0);
+      for (int c : fo.order) reasons_only_[static_cast<std::size_t>(c)] = 1;  // all busy
+    }
     global_.order.insert(global_.order.end(), fo.order.begin(), fo.order.end());
     for (int c : fo.order) {
       in_order_[static_cast<std::size_t>(c)] = 1;

@@ -143,6 +143,16 @@ class ClassRanks {
     return flips_ == 0 && pos < skip_to_.size() ? skip_to_[pos] : pos;
   }
 
+  // A busy class of the pool-wide order whose family no job could take
+  // when the order was made (may_be_taken()): the pool walk passes over it
+  // and a request ends short asks its reason in one sweep instead
+  // (CandidateQueue::past_cut_holds). Busy classes are never made during
+  // the cycle, so this never changes.
+  bool reasons_only(int c) const {
+    return static_cast<std::size_t>(c) < reasons_only_.size() &&
+           reasons_only_[static_cast<std::size_t>(c)] != 0;
+  }
+
   // Whether class `c` is in the pool-wide order.
   bool ranked(int c) const {
     return static_cast<std::size_t>(c) < in_order_.size() && in_order_[static_cast<std::size_t>(c)] != 0;
@@ -223,9 +233,10 @@ class ClassRanks {
   std::vector<FamilyOrder> families_;
   FamilyOrder global_;
   std::vector<int> global_families_;
-  std::vector<std::size_t> skip_to_;  // next_takeable(), as of the start
-  std::size_t flips_ = 0;             // families made takeable since
-  std::vector<PoolPlace> late_;       // sorted by place (goes_before, then class)
+  std::vector<std::size_t> skip_to_;         // next_takeable(), as of the start
+  std::vector<unsigned char> reasons_only_;  // by class
+  std::size_t flips_ = 0;                    // families made takeable since
+  std::vector<PoolPlace> late_;              // sorted by place (goes_before, then class)
   std::uint64_t late_version_ = 0;
   PoolWeights weights_;
   std::vector<BusyClass> busy_;

@@ -2,6 +2,7 @@
 // request whose job Rank is one value for every slot walks the presorted
 // families together, best first, and asks a family whether it matches
 // only when the walk reaches it, so it stops as soon as it has its slots.
+#include "model/negotiation/rank_views.h"
 #include "tests/unit/negotiation/support.h"
 
 using namespace cara;
@@ -230,4 +231,35 @@ TEST_CASE("a request a concurrency limit stops looks on only for what the submit
   CHECK(r.stats.pie_spins == plain.stats.pie_spins);
   INFO("evaluations " << r.stats.slot_evaluations);
   CHECK(r.stats.slot_evaluations <= 20);
+}
+
+TEST_CASE("rank views are made for the values most requests give, at most four", "[negotiation][issue30]") {
+  // The slots rank a job at its Prio (0 for a job without one); the
+  // requests give six values, the first most often. Views for the four
+  // given most; the requests of the other two are listed family by family.
+  Pool p("");
+  for (int m = 0; m < 40; ++m)
+    p.slots.push_back(slot("slot1@m" + std::to_string(m),
+                           "SlotID = 1; KFlops = " + std::to_string(1000 + m) +
+                               "; Rank = ifThenElse(TARGET.Prio =?= undefined, 0, TARGET.Prio)"));
+  int cluster = 0;
+  for (int value = 1; value <= 6; ++value) {
+    for (int copies = std::max(1, 6 - value); copies > 0; --copies) {
+      ++cluster;
+      p.submit("u" + std::to_string(cluster) + "@example.org", cluster, 1,
+               "Requirements = TARGET.KFlops > " + std::to_string(1000 + cluster) +
+                   "; Prio = " + std::to_string(value));
+    }
+  }
+  const auto r = p.run(), plain = p.run(false, false);
+  CHECK(r.stats.rank_views == 1 + static_cast<std::int64_t>(negotiation::RankViews::kMaxViews));
+  // The fourteen requests with a view walk the pool (a few families
+  // each); the two without one match every family (views for the values
+  // given least would leave nine requests matching every family: 214).
+  CHECK(r.stats.slot_evaluations <= 100);
+  REQUIRE(r.matches.size() == plain.matches.size());
+  for (std::size_t i = 0; i < r.matches.size(); ++i) {
+    CHECK(r.matches[i].slot_name == plain.matches[i].slot_name);
+    CHECK(r.matches[i].submitter == plain.matches[i].submitter);
+  }
 }

@@ -56,7 +56,7 @@ class RankGroups {
 };
 
 // `ad` with its Rank at `value` (a chained copy: the other attributes are
-// the slot's own).
+// the slot's own, not copied).
 classad::ClassAd with_rank(const classad::ClassAd& ad, const classad::Value& value);
 
 }  // namespace cara::negotiation

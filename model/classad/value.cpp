@@ -1,5 +1,7 @@
 #include "model/classad/value.h"
 
+#include <algorithm>
+
 #include "model/classad/classad.h"
 
 namespace cara::classad {
@@ -132,6 +134,11 @@ Value Value::detached() const {
     case ValueType::ClassAd: return Value::ad(AdRef{as_ad().ad, nullptr});
     default: return *this;
   }
+}
+
+bool identical(const ValueList& a, const ValueList& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Value& x, const Value& y) { return x.identical(y); });
 }
 
 }  // namespace cara::classad

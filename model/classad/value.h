@@ -184,4 +184,7 @@ class Value {
   const detail::Payload* hold_ = nullptr;  // owns string bytes, list or ad
 };
 
+// Element by element, Value::identical: the same length, each the same.
+bool identical(const ValueList& a, const ValueList& b);
+
 }  // namespace cara::classad

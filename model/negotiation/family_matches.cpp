@@ -1,15 +1,11 @@
 #include "model/negotiation/family_matches.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace cara::negotiation {
 
 void FamilyMatches::renew(std::vector<classad::Value> stamp) {
-  const bool same =
-      stamped_ && std::equal(stamp.begin(), stamp.end(), stamp_.begin(), stamp_.end(),
-                             [](const classad::Value& a, const classad::Value& b) { return a.identical(b); });
-  if (same) return;
+  if (stamped_ && classad::identical(stamp, stamp_)) return;
   known_.clear();
   stamp_ = std::move(stamp);
   stamped_ = true;

@@ -15,6 +15,7 @@
 #include "model/negotiation/slot_assessment.h"
 #include "model/negotiation/slot_classes.h"
 #include "model/negotiation/slot_pool.h"
+#include "model/negotiation/submitter_attributes.h"
 
 namespace cara::negotiation {
 namespace {
@@ -30,26 +31,6 @@ struct RequestState {
   FamilyMatches matches;             // what its job gave each family's match in earlier spins
   signed char reads_submitter = -1;  // its match may read the Submitter* attributes; -1: not known yet
 };
-
-// The attributes the negotiator adds to a job for its match
-// (user-priorities-and-negotiation, "Priorities in Negotiation and
-// Preemption"; Cycle::candidate_job).
-constexpr const char* kSubmitterAttributes[] = {
-    "SubmitterUserPrio",           "SubmitterUserResourcesInUse", "SubmitterGroup",
-    "SubmitterNegotiatingGroup",   "SubmitterAutoregroup",        "SubmitterGroupQuota",
-    "SubmitterGroupResourcesInUse"};
-
-// Whether an expression of `job` reads one of them.
-bool reads_submitter_attributes(const classad::ClassAd& job) {
-  for (const classad::Attribute& a : job.attributes()) {
-    if (!a.expr || a.is_literal()) continue;
-    classad::References refs;
-    classad::collect_references(*a.expr, &job, refs);
-    for (const char* name : kSubmitterAttributes)
-      if (refs.internal.count(name) != 0 || refs.external.count(name) != 0) return true;
-  }
-  return false;
-}
 
 struct SubmitterState {
   std::size_t input = 0;
@@ -154,15 +135,17 @@ classad::ClassAd Cycle::candidate_job(const SubmitterState& s, std::size_t r, in
   // "Priorities in Negotiation and Preemption"), in the job's copy so that
   // slot and negotiator expressions see them through TARGET.
   classad::ClassAd job = *input_[s.input].requests[r].job;
-  job.set("SubmitterUserPrio", s.eup);
-  job.set("SubmitterUserResourcesInUse", s.usage);
-  job.set("SubmitterGroup", s.group);
-  job.set("SubmitterNegotiatingGroup", autoregroup ? std::string(accounting::kNoGroup) : s.group);
-  job.set("SubmitterAutoregroup", autoregroup);
+  SubmitterAttributes a;
+  a.user_prio = s.eup;
+  a.resources_in_use = s.usage;
+  a.group = s.group;
+  a.negotiating_group = autoregroup ? std::string(accounting::kNoGroup) : s.group;
+  a.autoregroup = autoregroup;
   if (grouped() && s.node > 0) {
-    job.set("SubmitterGroupQuota", groups_->nodes()[static_cast<std::size_t>(s.node)].quota);
-    job.set("SubmitterGroupResourcesInUse", group_used_[static_cast<std::size_t>(s.node)]);
+    a.group_quota = groups_->nodes()[static_cast<std::size_t>(s.node)].quota;
+    a.group_resources_in_use = group_used_[static_cast<std::size_t>(s.node)];
   }
+  add_submitter_attributes(job, a);
   (void)node;
   return job;
 }
@@ -194,9 +177,7 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   if (classes_->grouping()) {
     if (rs.reads_submitter < 0) rs.reads_submitter = slots_read_submitter_ || reads_submitter_attributes(job);
     std::vector<classad::Value> stamp;
-    if (rs.reads_submitter == 1)
-      for (const char* name : kSubmitterAttributes)
-        stamp.push_back(classad::evaluate_attr(job, name, nullptr, env_));
+    if (rs.reads_submitter == 1) stamp = submitter_attribute_values(job, env_);
     rs.matches.renew(std::move(stamp));
     memo = &rs.matches;
   }
@@ -408,7 +389,7 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, RankViews& ranks) {
   pool_ = &pool;
   classes_ = &classes;
   ranks_ = &ranks;
-  for (const char* name : kSubmitterAttributes) slots_read_submitter_ |= classes.reads(classad::intern(name));
+  slots_read_submitter_ = slots_read_submitter_attributes(classes);
   CycleStats& stats = result_.stats;
   concurrency_ = pool.concurrency();
   // Submitters, by their accountant records.

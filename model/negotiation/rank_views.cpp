@@ -4,14 +4,6 @@
 #include <utility>
 
 namespace cara::negotiation {
-namespace {
-
-bool same_values(const std::vector<classad::Value>& a, const std::vector<classad::Value>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const classad::Value& x, const classad::Value& y) { return x.identical(y); });
-}
-
-}  // namespace
 
 RankViews::RankViews(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
                      const classad::EvalEnv& env, bool presort,
@@ -21,23 +13,24 @@ RankViews::RankViews(const SlotPool& pool, const SlotClasses& classes, const Neg
   groups_ = base().rank_groups().size();
   if (!presort || groups_ == 0) return;
   // The value sets other than the base's, by how many requests give them
-  // (ties: the first given first, so the choice is deterministic).
+  // (ties: the first given first — a stable sort —, so the choice is
+  // deterministic).
   struct Seen {
     std::vector<classad::Value> values;
-    std::size_t count = 0, first = 0;
+    std::size_t count = 0;
   };
   std::vector<Seen> seen;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    std::optional<std::vector<classad::Value>> v = values_of(*jobs[i]);
+  for (const classad::ClassAd* job : jobs) {
+    std::optional<std::vector<classad::Value>> v = values_of(*job);
     if (!v) continue;
     bool unread = true;
     for (std::size_t g = 0; g < v->size() && unread; ++g)
       unread = (*v)[g].identical(base().rank_groups().unread(static_cast<int>(g)));
     if (unread) continue;
-    auto it =
-        std::find_if(seen.begin(), seen.end(), [&](const Seen& s) { return same_values(s.values, *v); });
+    auto it = std::find_if(seen.begin(), seen.end(),
+                           [&](const Seen& s) { return classad::identical(s.values, *v); });
     if (it == seen.end()) {
-      seen.push_back({std::move(*v), 1, i});
+      seen.push_back({std::move(*v), 1});
     } else {
       ++it->count;
     }
@@ -67,7 +60,7 @@ const ClassRanks& RankViews::for_job(const classad::ClassAd& job) const {
   const std::optional<std::vector<classad::Value>> v = values_of(job);
   if (v)
     for (std::size_t i = 1; i < views_.size(); ++i)
-      if (same_values(values_[i], *v)) return *views_[i];
+      if (classad::identical(values_[i], *v)) return *views_[i];
   return base();
 }
 

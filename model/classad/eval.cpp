@@ -3,10 +3,12 @@
 #include <array>
 #include <string>
 
+#include "model/classad/conjuncts.h"
 #include "model/classad/functions.h"
 #include "model/classad/literal.h"
 #include "model/classad/operators.h"
 #include "model/classad/parser.h"
+#include "model/classad/scalar.h"
 #include "model/classad/scope.h"
 #include "model/classad/unparse.h"
 
@@ -55,6 +57,47 @@ class Evaluator {
   explicit Evaluator(const EvalEnv& env) : env_(env) {}
 
   Value run(const ExprTree& t, const Frame& f) { return eval(t, t.root_index(), f); }
+
+  // Whether `t` is true (boolean-equivalent and true) in `f`, asked
+  // conjunct by conjunct (conjuncts.h); integers and strings held inline
+  // are compared without making Values.
+  bool holds(const ExprTree& t, const Frame& f) {
+    return all_conjuncts(t, [&](NodeIndex at, int depth) {
+      const Node& n = t.node(at);
+      if (n.kind == NodeKind::Binary && is_plain_comparison(n.op)) {
+        const int r = compare_scalars(n.op, scalar(t, n.a, f), scalar(t, n.b, f));
+        if (r >= 0) return r == 1;
+      }
+      return holds_at(t, at, depth, f);
+    });
+  }
+
+  // Whether node `at` of `t` is true in `f`, evaluated as the whole tree's
+  // evaluation would evaluate it at `depth`.
+  bool holds_at(const ExprTree& t, NodeIndex at, int depth, const Frame& f) {
+    depth_ = depth;
+    bool b = false;
+    return eval(t, at, f).bool_equiv(b) && b;
+  }
+
+  // A literal, or a reference that eval() would answer from an inline
+  // index entry, as a Scalar; None for anything else.
+  static Scalar scalar(const ExprTree& t, NodeIndex i, const Frame& f) {
+    const Node& n = t.node(i);
+    if (n.kind <= NodeKind::String) return Scalar::of(t, n);
+    if constexpr (!std::is_same_v<Lookup, BySymbol>) {
+      return Scalar{};
+    } else {
+      const ClassAd* ad = nullptr;
+      if (n.kind == NodeKind::ScopedAttr && static_cast<Scope>(n.aux) != Scope::Root) {
+        ad = static_cast<Scope>(n.aux) == Scope::My ? f.my : f.target;
+      } else if (n.kind == NodeKind::Attr) {
+        ad = f.ad;  // where eval() looks first
+      }
+      const ClassAd::IndexSlot* slot = ad ? ad->find_slot(n.a) : nullptr;
+      return slot ? Scalar::of(*slot) : Scalar{};
+    }
+  }
 
   Value eval(const ExprTree& t, NodeIndex i, const Frame& f) {
     const Node& n = t.node(i);
@@ -325,6 +368,15 @@ Value run(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const 
 }  // namespace
 
 namespace detail {
+bool holds_fast(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env) {
+  Evaluator<BySymbol> ev(env);
+  return ev.holds(expr, Frame{my, nullptr, my, target});
+}
+bool holds_at_fast(const ExprTree& expr, NodeIndex node, int depth, const ClassAd* my, const ClassAd* target,
+                   const EvalEnv& env) {
+  Evaluator<BySymbol> ev(env);
+  return ev.holds_at(expr, node, depth, Frame{my, nullptr, my, target});
+}
 Value evaluate_fast(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env) {
   return run<BySymbol>(expr, my, target, env);
 }

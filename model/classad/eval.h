@@ -35,6 +35,13 @@ namespace detail {
 // Hot-path entry points that skip detaching; the caller must not keep the
 // result beyond the life of the ads and `expr`.
 Value evaluate_fast(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env);
+// Whether evaluate_fast would give a true (or non-zero) result, decided
+// conjunct by conjunct (what matchmaking asks of Requirements).
+bool holds_fast(const ExprTree& expr, const ClassAd* my, const ClassAd* target, const EvalEnv& env);
+// Whether node `node` of `expr` is true, evaluated as evaluate_fast would
+// evaluate it `depth` levels down (a conjunct: conjuncts.h).
+bool holds_at_fast(const ExprTree& expr, NodeIndex node, int depth, const ClassAd* my, const ClassAd* target,
+                   const EvalEnv& env);
 Value evaluate_reference_fast(const ExprTree& expr, const ClassAd* my, const ClassAd* target,
                               const EvalEnv& env);
 }  // namespace detail

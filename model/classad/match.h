@@ -3,6 +3,10 @@
 // as MY and the other as TARGET; both must be true.
 #pragma once
 
+#include <cstdint>
+#include <span>
+#include <vector>
+
 #include "model/classad/classad.h"
 #include "model/classad/eval_env.h"
 #include "model/classad/symbol.h"
@@ -23,6 +27,14 @@ bool requirements_met(const ClassAd& ad, const ClassAd& other, const EvalEnv& en
 
 // job.Requirements && slot.Requirements, each in its own ad's scope.
 bool symmetric_match(const ClassAd& job, const ClassAd& slot, const EvalEnv& env = {});
+
+// The positions in `slots` of those that match `job` (symmetric_match), in
+// order, appended to `matched`. Walking many slot ads, each cold in cache,
+// waits on memory more than it computes, so the walk loads each slot's
+// lookup index a few slots ahead of its match, and its Requirements tree
+// when the index has arrived (bench/RESULTS.md, classad_bench match).
+void match_each(const ClassAd& job, std::span<const ClassAd* const> slots,
+                std::vector<std::uint32_t>& matched, const EvalEnv& env = {});
 
 // `ad.Rank` against `other` as a number; a Rank that is missing or not a
 // number counts as 0.0 (HTCondor's negotiator does the same).

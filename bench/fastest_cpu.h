@@ -1,13 +1,16 @@
-// Pins a single-threaded bench to the fastest CPU it may run on.
+// Pins a single-threaded bench to the allowed CPU whose memory answers
+// fastest.
 //
-// On the 2-vCPU VM the benches run on, one vCPU at times runs everything at
-// about 60 % of the other's speed for minutes (its host core is shared with
-// a neighbour; no steal time is reported): `classad_bench eval` gave 13 M/s
-// on one and 21 M/s on the other in the same minute, with the same binary.
-// That, not the code, was most of the swing of `match_per_s` between runs
-// (bench/RESULTS.md, 2026-11-29). A short fixed loop times each allowed CPU
-// and the bench stays on the fastest; the JSON says which, and the loop's
-// times, so that a slow machine shows as such.
+// On the 2-vCPU VM the benches run on, the host's other tenants slow one
+// vCPU or both for minutes at a time, and what they slow is memory, not
+// arithmetic: `classad_bench eval` gave 13 M/s on one vCPU and 21 M/s on
+// the other in the same minute (same binary, no steal time reported), and
+// later 12-13 M/s on both, while an arithmetic loop ran at the same speed
+// throughout. Landing on the slowed vCPU was most of the swing of
+// `match_per_s` between runs (bench/RESULTS.md, 2026-11-29). A short chase
+// of dependent loads times each allowed CPU and the bench stays on the
+// fastest; the JSON gives the times, so that a run on a contended machine
+// shows as such (about 4-13 ms quiet, 15-25 ms contended, here).
 #pragma once
 
 #include <sched.h>
@@ -16,23 +19,37 @@
 #include <chrono>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
 namespace cara::bench {
 
-// Milliseconds a fixed chain of dependent integer steps takes here (the
-// best of three: an interrupt must not make a CPU look slow).
+// Milliseconds a fixed chase of dependent loads through 8 MiB takes here
+// (past L2, within L3: what a neighbour's use of the shared cache slows;
+// an arithmetic loop ran at the same speed on both vCPUs while matching
+// ran at 60 %). The best of three: an interrupt must not make a CPU look
+// slow.
 inline double calibration_ms() {
+  constexpr std::size_t kWords = std::size_t{8} << 20 >> 3;
+  static const std::vector<std::uint32_t> next = [] {
+    // One cycle through every word, in a scrambled order (a fixed LCG
+    // shuffle), so that the prefetcher cannot guess the next load.
+    std::vector<std::uint32_t> order(kWords), out(kWords);
+    for (std::size_t i = 0; i < kWords; ++i) order[i] = static_cast<std::uint32_t>(i);
+    std::uint64_t x = 88172645463325252ull;
+    for (std::size_t i = kWords - 1; i > 0; --i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      std::swap(order[i], order[(x >> 33) % (i + 1)]);
+    }
+    for (std::size_t i = 0; i < kWords; ++i) out[order[i]] = order[(i + 1) % kWords];
+    return out;
+  }();
   double best = 1e9;
   for (int round = 0; round < 3; ++round) {
     const auto start = std::chrono::steady_clock::now();
-    volatile std::uint64_t sink;
-    std::uint64_t x = 88172645463325252ull;
-    for (int i = 0; i < 5'000'000; ++i) {
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-    }
-    sink = x;
+    std::uint32_t at = 0;
+    for (int i = 0; i < 200'000; ++i) at = next[at];
+    volatile std::uint32_t sink = at;
     (void)sink;
     best = std::min(
         best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

@@ -18,7 +18,8 @@
 // 20 s); reference_cycle_s is the plain algorithm's (every slot assessed
 // one by one), or null where it would not finish within a minute.
 // Usage: negotiator_bench [--pool favourable|realistic|all] [--min-slots N]
-//   [--max-slots N] [--min-cores N] [--max-cores N] [--runs N].
+//   [--max-slots N] [--min-cores N] [--max-cores N] [--runs N] [--threads N]
+// (--threads: the threads a cycle's per-slot phases may use; default 1).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,12 +143,16 @@ std::unique_ptr<Pool> build(const Point& p, std::mt19937& rng) {
   return pool;
 }
 
+// --threads: how many threads a cycle's per-slot phases may use.
+int g_threads = 1;
+
 double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches,
                      negotiation::CycleStats* stats = nullptr) {
   classad::EvalEnv env;
   env.now = kNow;
   negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
   cycle.set_slot_classes(classes);
+  cycle.set_threads(g_threads);
   const auto origin = bench::Clock::now();
   cycle.set_clock([origin] { return std::chrono::duration<double>(bench::Clock::now() - origin).count(); });
   const auto start = bench::Clock::now();
@@ -162,6 +167,7 @@ double realistic_cycle(bench::BenchPool& pool, negotiation::CycleResult& result)
   classad::EvalEnv env;
   env.now = kNow;
   negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
+  cycle.set_threads(g_threads);
   const auto origin = bench::Clock::now();
   cycle.set_clock([origin] { return std::chrono::duration<double>(bench::Clock::now() - origin).count(); });
   result = cycle.run(pool.slots, pool.submitters);
@@ -196,6 +202,7 @@ nlohmann::json realistic_point(int cores, int repeats) {
           {"groups", realistic.groups},
           {"cycle_s", bench::median(runs)},
           {"runs", runs.size()},
+          {"threads", g_threads},
           {"matches", st.matches},
           {"rejections", st.rejections},
           {"phase_s", {st.duration_phase1, st.duration_phase2, st.duration_phase3, st.duration_phase4}},
@@ -252,6 +259,7 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--min-cores") == 0) min_cores = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--runs") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (std::strcmp(argv[i], "--pool") == 0) kind = argv[i + 1];
+    if (std::strcmp(argv[i], "--threads") == 0) g_threads = std::max(1, std::atoi(argv[i + 1]));
   }
   if (kind != "all" && kind != "favourable" && kind != "realistic") {
     std::cerr << "negotiator_bench: --pool takes favourable, realistic or all, not '" << kind << "'\n";

@@ -114,6 +114,9 @@ constexpr KnobDefault kDefaults[] = {
      "1.0e10 * (Offline =?= True))"},
     {"NEGOTIATOR_PRE_JOB_RANK",
      "(10000000 * My.Rank) + (1000000 * (RemoteOwner =?= UNDEFINED)) - (100000 * Cpus) - Memory"},
+    // caracara's own: threads for the per-slot phases of a cycle
+    // (negotiation_cycle.h); HTCondor's negotiator has one.
+    {"NEGOTIATOR_THREADS", "1"},
     {"NEGOTIATOR_UPDATE_INTERVAL", "300"},
     {"NEGOTIATOR_USE_SLOT_WEIGHTS", "True"},
     {"NICE_USER_PRIO_FACTOR", "10000000000"},

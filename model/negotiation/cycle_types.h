@@ -15,6 +15,15 @@
 
 namespace cara::negotiation {
 
+// Threads a cycle's per-slot work may use (model/common/parallel.h), and
+// the fewest slots worth a thread: below some hundreds, starting one costs
+// more than it saves.
+inline constexpr std::size_t kMinSlotsPerThread = 512;
+struct Threads {
+  int count = 1;
+  std::size_t min_slots = kMinSlotsPerThread;
+};
+
 // One resource request: an autocluster of idle jobs alike to the
 // negotiator (schedd/autocluster.h), in the schedd's offer order.
 struct Request {

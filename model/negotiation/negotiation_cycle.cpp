@@ -525,7 +525,11 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, RankViews& ranks) {
 
 NegotiationCycle::NegotiationCycle(const NegotiatorPolicy& policy, const accounting::Accountant& accountant,
                                    std::optional<accounting::GroupTree> groups, classad::EvalEnv env)
-    : policy_(policy), accountant_(accountant), groups_(std::move(groups)), env_(env) {}
+    : policy_(policy),
+      accountant_(accountant),
+      groups_(std::move(groups)),
+      env_(env),
+      threads_(policy.threads) {}
 
 CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
                                   const std::vector<SubmitterRequests>& submitters) {
@@ -534,14 +538,17 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   stats.time = env_.now;
   const double start = clock_ ? clock_() : 0;
   // Phase 1: the slots.
-  SlotPool pool(slots, policy_, accountant_, env_);
+  // A caller's random source is drawn from in evaluation order: one
+  // thread then, so that random() in slot ads stays reproducible.
+  const Threads threads{env_.random != nullptr ? 1 : threads_, min_slots_per_thread_};
+  SlotPool pool(slots, policy_, accountant_, env_, threads);
   stats.total_slots = pool.total_slots();
   stats.trimmed_slots = pool.trimmed_slots();
   if (clock_) stats.duration_phase1 = clock_() - start;
   // Phase 2: group quotas and the Remote* priorities.
   const double phase2_start = clock_ ? clock_() : 0;
   if (groups_) groups_->assign_quotas(pool.total_weight());
-  pool.annotate(accountant_, groups_ ? &*groups_ : nullptr);
+  pool.annotate(accountant_, groups_ ? &*groups_ : nullptr, threads);
   if (clock_) stats.duration_phase2 = clock_() - phase2_start;
   // Phase 3 (HTCondor's "sorting and trimming"): the slot classes over the
   // attributes the requests and the negotiator's expressions read.

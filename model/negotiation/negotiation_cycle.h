@@ -60,6 +60,17 @@ class NegotiationCycle {
   // evaluated. For tests that check the prefilter changes nothing.
   void set_prefilter(bool on) { prefilter_on_ = on; }
 
+  // How many threads the per-slot work of phases 1 and 2 may use (by
+  // default the policy's NEGOTIATOR_THREADS)
+  // (model/common/parallel.h), each given at least `min_slots` slots: the
+  // result is the same for any number (but for random() in a slot's
+  // SlotWeight, Rank or the like without an EvalEnv random source, which
+  // draws from a generator per thread; with a source, one thread is used).
+  void set_threads(int threads, std::size_t min_slots = kMinSlotsPerThread) {
+    threads_ = threads;
+    min_slots_per_thread_ = min_slots;
+  }
+
   CycleResult run(const std::vector<classad::ClassAd>& slots,
                   const std::vector<SubmitterRequests>& submitters);
 
@@ -71,6 +82,8 @@ class NegotiationCycle {
   std::function<double()> clock_;
   bool classes_on_ = true;
   bool prefilter_on_ = true;
+  int threads_ = 1;
+  std::size_t min_slots_per_thread_ = kMinSlotsPerThread;
 };
 
 }  // namespace cara::negotiation

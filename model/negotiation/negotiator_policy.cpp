@@ -51,6 +51,10 @@ Result<NegotiatorPolicy> NegotiatorPolicy::from_config(const config::Config& con
   if (!rounds) return Error{rounds.error()};
   if (*rounds < 1) return Error{"GROUP_QUOTA_MAX_ALLOCATION_ROUNDS must be at least 1"};
   p.max_allocation_rounds = static_cast<int>(*rounds);
+  auto threads = config.integer("NEGOTIATOR_THREADS");
+  if (!threads) return Error{threads.error()};
+  if (*threads < 1 || *threads > 256) return Error{"NEGOTIATOR_THREADS must be between 1 and 256"};
+  p.threads = static_cast<int>(*threads);
   for (auto [knob, into, least] : {std::tuple{"NEGOTIATOR_INTERVAL", &p.interval, 1},
                                    std::tuple{"NEGOTIATOR_MIN_INTERVAL", &p.min_interval, 0},
                                    std::tuple{"NEGOTIATOR_CYCLE_DELAY", &p.cycle_delay, 0}}) {

@@ -32,6 +32,7 @@ struct NegotiatorPolicy {
   bool use_slot_weights = true;              // NEGOTIATOR_USE_SLOT_WEIGHTS
   bool allow_pslot_preemption = false;       // ALLOW_PSLOT_PREEMPTION
   int max_allocation_rounds = 3;             // GROUP_QUOTA_MAX_ALLOCATION_ROUNDS
+  int threads = 1;                           // NEGOTIATOR_THREADS (caracara's): per-slot phases
   ConcurrencyLimits concurrency_limits;
   // When cycles run (seconds): at most every NEGOTIATOR_INTERVAL unless a
   // schedd asks, never closer than NEGOTIATOR_MIN_INTERVAL between starts

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "model/accounting/accountant.h"
@@ -10,6 +11,7 @@
 #include "model/classad/match.h"
 #include "model/classad/references.h"
 #include "model/classad/symbol.h"
+#include "model/common/parallel.h"
 #include "model/common/text.h"
 #include "model/negotiation/carved_weight.h"
 #include "model/schedd/job_status.h"
@@ -51,85 +53,106 @@ std::string remote_submitter(const classad::ClassAd& ad) {
   return {};
 }
 
+namespace {
+
+// What one slot ad says of itself (step 1), or nothing when
+// NEGOTIATOR_SLOT_CONSTRAINT leaves it out. Reads only the ad, the policy
+// and the accountant, so slots are described in parallel; what depends on
+// the slots before it (weight signatures, sums) is done in input order by
+// the caller.
+std::optional<PoolSlot> describe(const classad::ClassAd& ad, std::size_t i, const NegotiatorPolicy& policy,
+                                 const accounting::Accountant& accountant, const classad::EvalEnv& env,
+                                 bool priority_preemption) {
+  if (!policy.negotiates_for(ad, env)) return std::nullopt;
+  PoolSlot s;
+  s.ad = &ad;
+  s.input = i;
+  s.name = string_attr(ad, "Name");
+  s.machine = string_attr(ad, "Machine");
+  if (s.name.empty()) s.name = "slot#" + std::to_string(i + 1);
+  s.weight = policy.use_slot_weights ? slot_weight(ad, env) : 1;
+  s.partitionable = true_attr(ad, "PartitionableSlot");
+  if (const classad::Attribute* rank = ad.find("Rank"); rank == nullptr) {
+    s.rank_constant = true;
+  } else if (rank->is_literal()) {
+    s.rank_constant = rank->literal().number(s.rank_value);
+  } else if (rank->expr) {
+    // A Rank that reads nothing of the job (KFlops / 1e6, a site's
+    // preference among its own slots) ranks every job alike: its value
+    // against no job is the one every job gets.
+    classad::References refs;
+    classad::collect_references(*rank->expr, &ad, refs);
+    if (refs.external.empty()) {
+      static const classad::ClassAd kNoJob;
+      s.rank_constant = true;
+      s.rank_value = classad::rank(ad, kNoJob, env);
+    }
+  }
+  if (s.partitionable) {
+    s.consumption_exprs = consumption_exprs(ad);
+    s.consumption_policy = !s.consumption_exprs.empty();
+    classify_carved_weight(s);
+  }
+  const std::string state = to_lower(string_attr(ad, "State"));
+  const std::string activity = to_lower(string_attr(ad, "Activity"));
+  if (state.empty() || state == "unclaimed" || state == "owner" || state == "backfill") {
+    s.use = SlotUse::Idle;
+  } else if (state == "claimed" && activity == "idle") {
+    s.use = SlotUse::ClaimedIdle;
+  } else if (state == "claimed" && (activity == "busy" || activity == "suspended")) {
+    s.use = SlotUse::Busy;
+  } else {
+    s.use = SlotUse::Unavailable;  // Matched, Preempting, Drained, retiring
+  }
+  if (s.partitionable && s.use != SlotUse::Unavailable) s.use = SlotUse::Idle;
+  if (state == "claimed") {
+    s.remote_submitter = remote_submitter(ad);
+    s.remote_key = to_lower(s.remote_submitter);
+    s.remote_group = accountant.group_of(s.remote_submitter);
+    s.current_rank = number_attr(ad, "CurrentRank", 0, env);
+    if (auto limits = parse_concurrency_limits(string_attr(ad, "ConcurrencyLimits"))) {
+      s.running_limits = std::move(*limits);
+    }
+    // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION false: a job still within
+    // its MaxJobRetirementTime is not matched away.
+    const double retirement = number_attr(ad, "MaxJobRetirementTime", 0, env);
+    const double start = number_attr(ad, "JobStart", static_cast<double>(env.now), env);
+    s.in_retirement = retirement > 0 && static_cast<double>(env.now) - start < retirement;
+    s.retiring = !policy.consider_early_preemption && s.in_retirement;
+  }
+  s.dynamic = true_attr(ad, "DynamicSlot");
+  s.offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
+  s.untakeable =
+      s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) && !priority_preemption;
+  return s;
+}
+
+}  // namespace
+
 SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
-                   const accounting::Accountant& accountant, const classad::EvalEnv& env) {
+                   const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads) {
   total_ = static_cast<std::int64_t>(slots.size());
   const bool priority_preemption = policy.priority_preemption_possible();
+  std::vector<std::optional<PoolSlot>> described(slots.size());
+  parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      described[i] = describe(slots[i], i, policy, accountant, env, priority_preemption);
+  });
   WeightSignatures signatures;
   slots_.reserve(slots.size());
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    const classad::ClassAd& ad = slots[i];
-    if (!policy.negotiates_for(ad, env)) {
+  for (std::optional<PoolSlot>& d : described) {
+    if (!d) {
       ++trimmed_;
       continue;
     }
-    PoolSlot s;
-    s.ad = &ad;
-    s.input = i;
-    s.name = string_attr(ad, "Name");
-    s.machine = string_attr(ad, "Machine");
-    if (s.name.empty()) s.name = "slot#" + std::to_string(i + 1);
-    s.weight = policy.use_slot_weights ? slot_weight(ad, env) : 1;
+    PoolSlot& s = *d;
     total_weight_ += s.weight;
-    s.partitionable = true_attr(ad, "PartitionableSlot");
-    if (const classad::Attribute* rank = ad.find("Rank"); rank == nullptr) {
-      s.rank_constant = true;
-    } else if (rank->is_literal()) {
-      s.rank_constant = rank->literal().number(s.rank_value);
-    } else if (rank->expr) {
-      // A Rank that reads nothing of the job (KFlops / 1e6, a site's
-      // preference among its own slots) ranks every job alike: its value
-      // against no job is the one every job gets.
-      classad::References refs;
-      classad::collect_references(*rank->expr, &ad, refs);
-      if (refs.external.empty()) {
-        static const classad::ClassAd kNoJob;
-        s.rank_constant = true;
-        s.rank_value = classad::rank(ad, kNoJob, env);
-      }
+    if (s.partitionable && policy.use_slot_weights) s.weight_signature = signatures.of(s);
+    if (!s.running_limits.empty()) concurrency_.add(s.running_limits);
+    if (!s.remote_submitter.empty()) {
+      usage_[s.remote_key] += s.weight;
+      group_usage_[s.remote_group] += s.weight;
     }
-    if (s.partitionable) {
-      s.consumption_exprs = consumption_exprs(ad);
-      s.consumption_policy = !s.consumption_exprs.empty();
-      classify_carved_weight(s);
-      if (policy.use_slot_weights) s.weight_signature = signatures.of(s);
-    }
-    const std::string state = to_lower(string_attr(ad, "State"));
-    const std::string activity = to_lower(string_attr(ad, "Activity"));
-    if (state.empty() || state == "unclaimed" || state == "owner" || state == "backfill") {
-      s.use = SlotUse::Idle;
-    } else if (state == "claimed" && activity == "idle") {
-      s.use = SlotUse::ClaimedIdle;
-    } else if (state == "claimed" && (activity == "busy" || activity == "suspended")) {
-      s.use = SlotUse::Busy;
-    } else {
-      s.use = SlotUse::Unavailable;  // Matched, Preempting, Drained, retiring
-    }
-    if (s.partitionable && s.use != SlotUse::Unavailable) s.use = SlotUse::Idle;
-    if (state == "claimed") {
-      s.remote_submitter = remote_submitter(ad);
-      s.remote_key = to_lower(s.remote_submitter);
-      s.remote_group = accountant.group_of(s.remote_submitter);
-      s.current_rank = number_attr(ad, "CurrentRank", 0, env);
-      if (auto limits = parse_concurrency_limits(string_attr(ad, "ConcurrencyLimits"))) {
-        s.running_limits = std::move(*limits);
-        concurrency_.add(s.running_limits);
-      }
-      if (!s.remote_submitter.empty()) {
-        usage_[s.remote_key] += s.weight;
-        group_usage_[s.remote_group] += s.weight;
-      }
-      // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION false: a job still within
-      // its MaxJobRetirementTime is not matched away.
-      const double retirement = number_attr(ad, "MaxJobRetirementTime", 0, env);
-      const double start = number_attr(ad, "JobStart", static_cast<double>(env.now), env);
-      s.in_retirement = retirement > 0 && static_cast<double>(env.now) - start < retirement;
-      s.retiring = !policy.consider_early_preemption && s.in_retirement;
-    }
-    s.dynamic = true_attr(ad, "DynamicSlot");
-    s.offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
-    s.untakeable =
-        s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) && !priority_preemption;
     slots_.push_back(std::move(s));
   }
   signature_consumption_ = signatures.consumption();
@@ -183,41 +206,67 @@ classad::ClassAd& SlotPool::own(std::size_t i) {
   return *copies_[i];
 }
 
-void SlotPool::annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups) {
+void SlotPool::annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups,
+                        Threads threads) {
+  // The busy slots' owned copies are made here, in slot order: own() grows
+  // containers shared by all slots. Each thread then writes only its own
+  // slots' copies.
+  std::vector<std::size_t> busy;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (slots_[i].remote_submitter.empty()) continue;
+    own(i);
+    busy.push_back(i);
+  }
+  // By busy slot: its SlotID, for the Slot<N>_RemoteUserPrio its machine's
+  // slots get (none without a machine or a SlotID).
+  std::vector<std::optional<long long>> slot_ids(busy.size());
+  parallel_chunks(busy.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) {
+      PoolSlot& s = slots_[busy[k]];
+      s.remote_eup = accountant.effective_priority(s.remote_submitter);
+      classad::ClassAd& ad = *copies_[busy[k]];
+      const std::string& user = s.remote_key;
+      ad.set("RemoteUserPrio", s.remote_eup);
+      ad.set("RemoteUserResourcesInUse", usage_.count(user) ? usage_.at(user) : 0.0);
+      ad.set("RemoteGroup", s.remote_group);
+      if (ad.find("RemoteNegotiatingGroup") == nullptr) ad.set("RemoteNegotiatingGroup", s.remote_group);
+      if (ad.find("RemoteAutoregroup") == nullptr) ad.set("RemoteAutoregroup", false);
+      const accounting::GroupNode* g = groups != nullptr ? groups->find(s.remote_group) : nullptr;
+      if (g != nullptr && g->parent >= 0) {
+        ad.set("RemoteGroupQuota", g->quota);
+        ad.set("RemoteGroupResourcesInUse",
+               group_usage_.count(s.remote_group) ? group_usage_.at(s.remote_group) : 0.0);
+      }
+      double id = 0;
+      if (!s.machine.empty() && classad::evaluate_attr(ad, "SlotID").number(id))
+        slot_ids[k] = static_cast<long long>(id);
+    }
+  });
   // By machine: the Slot<N>_RemoteUserPrio attributes its slots get, each
   // one literal shared by all of them.
   std::unordered_map<std::string, std::vector<std::pair<std::string, classad::ExprPtr>>> per_machine;
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    PoolSlot& s = slots_[i];
-    if (s.remote_submitter.empty()) continue;
-    s.remote_eup = accountant.effective_priority(s.remote_submitter);
-    classad::ClassAd& ad = own(i);
-    const std::string& user = s.remote_key;
-    ad.set("RemoteUserPrio", s.remote_eup);
-    ad.set("RemoteUserResourcesInUse", usage_.count(user) ? usage_.at(user) : 0.0);
-    ad.set("RemoteGroup", s.remote_group);
-    if (ad.find("RemoteNegotiatingGroup") == nullptr) ad.set("RemoteNegotiatingGroup", s.remote_group);
-    if (ad.find("RemoteAutoregroup") == nullptr) ad.set("RemoteAutoregroup", false);
-    const accounting::GroupNode* g = groups != nullptr ? groups->find(s.remote_group) : nullptr;
-    if (g != nullptr && g->parent >= 0) {
-      ad.set("RemoteGroupQuota", g->quota);
-      ad.set("RemoteGroupResourcesInUse",
-             group_usage_.count(s.remote_group) ? group_usage_.at(s.remote_group) : 0.0);
-    }
-    double id = 0;
-    if (!s.machine.empty() && classad::evaluate_attr(ad, "SlotID").number(id))
-      per_machine[s.machine].emplace_back(
-          "Slot" + std::to_string(static_cast<long long>(id)) + "_RemoteUserPrio",
-          classad::make_literal_expr(s.remote_eup));
+  for (std::size_t k = 0; k < busy.size(); ++k) {
+    if (!slot_ids[k]) continue;
+    const PoolSlot& s = slots_[busy[k]];
+    per_machine[s.machine].emplace_back("Slot" + std::to_string(*slot_ids[k]) + "_RemoteUserPrio",
+                                        classad::make_literal_expr(s.remote_eup));
   }
   if (per_machine.empty()) return;
+  std::vector<std::pair<std::size_t, const std::vector<std::pair<std::string, classad::ExprPtr>>*>> receivers;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (slots_[i].machine.empty()) continue;
     auto it = per_machine.find(slots_[i].machine);
     if (it == per_machine.end()) continue;
-    classad::ClassAd& ad = own(i);
-    for (const auto& [attr, prio] : it->second) ad.insert(attr, prio);
+    own(i);
+    receivers.emplace_back(i, &it->second);
   }
+  parallel_chunks(receivers.size(), threads.count, threads.min_slots,
+                  [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t k = begin; k < end; ++k) {
+                      classad::ClassAd& ad = *copies_[receivers[k].first];
+                      for (const auto& [attr, prio] : *receivers[k].second) ad.insert(attr, prio);
+                    }
+                  });
 }
 
 }  // namespace cara::negotiation

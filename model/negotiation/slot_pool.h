@@ -17,6 +17,7 @@
 #include "model/classad/classad.h"
 #include "model/classad/eval_env.h"
 #include "model/negotiation/concurrency_limits.h"
+#include "model/negotiation/cycle_types.h"
 #include "model/negotiation/negotiator_policy.h"
 
 namespace cara::accounting {
@@ -89,14 +90,17 @@ struct PoolSlot {
 
 class SlotPool {
  public:
-  // `slots` must outlive the pool.
+  // `slots` must outlive the pool. The slots are described on up to
+  // `threads` threads (the same pool whatever the number).
   SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
-           const accounting::Accountant& accountant, const classad::EvalEnv& env);
+           const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads = {});
 
   // Adds the Remote* attributes to the busy slots (and Slot<N>_RemoteUserPrio
   // to every slot of a machine with a busy slot N). `groups` may be null
   // (no GROUP_NAMES); its quotas must be assigned.
-  void annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups);
+  // On up to `threads` threads (the same annotations whatever the number).
+  void annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups,
+                Threads threads = {});
 
   std::vector<PoolSlot>& slots() { return slots_; }
   const std::vector<PoolSlot>& slots() const { return slots_; }

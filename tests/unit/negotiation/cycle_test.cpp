@@ -353,3 +353,30 @@ TEST_CASE("a submitter held back whole by its ceiling or its group's quota says 
   CHECK(r.submitters[0].matched == 0);
   CHECK(r.submitters[0].held_back == "group quota exceeded");
 }
+
+TEST_CASE("NEGOTIATOR_THREADS sets the cycle's threads, 1 to 256", "[negotiation][issue30]") {
+  auto policy = negotiation::NegotiatorPolicy::from_config(test::negotiator_config(""));
+  REQUIRE(policy);
+  CHECK(policy->threads == 1);
+  policy = negotiation::NegotiatorPolicy::from_config(test::negotiator_config("NEGOTIATOR_THREADS = 2\n"));
+  REQUIRE(policy);
+  CHECK(policy->threads == 2);
+  for (const char* bad :
+       {"NEGOTIATOR_THREADS = 0\n", "NEGOTIATOR_THREADS = 1000\n", "NEGOTIATOR_THREADS = two\n"}) {
+    auto refused = negotiation::NegotiatorPolicy::from_config(test::negotiator_config(bad));
+    INFO(bad);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().find("NEGOTIATOR_THREADS") != std::string::npos);
+  }
+  // The cycle takes the policy's number: two threads, same matches.
+  Pool one(""), two("NEGOTIATOR_THREADS = 2\n");
+  for (Pool* p : {&one, &two}) {
+    idle_slots(*p, 1200);
+    p->submit(kA, 1, 700);
+  }
+  REQUIRE(two.policy.threads == 2);
+  const auto a = one.run(), b = two.run();
+  CHECK(a.stats.matches == 700);
+  CHECK(b.stats.matches == 700);
+  for (std::size_t i = 0; i < a.matches.size(); ++i) CHECK(a.matches[i].slot == b.matches[i].slot);
+}

@@ -102,6 +102,62 @@ std::string job_extra(Random& r) {
   return e;
 }
 
+// The configuration of a random pool.
+std::string random_config(Random& r) {
+  std::string config = "XSW_LIMIT = " + std::to_string(1 + r.pick(5)) + "\n";
+  if (r.pick(2)) config += "PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.1\n";
+  if (r.chance(4)) config += "NEGOTIATOR_CONSIDER_PREEMPTION = False\n";
+  if (r.chance(4)) config += "NEGOTIATOR_USE_SLOT_WEIGHTS = False\n";
+  if (r.chance(3)) config += "ALLOW_PSLOT_PREEMPTION = True\n";
+  if (r.pick(2))
+    config +=
+        "GROUP_NAMES = group_a, group_b\nGROUP_QUOTA_DYNAMIC_group_a = 0.4\n"
+        "GROUP_QUOTA_DYNAMIC_group_b = 0.3\nGROUP_ACCEPT_SURPLUS = " +
+        std::string(r.pick(2) ? "true" : "false") + "\n";
+  return config;
+}
+
+// The slots, priorities and jobs of a random pool, the same in `fast` and
+// `plain` (both made with one random_config()).
+void fill_random_pool(Random& r, int round, Pool& fast, Pool& plain) {
+  const int machines = 1 + r.pick(6);
+  for (int m = 0; m < machines; ++m) {
+    const bool partitionable = r.chance(3);
+    const int cpus = partitionable ? 2 + r.pick(6) : 1 + r.pick(2);
+    for (int s = 1; s <= (partitionable ? 1 : 1 + r.pick(3)); ++s)
+      fast.slots.push_back(slot("slot" + std::to_string(s) + "@m" + std::to_string(m),
+                                slot_extra(r, m, s, partitionable), cpus));
+    // Busy dynamic slots of a partitionable one (ALLOW_PSLOT_PREEMPTION
+    // may add their resources to it).
+    for (int d = 1; partitionable && d <= r.pick(3); ++d) {
+      const char* user = kUsers[r.pick(5)];
+      fast.slots.push_back(slot("slot1_" + std::to_string(d) + "@m" + std::to_string(m),
+                                "SlotID = 1; DynamicSlot = true; State = \"Claimed\"; Activity = \"Busy\"; "
+                                "RemoteUser = \"" +
+                                    std::string(user) + "\"; CurrentRank = " + std::to_string(r.pick(2)) +
+                                    "; Rank = " + std::to_string(r.pick(2)),
+                                1 + r.pick(2)));
+    }
+  }
+  plain.slots = fast.slots;
+  for (const char* user : kUsers) {
+    const double prio = 0.5 + r.pick(50);
+    REQUIRE(fast.accountant.set_priority(user, prio));
+    REQUIRE(plain.accountant.set_priority(user, prio));
+    if (r.chance(6)) {
+      const double ceiling = 1 + r.pick(4);
+      REQUIRE(fast.accountant.set_ceiling(user, ceiling, std::nullopt, kNow));
+      REQUIRE(plain.accountant.set_ceiling(user, ceiling, std::nullopt, kNow));
+    }
+    for (int q = 0; q < r.pick(3); ++q) {
+      const std::string extra = job_extra(r);
+      const int count = 1 + r.pick(5), cluster = 10 * round + q;
+      fast.submit(user, cluster, count, extra);
+      plain.submit(user, cluster, count, extra);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the fast cycle gives the plain algorithm's matches, order and reasons on 2,000 random pools",
@@ -111,53 +167,9 @@ TEST_CASE("the fast cycle gives the plain algorithm's matches, order and reasons
   std::int64_t prefiltered = 0, reasons_seen = 0;
   std::map<std::string, int> reason_kinds;
   for (int round = 0; round < 2000; ++round) {
-    std::string config = "XSW_LIMIT = " + std::to_string(1 + r.pick(5)) + "\n";
-    if (r.pick(2)) config += "PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.1\n";
-    if (r.chance(4)) config += "NEGOTIATOR_CONSIDER_PREEMPTION = False\n";
-    if (r.chance(4)) config += "NEGOTIATOR_USE_SLOT_WEIGHTS = False\n";
-    if (r.chance(3)) config += "ALLOW_PSLOT_PREEMPTION = True\n";
-    if (r.pick(2))
-      config +=
-          "GROUP_NAMES = group_a, group_b\nGROUP_QUOTA_DYNAMIC_group_a = 0.4\n"
-          "GROUP_QUOTA_DYNAMIC_group_b = 0.3\nGROUP_ACCEPT_SURPLUS = " +
-          std::string(r.pick(2) ? "true" : "false") + "\n";
+    const std::string config = random_config(r);
     Pool fast(config), plain(config);
-    const int machines = 1 + r.pick(6);
-    for (int m = 0; m < machines; ++m) {
-      const bool partitionable = r.chance(3);
-      const int cpus = partitionable ? 2 + r.pick(6) : 1 + r.pick(2);
-      for (int s = 1; s <= (partitionable ? 1 : 1 + r.pick(3)); ++s)
-        fast.slots.push_back(slot("slot" + std::to_string(s) + "@m" + std::to_string(m),
-                                  slot_extra(r, m, s, partitionable), cpus));
-      // Busy dynamic slots of a partitionable one (ALLOW_PSLOT_PREEMPTION
-      // may add their resources to it).
-      for (int d = 1; partitionable && d <= r.pick(3); ++d) {
-        const char* user = kUsers[r.pick(5)];
-        fast.slots.push_back(slot("slot1_" + std::to_string(d) + "@m" + std::to_string(m),
-                                  "SlotID = 1; DynamicSlot = true; State = \"Claimed\"; Activity = \"Busy\"; "
-                                  "RemoteUser = \"" +
-                                      std::string(user) + "\"; CurrentRank = " + std::to_string(r.pick(2)) +
-                                      "; Rank = " + std::to_string(r.pick(2)),
-                                  1 + r.pick(2)));
-      }
-    }
-    plain.slots = fast.slots;
-    for (const char* user : kUsers) {
-      const double prio = 0.5 + r.pick(50);
-      REQUIRE(fast.accountant.set_priority(user, prio));
-      REQUIRE(plain.accountant.set_priority(user, prio));
-      if (r.chance(6)) {
-        const double ceiling = 1 + r.pick(4);
-        REQUIRE(fast.accountant.set_ceiling(user, ceiling, std::nullopt, kNow));
-        REQUIRE(plain.accountant.set_ceiling(user, ceiling, std::nullopt, kNow));
-      }
-      for (int q = 0; q < r.pick(3); ++q) {
-        const std::string extra = job_extra(r);
-        const int count = 1 + r.pick(5), cluster = 10 * round + q;
-        fast.submit(user, cluster, count, extra);
-        plain.submit(user, cluster, count, extra);
-      }
-    }
+    fill_random_pool(r, round, fast, plain);
     const auto a = fast.run(true, true), b = plain.run(false, false);
     INFO("round " << round);
     REQUIRE(a.matches.size() == b.matches.size());
@@ -225,4 +237,49 @@ TEST_CASE("the request prefilter reads the conjuncts it can and leaves the rest"
   const negotiation::RequestPrefilter small(ad("[Requirements = TARGET.Id < 5]"), env);
   CHECK(small.may_match(ad("[Id = 9007199254740993]")));  // not a number it can compare exactly
   CHECK_FALSE(small.may_match(ad("[Id = 7]")));
+}
+
+TEST_CASE("a cycle on several threads gives one thread's matches, order, reasons and counts",
+          "[negotiation][issue30][differential]") {
+  // Three threads, each given a slot or more however small the pool: the
+  // slots are described and annotated in chunks and merged in slot order.
+  Random r{std::mt19937(20261129)};
+  std::size_t matched = 0, preempting = 0;
+  for (int round = 0; round < 500; ++round) {
+    const std::string config = random_config(r);
+    Pool one(config), three(config);
+    fill_random_pool(r, round, one, three);
+    const auto a = one.run(true, true, 1), b = three.run(true, true, 3);
+    INFO("round " << round);
+    REQUIRE(a.matches.size() == b.matches.size());
+    for (std::size_t i = 0; i < a.matches.size(); ++i) {
+      INFO("match " << i);
+      CHECK(a.matches[i].slot == b.matches[i].slot);
+      CHECK(a.matches[i].job_id == b.matches[i].job_id);
+      CHECK(a.matches[i].reason == b.matches[i].reason);
+      CHECK(a.matches[i].weight == b.matches[i].weight);
+      CHECK(a.matches[i].preempts == b.matches[i].preempts);
+      CHECK(a.matches[i].victims == b.matches[i].victims);
+      preempting += a.matches[i].preempts.has_value();
+    }
+    REQUIRE(a.rejections.size() == b.rejections.size());
+    for (std::size_t i = 0; i < a.rejections.size(); ++i) {
+      CHECK(a.rejections[i].job_id == b.rejections[i].job_id);
+      CHECK(a.rejections[i].reason == b.rejections[i].reason);
+    }
+    REQUIRE(a.submitters.size() == b.submitters.size());
+    for (std::size_t i = 0; i < a.submitters.size(); ++i) {
+      CHECK(a.submitters[i].held_back == b.submitters[i].held_back);
+      CHECK(a.submitters[i].matched == b.submitters[i].matched);
+      CHECK(a.submitters[i].usage == b.submitters[i].usage);
+    }
+    CHECK(a.stats.total_slots == b.stats.total_slots);
+    CHECK(a.stats.trimmed_slots == b.stats.trimmed_slots);
+    CHECK(a.stats.slot_classes == b.stats.slot_classes);
+    CHECK(a.stats.candidate_slots == b.stats.candidate_slots);
+    CHECK(a.stats.slot_evaluations == b.stats.slot_evaluations);
+    matched += a.matches.size();
+  }
+  CHECK(matched > 500);
+  CHECK(preempting > 10);  // the Remote* annotations were read
 }

@@ -84,12 +84,15 @@ struct Pool {
     submitters.push_back({submitter, {std::move(r)}});
   }
 
-  negotiation::CycleResult run(bool classes = true, bool prefilter = true) {
+  // `threads` > 0: that many threads for the per-slot phases, splitting
+  // however small the pool (else the policy's NEGOTIATOR_THREADS).
+  negotiation::CycleResult run(bool classes = true, bool prefilter = true, int threads = 0) {
     classad::EvalEnv env;
     env.now = kNow;
     negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
     cycle.set_slot_classes(classes);
     cycle.set_prefilter(prefilter);
+    if (threads > 0) cycle.set_threads(threads, 1);
     return cycle.run(slots, submitters);
   }
 

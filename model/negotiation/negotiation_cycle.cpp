@@ -577,7 +577,7 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
     }
   }
   const double phase3_start = clock_ ? clock_() : 0;
-  SlotClasses classes(pool, std::move(names), std::move(match_names), classes_on_);
+  SlotClasses classes(pool, std::move(names), std::move(match_names), classes_on_, threads);
   std::vector<const classad::ClassAd*> jobs;
   for (const SubmitterRequests& s : submitters)
     for (const Request& r : s.requests) jobs.push_back(r.job);

@@ -1,27 +1,16 @@
 #include "model/negotiation/slot_classes.h"
 
 #include <algorithm>
-#include <charconv>
 #include <limits>
+#include <mutex>
+#include <utility>
 
-#include "model/accounting/accountant_config.h"
-#include "model/classad/unparse.h"
-#include "model/common/text.h"
+#include "model/common/parallel.h"
 
 namespace cara::negotiation {
-namespace {
-
-// The shortest text that reads back as `d`: one number, one text.
-std::string number_text(double d) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, d).ptr;
-  return std::string(buf, end);
-}
-
-}  // namespace
 
 SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
-                         bool grouping)
+                         bool grouping, Threads threads)
     : pool_(pool), grouping_(grouping) {
   // SlotWeight: a family's slots weigh alike for any job.
   for (const char* always :
@@ -33,116 +22,60 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   for (const std::string& n : match_names) match_symbols_.push_back(classad::intern(n));
   const auto& slots = pool.slots();
   class_of_.assign(slots.size(), -1);
+  // The offered slots' class keys, written on the cycle's threads; then,
+  // in slot order, the classes they make.
+  std::vector<std::size_t> offered;
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].offered) offered.push_back(i);
+  std::vector<std::string> keys = write_keys(offered, name_symbols_, true, threads);
   std::unordered_map<std::string, int> untakeable_keys;
-  for (std::size_t i = 0; i < slots.size(); ++i) {
-    const PoolSlot& s = slots[i];
-    if (!s.offered) continue;
-    if (!s.untakeable) {
-      class_of_[i] = place(i);
-    } else if (!grouping_ || untakeable_keys.emplace(key(s, name_symbols_, true), 0).second) {
+  std::vector<std::size_t> firsts;  // by class: the slot that made it
+  for (std::size_t k = 0; k < offered.size(); ++k) {
+    const std::size_t i = offered[k];
+    if (!slots[i].untakeable) {
+      const auto [c, fresh] = class_for(i, std::move(keys[k]));
+      if (fresh) firsts.push_back(i);
+      class_of_[i] = c;
+      classes_[static_cast<std::size_t>(c)].members.insert(i);
+    } else if (!grouping_ || untakeable_keys.emplace(std::move(keys[k]), 0).second) {
       untakeable_.push_back(i);
     }
+  }
+  // Then their families (keyed on the threads too), in class order: the
+  // numbers and live lists place() would have made slot by slot.
+  std::vector<std::string> family_keys = write_keys(firsts, match_symbols_, false, threads);
+  for (std::size_t c = 0; c < firsts.size(); ++c) {
+    join_family(static_cast<int>(c), firsts[c], std::move(family_keys[c]));
+    heads_[c] = *classes_[c].members.begin();
+    set_live(static_cast<int>(c), true);
   }
   late_from_ = static_cast<int>(classes_.size());
 }
 
-const std::vector<classad::Symbol>& SlotClasses::names_in(const classad::ExprPtr& expr) {
-  auto it = refs_.find(expr.get());
-  if (it != refs_.end()) return it->second.second;
-  classad::References refs;
-  classad::collect_references(*expr, nullptr, refs);
-  std::vector<classad::Symbol> names;
-  for (const classad::NameSet* set : {&refs.internal, &refs.external})
-    for (const std::string& n : *set) names.push_back(classad::intern(n));
-  return refs_.emplace(expr.get(), std::make_pair(expr, std::move(names))).first->second.second;
+std::vector<std::string> SlotClasses::write_keys(const std::vector<std::size_t>& slots,
+                                                 const std::vector<classad::Symbol>& names, bool with_use,
+                                                 Threads threads) {
+  std::vector<std::string> keys(slots.size());
+  if (!grouping_) return keys;  // every slot a class and a family of its own
+  std::mutex absorbing;
+  parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
+    SlotKeyWriter writer;
+    for (std::size_t k = begin; k < end; ++k) keys[k] = writer.key(pool_.slots()[slots[k]], names, with_use);
+    std::lock_guard lock(absorbing);
+    keys_.absorb(std::move(writer));
+  });
+  return keys;
 }
 
 bool SlotClasses::reads(classad::Symbol name) const {
-  for (const auto& [tree, read] : refs_)
-    if (std::find(read.second.begin(), read.second.end(), name) != read.second.end()) return true;
-  return false;
+  return keys_.reads(name);
 }
 
-const std::string& SlotClasses::text_of(const classad::ExprPtr& expr) {
-  auto it = texts_.find(expr.get());
-  if (it != texts_.end()) return it->second.second;
-  return texts_.emplace(expr.get(), std::make_pair(expr, classad::unparse(*expr))).first->second.second;
-}
-
-std::string SlotClasses::key(const PoolSlot& s, const std::vector<classad::Symbol>& names, bool with_use) {
-  std::string k;
-  // A partitionable slot whose dynamic slots it may preempt is alike to
-  // no other: what it offers depends on them.
-  if (!s.children.empty()) k += "p" + std::to_string(s.input) + "|";
-  k += s.consumption_policy ? 'c' : '-';
-  k += number_text(s.weight);
-  k += '|';
-  if (with_use) {
-    k += static_cast<char>('0' + static_cast<int>(s.use));
-    k += s.retiring ? 'r' : '-';
-    if (s.use == SlotUse::Busy) {
-      k += s.remote_key;
-      k += '|' + number_text(s.current_rank) + '|' + number_text(s.remote_eup);
-    }
-    k += '|';
-  }
-  // The attributes read, followed through the ad; sorted by symbol, a
-  // canonical order (symbols ignore case).
-  std::vector<classad::Symbol>& seen = seen_;
-  std::vector<classad::Symbol>& pending = pending_;
-  seen.clear();
-  pending.assign(names.begin(), names.end());
-  // Names seen are marked with this call's number, by symbol: a slot ad
-  // reads some sixty names, which a search of `seen` would compare with
-  // each other thousands of times.
-  if (++mark_ == 0) {
-    marks_.assign(marks_.size(), 0);
-    mark_ = 1;
-  }
-  auto marked = [&](classad::Symbol name) { return name < marks_.size() && marks_[name] == mark_; };
-  const classad::ClassAd& ad = *s.ad;
-  if (s.partitionable) {
-    // Consumption<R> expressions decide how a partitionable slot splits,
-    // and R how much it has to split: a family's slots fit a job alike.
-    for (const classad::Attribute& a : ad.attributes())
-      if (is_consumption_attribute(a.name)) {
-        pending.push_back(a.symbol);
-        pending.push_back(classad::intern(a.name.substr(11)));
-      }
-  }
-  while (!pending.empty()) {
-    const classad::Symbol name = pending.back();
-    pending.pop_back();
-    if (marked(name)) continue;
-    if (marks_.size() <= name) marks_.resize(name + 1, 0);
-    marks_[name] = mark_;
-    seen.push_back(name);
-    const classad::Attribute* a = ad.find(name);
-    if (a == nullptr || !a->expr || a->is_literal()) continue;
-    for (classad::Symbol ref : names_in(a->expr))
-      if (!marked(ref)) pending.push_back(ref);
-  }
-  std::sort(seen.begin(), seen.end());
-  for (classad::Symbol name : seen) {
-    const classad::Attribute* a = ad.find(name);
-    if (a == nullptr || !a->expr) continue;
-    k.append(reinterpret_cast<const char*>(&name), sizeof name);
-    k += '=';
-    if (a->is_literal()) {
-      classad::unparse(k, a->literal());
-    } else {
-      k += text_of(a->expr);
-    }
-    k += '\n';
-  }
-  return k;
-}
-
-int SlotClasses::family_for(std::size_t slot) {
+int SlotClasses::family_for(std::size_t slot, std::string key) {
   int f = static_cast<int>(families_.size());
   const PoolSlot& s = pool_.slots()[slot];
   if (grouping_) {
-    auto [it, fresh] = family_by_key_.emplace(key(s, match_symbols_, false), f);
+    auto [it, fresh] = family_by_key_.emplace(std::move(key), f);
     if (!fresh) return it->second;
   }
   families_.emplace_back();
@@ -162,25 +95,32 @@ int SlotClasses::column_of(classad::Symbol name) const {
   return -1;
 }
 
-int SlotClasses::place(std::size_t slot) {
+std::pair<int, bool> SlotClasses::class_for(std::size_t slot, std::string key) {
   int c = static_cast<int>(classes_.size());
-  bool fresh = true;
   if (grouping_) {
-    auto it = by_key_.emplace(key(pool_.slots()[slot], name_symbols_, true), c).first;
-    fresh = it->second == c;
-    c = it->second;
+    auto it = by_key_.emplace(std::move(key), c).first;
+    if (it->second != c) return {it->second, false};
   }
-  if (fresh) {
-    // The class's first slot tells its family: every slot of the class
-    // agrees on what the family key reads.
-    const int f = family_for(slot);
-    classes_.emplace_back();
-    heads_.push_back(kNoHead);
-    family_of_.push_back(f);
-    busy_.push_back(pool_.slots()[slot].use == SlotUse::Busy ? 1 : 0);
-    families_[static_cast<std::size_t>(f)].classes.push_back(c);
-    live_pos_.push_back(-1);
-  }
+  classes_.emplace_back();
+  heads_.push_back(kNoHead);
+  family_of_.push_back(-1);
+  busy_.push_back(pool_.slots()[slot].use == SlotUse::Busy ? 1 : 0);
+  live_pos_.push_back(-1);
+  return {c, true};
+}
+
+void SlotClasses::join_family(int c, std::size_t slot, std::string key) {
+  // The class's first slot tells its family: every slot of the class
+  // agrees on what the family key reads.
+  const int f = family_for(slot, std::move(key));
+  family_of_[static_cast<std::size_t>(c)] = f;
+  families_[static_cast<std::size_t>(f)].classes.push_back(c);
+}
+
+int SlotClasses::place(std::size_t slot) {
+  const PoolSlot& s = pool_.slots()[slot];
+  const auto [c, fresh] = class_for(slot, grouping_ ? keys_.key(s, name_symbols_, true) : std::string());
+  if (fresh) join_family(c, slot, grouping_ ? keys_.key(s, match_symbols_, false) : std::string());
   Class& cls = classes_[static_cast<std::size_t>(c)];
   cls.members.insert(slot);
   heads_[static_cast<std::size_t>(c)] = *cls.members.begin();

@@ -24,11 +24,14 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/classad/references.h"
 #include "model/classad/symbol.h"
+#include "model/negotiation/cycle_types.h"
 #include "model/negotiation/request_prefilter.h"
+#include "model/negotiation/slot_key.h"
 #include "model/negotiation/slot_pool.h"
 
 namespace cara::negotiation {
@@ -38,7 +41,10 @@ class SlotClasses {
   // Classes of the slots of `pool` that are offered this cycle. `names`
   // are the attribute names the requests and negotiator expressions read;
   // `match_names` those the requests alone read (a subset).
-  SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names, bool grouping);
+  // The slots are keyed on `threads` (merged in slot order: the same
+  // classes, numbered alike, whatever their count).
+  SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names, bool grouping,
+              Threads threads = {});
 
   std::size_t size() const { return classes_.size(); }
   // Slots are grouped (not one class per slot, the plain algorithm).
@@ -111,19 +117,22 @@ class SlotClasses {
     std::vector<int> classes;
     int live = 0;  // classes with slots left
   };
-  // The slot's use, weight and the values of `names` followed through its ad.
-  std::string key(const PoolSlot& slot, const std::vector<classad::Symbol>& names, bool with_use);
+  // The keys of `slots` (pool indices), written on `threads`; empty ones
+  // without grouping.
+  std::vector<std::string> write_keys(const std::vector<std::size_t>& slots,
+                                      const std::vector<classad::Symbol>& names, bool with_use,
+                                      Threads threads);
+  // The class of `key`, made (without a family yet) if new: (class, made).
+  std::pair<int, bool> class_for(std::size_t slot, std::string key);
+  // Class `c`, made for `slot`, joins the family of `key`.
+  void join_family(int c, std::size_t slot, std::string key);
   int place(std::size_t slot);
-  int family_for(std::size_t slot);
+  int family_for(std::size_t slot, std::string key);
   void set_live(int c, bool live);
-  const std::vector<classad::Symbol>& names_in(const classad::ExprPtr& expr);
-  const std::string& text_of(const classad::ExprPtr& expr);
 
   const SlotPool& pool_;
   std::vector<classad::Symbol> name_symbols_, match_symbols_;
-  std::vector<classad::Symbol> seen_, pending_;  // key()'s scratch
-  std::vector<std::uint32_t> marks_;             // by symbol: the key() call that saw it
-  std::uint32_t mark_ = 0;
+  SlotKeyWriter keys_;
   bool grouping_;
   std::vector<Family> families_;
   std::vector<int> live_families_;
@@ -149,11 +158,6 @@ class SlotClasses {
   std::vector<int> signatures_;               // by family
   std::vector<double> fixed_weights_;         // by family
   std::unordered_map<std::string, int> by_key_;
-  // By tree, which the maps keep alive so that an address is never reused
-  // for another expression while cached.
-  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::vector<classad::Symbol>>>
-      refs_;
-  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::string>> texts_;
 };
 
 }  // namespace cara::negotiation

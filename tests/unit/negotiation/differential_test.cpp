@@ -242,7 +242,8 @@ TEST_CASE("the request prefilter reads the conjuncts it can and leaves the rest"
 TEST_CASE("a cycle on several threads gives one thread's matches, order, reasons and counts",
           "[negotiation][issue30][differential]") {
   // Three threads, each given a slot or more however small the pool: the
-  // slots are described and annotated in chunks and merged in slot order.
+  // slots are described, annotated and keyed into classes in chunks, each
+  // merged in slot order.
   Random r{std::mt19937(20261129)};
   std::size_t matched = 0, preempting = 0;
   for (int round = 0; round < 500; ++round) {

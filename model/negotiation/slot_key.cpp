@@ -1,0 +1,123 @@
+#include "model/negotiation/slot_key.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "model/classad/references.h"
+#include "model/classad/unparse.h"
+
+namespace cara::negotiation {
+namespace {
+
+// The shortest text that reads back as `d`: one number, one text.
+std::string number_text(double d) {
+  char buf[32];
+  const auto end = std::to_chars(buf, buf + sizeof buf, d).ptr;
+  return std::string(buf, end);
+}
+
+}  // namespace
+
+const std::vector<classad::Symbol>& SlotKeyWriter::names_in(const classad::ExprPtr& expr) {
+  auto it = refs_.find(expr.get());
+  if (it != refs_.end()) return it->second.second;
+  classad::References refs;
+  classad::collect_references(*expr, nullptr, refs);
+  std::vector<classad::Symbol> names;
+  for (const classad::NameSet* set : {&refs.internal, &refs.external})
+    for (const std::string& n : *set) names.push_back(classad::intern(n));
+  return refs_.emplace(expr.get(), std::make_pair(expr, std::move(names))).first->second.second;
+}
+
+bool SlotKeyWriter::reads(classad::Symbol name) const {
+  for (const auto& [tree, read] : refs_)
+    if (std::find(read.second.begin(), read.second.end(), name) != read.second.end()) return true;
+  return false;
+}
+
+void SlotKeyWriter::absorb(SlotKeyWriter&& other) {
+  if (refs_.empty() && texts_.empty()) {
+    refs_.swap(other.refs_);
+    texts_.swap(other.texts_);
+    return;
+  }
+  refs_.merge(other.refs_);
+  texts_.merge(other.texts_);
+}
+
+const std::string& SlotKeyWriter::text_of(const classad::ExprPtr& expr) {
+  auto it = texts_.find(expr.get());
+  if (it != texts_.end()) return it->second.second;
+  return texts_.emplace(expr.get(), std::make_pair(expr, classad::unparse(*expr))).first->second.second;
+}
+
+std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Symbol>& names, bool with_use) {
+  std::string k;
+  // A partitionable slot whose dynamic slots it may preempt is alike to
+  // no other: what it offers depends on them.
+  if (!s.children.empty()) k += "p" + std::to_string(s.input) + "|";
+  k += s.consumption_policy ? 'c' : '-';
+  k += number_text(s.weight);
+  k += '|';
+  if (with_use) {
+    k += static_cast<char>('0' + static_cast<int>(s.use));
+    k += s.retiring ? 'r' : '-';
+    if (s.use == SlotUse::Busy) {
+      k += s.remote_key;
+      k += '|' + number_text(s.current_rank) + '|' + number_text(s.remote_eup);
+    }
+    k += '|';
+  }
+  // The attributes read, followed through the ad; sorted by symbol, a
+  // canonical order (symbols ignore case).
+  std::vector<classad::Symbol>& seen = seen_;
+  std::vector<classad::Symbol>& pending = pending_;
+  seen.clear();
+  pending.assign(names.begin(), names.end());
+  // Names seen are marked with this call's number, by symbol: a slot ad
+  // reads some sixty names, which a search of `seen` would compare with
+  // each other thousands of times.
+  if (++mark_ == 0) {
+    marks_.assign(marks_.size(), 0);
+    mark_ = 1;
+  }
+  auto marked = [&](classad::Symbol name) { return name < marks_.size() && marks_[name] == mark_; };
+  const classad::ClassAd& ad = *s.ad;
+  if (s.partitionable) {
+    // Consumption<R> expressions decide how a partitionable slot splits,
+    // and R how much it has to split: a family's slots fit a job alike.
+    for (const classad::Attribute& a : ad.attributes())
+      if (is_consumption_attribute(a.name)) {
+        pending.push_back(a.symbol);
+        pending.push_back(classad::intern(a.name.substr(11)));
+      }
+  }
+  while (!pending.empty()) {
+    const classad::Symbol name = pending.back();
+    pending.pop_back();
+    if (marked(name)) continue;
+    if (marks_.size() <= name) marks_.resize(name + 1, 0);
+    marks_[name] = mark_;
+    seen.push_back(name);
+    const classad::Attribute* a = ad.find(name);
+    if (a == nullptr || !a->expr || a->is_literal()) continue;
+    for (classad::Symbol ref : names_in(a->expr))
+      if (!marked(ref)) pending.push_back(ref);
+  }
+  std::sort(seen.begin(), seen.end());
+  for (classad::Symbol name : seen) {
+    const classad::Attribute* a = ad.find(name);
+    if (a == nullptr || !a->expr) continue;
+    k.append(reinterpret_cast<const char*>(&name), sizeof name);
+    k += '=';
+    if (a->is_literal()) {
+      classad::unparse(k, a->literal());
+    } else {
+      k += text_of(a->expr);
+    }
+    k += '\n';
+  }
+  return k;
+}
+
+}  // namespace cara::negotiation

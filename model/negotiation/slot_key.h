@@ -1,0 +1,45 @@
+// The key of a slot class or family (slot_classes.h): two slots with the
+// same key are alike to every expression the key's names stand for. A
+// writer keeps the scratch and the caches of what a slot expression reads
+// and how it is spelled, so one writer serves one thread: the classes of a
+// cycle are keyed on several (issue 30, NEGOTIATOR_THREADS) and their
+// writers' caches merged.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/classad/expr.h"
+#include "model/classad/symbol.h"
+#include "model/negotiation/slot_pool.h"
+
+namespace cara::negotiation {
+
+class SlotKeyWriter {
+ public:
+  // The slot's weight, its use (`with_use`: idle, or whose job at which
+  // CurrentRank) and the values of `names` followed through its ad.
+  std::string key(const PoolSlot& slot, const std::vector<classad::Symbol>& names, bool with_use);
+  // Whether an expression of a slot this writer followed refers to `name`.
+  bool reads(classad::Symbol name) const;
+  // Takes in what `other` has cached (another thread's writer).
+  void absorb(SlotKeyWriter&& other);
+
+ private:
+  const std::vector<classad::Symbol>& names_in(const classad::ExprPtr& expr);
+  const std::string& text_of(const classad::ExprPtr& expr);
+
+  std::vector<classad::Symbol> seen_, pending_;
+  std::vector<std::uint32_t> marks_;  // by symbol: the key() call that saw it
+  std::uint32_t mark_ = 0;
+  // By tree, which the maps keep alive so that an address is never reused
+  // for another expression while cached.
+  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::vector<classad::Symbol>>>
+      refs_;
+  std::unordered_map<const classad::ExprTree*, std::pair<classad::ExprPtr, std::string>> texts_;
+};
+
+}  // namespace cara::negotiation

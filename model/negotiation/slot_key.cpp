@@ -52,7 +52,11 @@ const std::string& SlotKeyWriter::text_of(const classad::ExprPtr& expr) {
 }
 
 std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Symbol>& names, bool with_use) {
-  std::string k;
+  // Written into a buffer that keeps its capacity, then copied at its
+  // size: a key of some 65 attributes grown by appends was reallocated
+  // about seven times, which cost more than writing it.
+  std::string& k = buffer_;
+  k.clear();
   // A partitionable slot whose dynamic slots it may preempt is alike to
   // no other: what it offers depends on them.
   if (!s.children.empty()) k += "p" + std::to_string(s.input) + "|";
@@ -117,7 +121,7 @@ std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Sym
     }
     k += '\n';
   }
-  return k;
+  return std::string(k);
 }
 
 }  // namespace cara::negotiation

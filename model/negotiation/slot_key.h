@@ -32,6 +32,7 @@ class SlotKeyWriter {
   const std::vector<classad::Symbol>& names_in(const classad::ExprPtr& expr);
   const std::string& text_of(const classad::ExprPtr& expr);
 
+  std::string buffer_;
   std::vector<classad::Symbol> seen_, pending_;
   std::vector<std::uint32_t> marks_;  // by symbol: the key() call that saw it
   std::uint32_t mark_ = 0;

@@ -6,9 +6,9 @@
 
 #include "model/accounting/accountant.h"
 #include "model/classad/eval.h"
-#include "model/classad/references.h"
 #include "model/common/text.h"
 #include "model/negotiation/candidate_queue.h"
+#include "model/negotiation/class_names.h"
 #include "model/negotiation/family_matches.h"
 #include "model/negotiation/pie.h"
 #include "model/negotiation/rank_views.h"
@@ -552,32 +552,9 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   if (clock_) stats.duration_phase2 = clock_() - phase2_start;
   // Phase 3 (HTCondor's "sorting and trimming"): the slot classes over the
   // attributes the requests and the negotiator's expressions read.
-  // `match_names`: what the match itself reads of a slot (slot_classes.h).
-  classad::NameSet names, match_names;
-  auto add = [&](const classad::ExprTree* e, const classad::ClassAd* my) {
-    if (e == nullptr) return;
-    classad::References refs;
-    classad::collect_references(*e, my, refs);
-    names.insert(refs.internal.begin(), refs.internal.end());
-    names.insert(refs.external.begin(), refs.external.end());
-  };
-  for (const classad::ExprPtr* e : {&policy_.pre_job_rank, &policy_.post_job_rank,
-                                    &policy_.preemption_requirements, &policy_.preemption_rank})
-    add(e->get(), nullptr);
-  for (const SubmitterRequests& s : submitters) {
-    for (const Request& r : s.requests) {
-      for (const char* attr :
-           {"Requirements", "Rank", "ConcurrencyLimitsExpr", "RequestCpus", "RequestMemory", "RequestDisk"}) {
-        const classad::Attribute* a = r.job->find(attr);
-        if (a == nullptr || !a->expr) continue;
-        classad::References refs;
-        classad::collect_references(*a->expr, r.job, refs);
-        match_names.insert(refs.external.begin(), refs.external.end());
-      }
-    }
-  }
+  ClassNames read = class_names(policy_, submitters);
   const double phase3_start = clock_ ? clock_() : 0;
-  SlotClasses classes(pool, std::move(names), std::move(match_names), classes_on_, threads);
+  SlotClasses classes(pool, std::move(read.names), std::move(read.match_names), classes_on_, threads);
   std::vector<const classad::ClassAd*> jobs;
   for (const SubmitterRequests& s : submitters)
     for (const Request& r : s.requests) jobs.push_back(r.job);

@@ -9,19 +9,16 @@
 #include <signal.h>
 #include <sys/stat.h>
 
-#include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <random>
-#include <regex>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "integration/pool_support.h"
+#include "integration/submit_clients.h"
 
 namespace fs = std::filesystem;
 using namespace cara::test;
@@ -55,24 +52,13 @@ std::optional<std::pair<JobIds, std::vector<std::pair<long, long>>>> known_jobs(
   return std::pair{ids_in(q.out), history};
 }
 
-struct Acknowledged {
-  std::mutex mutex;
-  JobIds jobs;
-  long submissions = 0;
-  void add(long cluster, long count) {
-    std::lock_guard<std::mutex> lock(mutex);
-    for (long p = 0; p < count; ++p) jobs.emplace(cluster, p);
-    ++submissions;
-  }
-  JobIds snapshot() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return jobs;
-  }
-  std::size_t size() {
-    std::lock_guard<std::mutex> lock(mutex);
-    return jobs.size();
-  }
-};
+// The jobs of the acknowledged clusters (cluster id → its number of jobs).
+JobIds job_ids(const std::map<long, long>& clusters) {
+  JobIds out;
+  for (const auto& [cluster, jobs] : clusters)
+    for (long p = 0; p < jobs; ++p) out.emplace(cluster, p);
+  return out;
+}
 
 }  // namespace
 
@@ -101,30 +87,22 @@ TEST_CASE("an access point killed with kill -9 while real jobs run: every job ru
   if (::geteuid() == 0) REQUIRE(::chown(runs.c_str(), 65534, 65534) == 0);
 
   Acknowledged acked;
-  std::atomic<bool> stop{false};
-  constexpr std::size_t kJobs = 2000;
-  const std::regex told(R"((\d+) job\(s\) submitted to cluster (\d+)\.)");
-  std::vector<std::thread> clients;
+  constexpr long kJobs = 2000;
+  std::vector<fs::path> files;
   for (int c = 0; c < 16; ++c) {
-    const fs::path sub = pool.dir / ("client" + std::to_string(c) + ".sub");
-    std::ofstream(sub) << "executable = " << job.string() << "\narguments = " << runs.string()
-                       << "/$(Cluster).$(Process)\nqueue " << 5 + c % 11 << "\n";
-    clients.emplace_back([&, sub] {
-      while (!stop && acked.size() < kJobs) {
-        auto r = pool.tool(ap, {"submit", sub.string()});
-        std::smatch m;
-        if (r.exit_code == 0 && std::regex_search(r.out, m, told))
-          acked.add(std::stol(m[2]), std::stol(m[1]));
-      }
-    });
+    files.push_back(pool.dir / ("client" + std::to_string(c) + ".sub"));
+    std::ofstream(files.back()) << "executable = " << job.string() << "\narguments = " << runs.string()
+                                << "/$(Cluster).$(Process)\nqueue " << 5 + c % 11 << "\n";
   }
+  SubmitClients clients(pool, ap, files, acked, [&] { return acked.jobs() < kJobs; });
 
   std::mt19937 random(std::random_device{}());
   int kills = 0;
   for (; kills < 10; ++kills) {
-    // A random moment, while jobs run.
-    const auto wait = std::chrono::milliseconds(std::uniform_int_distribution<int>(500, 2500)(random));
-    std::this_thread::sleep_for(wait);  // no event to await: the moment is the point
+    // A random moment, while jobs run: after some more acknowledgements
+    // (the execution points run the queue meanwhile).
+    REQUIRE(acked.wait_for(acked.submissions(), std::uniform_int_distribution<long>(1, 24)(random),
+                           std::chrono::seconds(120)));
     Pool::stop(pool.nodes[1], SIGKILL);
     pool.nodes.erase(pool.nodes.begin() + 1);
     pool.start(ap);
@@ -134,10 +112,11 @@ TEST_CASE("an access point killed with kill -9 while real jobs run: every job ru
     std::optional<std::pair<JobIds, std::vector<std::pair<long, long>>>> known;
     REQUIRE(await(
         [&] {
-          before = acked.snapshot();
+          before = job_ids(acked.snapshot());
           return (known = known_jobs(pool, ap)).has_value();
         },
         60));
+    clients.resume();
     // Every acknowledged job is there, queued or finished; finished once.
     JobIds all = known->first, finished;
     for (const auto& id : known->second) {
@@ -149,10 +128,12 @@ TEST_CASE("an access point killed with kill -9 while real jobs run: every job ru
     for (const auto& id : before) missing += all.count(id) == 1 ? 0 : 1;
     CHECK(missing == 0);
   }
-  stop = true;
-  for (std::thread& t : clients) t.join();
+  // Thousands of jobs: the clients go on after the kills until a thousand
+  // were acknowledged.
+  REQUIRE(acked.wait_for_jobs(1000, std::chrono::seconds(300)));
+  clients.stop();
   CHECK(kills == 10);
-  const JobIds everything = acked.snapshot();
+  const JobIds everything = job_ids(acked.snapshot());
   CHECK(everything.size() >= 1000);
 
   // Every acknowledged job completes.

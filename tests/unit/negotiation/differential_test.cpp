@@ -158,6 +158,36 @@ void fill_random_pool(Random& r, int round, Pool& fast, Pool& plain) {
   }
 }
 
+// Two cycles' outcomes are the same: matches (slot, job, reason, weight,
+// what each preempts), in order; rejections and their reasons, in order;
+// each submitter's held-back requests, matches and usage.
+template <class Outcome>
+void check_same(const Outcome& a, const Outcome& b) {
+  REQUIRE(a.matches.size() == b.matches.size());
+  for (std::size_t i = 0; i < a.matches.size(); ++i) {
+    INFO("match " << i);
+    CHECK(a.matches[i].slot == b.matches[i].slot);
+    CHECK(a.matches[i].job_id == b.matches[i].job_id);
+    CHECK(a.matches[i].reason == b.matches[i].reason);
+    CHECK(a.matches[i].weight == b.matches[i].weight);
+    CHECK(a.matches[i].preempts == b.matches[i].preempts);
+    CHECK(a.matches[i].victims == b.matches[i].victims);
+  }
+  REQUIRE(a.rejections.size() == b.rejections.size());
+  for (std::size_t i = 0; i < a.rejections.size(); ++i) {
+    INFO("rejection " << i);
+    CHECK(a.rejections[i].job_id == b.rejections[i].job_id);
+    CHECK(a.rejections[i].reason == b.rejections[i].reason);
+  }
+  REQUIRE(a.submitters.size() == b.submitters.size());
+  for (std::size_t i = 0; i < a.submitters.size(); ++i) {
+    INFO("submitter " << i);
+    CHECK(a.submitters[i].held_back == b.submitters[i].held_back);
+    CHECK(a.submitters[i].matched == b.submitters[i].matched);
+    CHECK(a.submitters[i].usage == b.submitters[i].usage);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("the fast cycle gives the plain algorithm's matches, order and reasons on 2,000 random pools",
@@ -172,23 +202,8 @@ TEST_CASE("the fast cycle gives the plain algorithm's matches, order and reasons
     fill_random_pool(r, round, fast, plain);
     const auto a = fast.run(true, true), b = plain.run(false, false);
     INFO("round " << round);
-    REQUIRE(a.matches.size() == b.matches.size());
-    for (std::size_t i = 0; i < b.matches.size(); ++i) {
-      INFO("match " << i);
-      CHECK(a.matches[i].slot == b.matches[i].slot);
-      CHECK(a.matches[i].job_id == b.matches[i].job_id);
-      CHECK(a.matches[i].reason == b.matches[i].reason);
-      CHECK(a.matches[i].weight == b.matches[i].weight);
-    }
-    REQUIRE(a.rejections.size() == b.rejections.size());
-    for (std::size_t i = 0; i < b.rejections.size(); ++i) {
-      INFO("rejection " << i);
-      CHECK(a.rejections[i].job_id == b.rejections[i].job_id);
-      CHECK(a.rejections[i].reason == b.rejections[i].reason);
-      ++reason_kinds[b.rejections[i].reason];
-    }
-    for (std::size_t i = 0; i < b.submitters.size(); ++i)
-      CHECK(a.submitters[i].held_back == b.submitters[i].held_back);
+    check_same(a, b);
+    for (const auto& rejection : b.rejections) ++reason_kinds[rejection.reason];
     matched += b.matches.size();
     rejected += b.rejections.size();
     for (const auto& m : b.matches) {
@@ -252,28 +267,8 @@ TEST_CASE("a cycle on several threads gives one thread's matches, order, reasons
     fill_random_pool(r, round, one, three);
     const auto a = one.run(true, true, 1), b = three.run(true, true, 3);
     INFO("round " << round);
-    REQUIRE(a.matches.size() == b.matches.size());
-    for (std::size_t i = 0; i < a.matches.size(); ++i) {
-      INFO("match " << i);
-      CHECK(a.matches[i].slot == b.matches[i].slot);
-      CHECK(a.matches[i].job_id == b.matches[i].job_id);
-      CHECK(a.matches[i].reason == b.matches[i].reason);
-      CHECK(a.matches[i].weight == b.matches[i].weight);
-      CHECK(a.matches[i].preempts == b.matches[i].preempts);
-      CHECK(a.matches[i].victims == b.matches[i].victims);
-      preempting += a.matches[i].preempts.has_value();
-    }
-    REQUIRE(a.rejections.size() == b.rejections.size());
-    for (std::size_t i = 0; i < a.rejections.size(); ++i) {
-      CHECK(a.rejections[i].job_id == b.rejections[i].job_id);
-      CHECK(a.rejections[i].reason == b.rejections[i].reason);
-    }
-    REQUIRE(a.submitters.size() == b.submitters.size());
-    for (std::size_t i = 0; i < a.submitters.size(); ++i) {
-      CHECK(a.submitters[i].held_back == b.submitters[i].held_back);
-      CHECK(a.submitters[i].matched == b.submitters[i].matched);
-      CHECK(a.submitters[i].usage == b.submitters[i].usage);
-    }
+    check_same(a, b);
+    for (const auto& m : a.matches) preempting += m.preempts.has_value();
     CHECK(a.stats.total_slots == b.stats.total_slots);
     CHECK(a.stats.trimmed_slots == b.stats.trimmed_slots);
     CHECK(a.stats.slot_classes == b.stats.slot_classes);

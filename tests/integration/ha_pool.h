@@ -71,14 +71,8 @@ struct HaPool : Pool {
     std::string out;
     for (int i = 0; i < cm_count; ++i)
       for (const char* file : {"HADLog", "MasterLog"}) {
-        const std::string text = log("cm" + std::to_string(i + 1), file);
-        std::size_t from = text.size();  // where the last `lines` lines begin
-        for (std::size_t n = 0; n <= lines && from != 0; ++n) {
-          const std::size_t newline = text.rfind('\n', from - 1);
-          from = newline == std::string::npos ? 0 : newline;
-        }
         out += "--- cm" + std::to_string(i + 1) + " " + file + " (last lines)\n" +
-               text.substr(from == 0 ? 0 : from + 1);
+               last_lines(log("cm" + std::to_string(i + 1), file), lines);
       }
     return out;
   }

@@ -42,6 +42,16 @@ inline std::string read(const fs::path& p) {
   return s.str();
 }
 
+// The last `lines` lines of `text`.
+inline std::string last_lines(const std::string& text, std::size_t lines) {
+  std::size_t from = text.size();
+  for (std::size_t n = 0; n <= lines && from != 0; ++n) {
+    const std::size_t newline = text.rfind('\n', from - 1);
+    from = newline == std::string::npos ? 0 : newline;
+  }
+  return text.substr(from == 0 ? 0 : from + 1);
+}
+
 // Waits until `done` holds or `seconds` pass, checking it again whenever a
 // file the nodes write changes: the events are in other processes' files
 // (user logs, daemon logs, job output). What no file shows (a process
@@ -157,6 +167,25 @@ struct Pool {
 
   std::string collector_log() { return read(dir / "cm/log/CollectorLog"); }
 
+  // The last lines of every node's logs and standard error: what a failed
+  // wait prints, so that a failure seen once (a loaded CI machine, whose
+  // test directories are gone afterwards) can be read.
+  std::string story(std::size_t lines = 12) const {
+    std::vector<fs::path> files;
+    for (const auto& node : fs::directory_iterator(dir)) {
+      if (node.path().extension() == ".err") files.push_back(node.path());
+      if (fs::is_directory(node.path() / "log"))
+        for (const auto& log : fs::directory_iterator(node.path() / "log")) files.push_back(log.path());
+    }
+    std::sort(files.begin(), files.end());
+    std::string out;
+    for (const fs::path& f : files) {
+      const std::string text = last_lines(read(f), lines);
+      if (!text.empty()) out += "--- " + fs::relative(f, dir).string() + " (last lines)\n" + text;
+    }
+    return out;
+  }
+
   // A central manager (`cm_extra` added to its configuration), two
   // execution points (`ep_extra` added to theirs) and an access point
   // (`ap_extra`); returns the access point's configuration once the
@@ -222,6 +251,14 @@ inline std::optional<std::map<long, std::vector<long>>> queue_of(Pool& pool, con
   long cluster = 0, proc = 0;
   while (lines >> cluster >> proc) out[cluster].push_back(proc);
   return out;
+}
+
+// Requires `done` within `seconds`; a failure says `what` and prints the
+// last lines of every node's logs (Pool::story).
+inline void require_within(const Pool& pool, const std::string& what, const std::function<bool()>& done,
+                           int seconds) {
+  if (await(done, seconds)) return;
+  FAIL(what << ": not within " << seconds << " s\n" << pool.story());
 }
 
 // Whether `pid` runs (a zombie does not).

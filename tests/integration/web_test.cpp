@@ -77,12 +77,13 @@ TEST_CASE("the web endpoint shows the running pool: metrics, API and dashboard",
                                          "\nWEB_REFRESH_INTERVAL = 0.2\nKEEP_POOL_HISTORY = True\n"
                                          "POOL_HISTORY_SAMPLING_INTERVAL = 1\n",
                                      "CLAIM_PARTITIONABLE_LEFTOVERS = False\n");
-  REQUIRE(await(
+  require_within(
+      pool, "the web endpoint starts",
       [&] {
         return read(pool.dir / "cm/log/MasterLog").find("web endpoint on http://127.0.0.1:") !=
                std::string::npos;
       },
-      30));
+      30);
   auto submit = [&](const std::string& name, const std::string& group, int n) {
     const fs::path sub = pool.dir / (name + ".sub");
     std::ofstream(sub) << "executable = /bin/sleep\narguments = 600\nrequest_cpus = 1\naccounting_group = "
@@ -93,13 +94,16 @@ TEST_CASE("the web endpoint shows the running pool: metrics, API and dashboard",
   };
   submit("a", "group_a", 4);  // cluster 1
   submit("b", "group_b", 1);  // cluster 2
-  REQUIRE(await([&] { return jobs_in(pool, ap, "1", 2) == 3 && jobs_in(pool, ap, "2", 2) == 1; }, 90));
+  require_within(
+      pool, "three of group_a's jobs and group_b's one run",
+      [&] { return jobs_in(pool, ap, "1", 2) == 3 && jobs_in(pool, ap, "2", 2) == 1; }, 90);
   CHECK(jobs_in(pool, ap, "1", 1) == 1);
   const std::string reader = pool.client("reader", ap);
 
   // The API agrees with cara q (the Submitter ads follow the queue).
   json groups, queue, status;
-  REQUIRE(await(
+  require_within(
+      pool, "the API's groups and queue agree with cara q",
       [&] {
         auto g = get_json(web, "/api/v1/groups");
         auto q = get_json(web, "/api/v1/queue");
@@ -111,11 +115,12 @@ TEST_CASE("the web endpoint shows the running pool: metrics, API and dashboard",
         return a && b && (*a)["jobs"]["running"] == 3 && (*a)["jobs"]["idle"] == 1 &&
                (*b)["jobs"]["running"] == 1 && queue["jobs"]["running"] == 4 && queue["jobs"]["idle"] == 1;
       },
-      60));
+      60);
   CHECK(queue["jobs"]["running"].get<int>() == jobs_in(pool, ap, "", 2));
   CHECK(queue["jobs"]["idle"].get<int>() == jobs_in(pool, ap, "", 1));
   // Quotas from the negotiator's groups.
-  REQUIRE(await(
+  require_within(
+      pool, "the negotiator's quotas reach the API",
       [&] {
         auto g = get_json(web, "/api/v1/groups");
         if (!g) return false;
@@ -123,16 +128,17 @@ TEST_CASE("the web endpoint shows the running pool: metrics, API and dashboard",
         const json* a = group_in(groups, "group_a");
         return a && a->contains("quota") && (*a)["quota"] == 3.0 && (*a)["in_use"] == 3.0;
       },
-      60));
+      60);
   // Slots as cara status shows them.
-  REQUIRE(await(
+  require_within(
+      pool, "the API's slots agree with cara status",
       [&] {
         auto s = get_json(web, "/api/v1/status");
         if (!s) return false;
         status = *s;
         return api_slots(status) == status_slots(reader);
       },
-      60));
+      60);
   CHECK(status["jobs"]["running"] == 4);
   CHECK(status["negotiators"].size() == 1);
   CHECK(status["negotiators"][0]["name"] == "cm.pool");
@@ -168,7 +174,8 @@ TEST_CASE("the web endpoint shows the running pool: metrics, API and dashboard",
   CHECK(lint.out + lint.err == "");
 
   // The pool history, by time range.
-  REQUIRE(await(
+  require_within(
+      pool, "the pool history has group_a's three running jobs",
       [&] {
         auto h = get_json(web, "/api/v1/history?from=-600&type=Group");
         if (!h) return false;
@@ -176,7 +183,7 @@ TEST_CASE("the web endpoint shows the running pool: metrics, API and dashboard",
           if (r["Name"] == "group_a" && r["RunningJobs"] == 3) return true;
         return false;
       },
-      30));
+      30);
 
   // Bad requests.
   auto missing = http_get(web, "/nope");

@@ -26,298 +26,329 @@ namespace fs = std::filesystem;
 using cara::scratch::free_port;
 using namespace cara::test;
 
-TEST_CASE("a pool of cara master processes over TLS runs real jobs", "[integration][pool]") {
+namespace {
+
+// A central manager, two execution points of four cpus and an access point,
+// started anew for each test case below. (They were sections of one test
+// case: nine pools one after another took 230 - 263 s of CTest's 300.)
+struct RunningPool {
   Pool pool;
   const fs::path ap = pool.start_all("NUM_CPUS = 4\n");
-  auto tool = [&](std::vector<std::string> args) { return pool.tool(ap, std::move(args)); };
+  ProcessResult tool(std::vector<std::string> args) { return pool.tool(ap, std::move(args)); }
+  std::string client(const std::string& user) { return pool.client(user, ap); }
+};
 
-  SECTION("200 jobs complete with their exit codes and output files") {
-    fs::create_directories(pool.dir / "out");
-    if (::geteuid() == 0) REQUIRE(::chown((pool.dir / "out").c_str(), 65534, 65534) == 0);
-    const fs::path sub = pool.dir / "many.sub";
-    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'echo out $(Process); exit $(Process)'\"\n"
-                       << "output = " << (pool.dir / "out").string() << "/$(Process).out\n"
-                       << "error = " << (pool.dir / "out").string() << "/$(Process).err\n"
-                       << "log = " << (pool.dir / "out").string()
-                       << "/jobs.log\nrequest_cpus = 1\nqueue 200\n";
-    auto submitted = tool({"submit", sub.string()});
-    REQUIRE(submitted.exit_code == 0);
-    CHECK_THAT(submitted.out, Catch::Contains("200 job(s) submitted to cluster 1"));
-    const fs::path log = pool.dir / "out/jobs.log";
-    REQUIRE(await([&] { return count(read(log), "Job terminated.") == 200; }, 180));
-    const std::string events = read(log);
-    for (int i = 0; i < 200; ++i) {
-      CHECK(read(pool.dir / "out" / (std::to_string(i) + ".out")) == "out " + std::to_string(i) + "\n");
-      char id[32];
-      std::snprintf(id, sizeof id, "005 (001.%03d.000)", i);
-      const auto at = events.find(id);
-      REQUIRE(at != std::string::npos);
-      CHECK(events.substr(at, 200).find("(return value " + std::to_string(i) + ")") != std::string::npos);
-    }
-    // Both execution points ran some.
-    CHECK(events.find("@ep1.pool") != std::string::npos);
-    CHECK(events.find("@ep2.pool") != std::string::npos);
-    auto q = tool({"q"});
-    REQUIRE(q.exit_code == 0);
-    CHECK_THAT(q.out, Catch::Contains("0 jobs"));
+}  // namespace
+
+TEST_CASE_METHOD(
+    RunningPool,
+    "a pool of cara master processes over TLS: 200 jobs complete with their exit codes and output files",
+    "[integration][pool]") {
+  fs::create_directories(pool.dir / "out");
+  if (::geteuid() == 0) REQUIRE(::chown((pool.dir / "out").c_str(), 65534, 65534) == 0);
+  const fs::path sub = pool.dir / "many.sub";
+  std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'echo out $(Process); exit $(Process)'\"\n"
+                     << "output = " << (pool.dir / "out").string() << "/$(Process).out\n"
+                     << "error = " << (pool.dir / "out").string() << "/$(Process).err\n"
+                     << "log = " << (pool.dir / "out").string() << "/jobs.log\nrequest_cpus = 1\nqueue 200\n";
+  auto submitted = tool({"submit", sub.string()});
+  REQUIRE(submitted.exit_code == 0);
+  CHECK_THAT(submitted.out, Catch::Contains("200 job(s) submitted to cluster 1"));
+  const fs::path log = pool.dir / "out/jobs.log";
+  REQUIRE(await([&] { return count(read(log), "Job terminated.") == 200; }, 180));
+  const std::string events = read(log);
+  for (int i = 0; i < 200; ++i) {
+    CHECK(read(pool.dir / "out" / (std::to_string(i) + ".out")) == "out " + std::to_string(i) + "\n");
+    char id[32];
+    std::snprintf(id, sizeof id, "005 (001.%03d.000)", i);
+    const auto at = events.find(id);
+    REQUIRE(at != std::string::npos);
+    CHECK(events.substr(at, 200).find("(return value " + std::to_string(i) + ")") != std::string::npos);
   }
+  // Both execution points ran some.
+  CHECK(events.find("@ep1.pool") != std::string::npos);
+  CHECK(events.find("@ep2.pool") != std::string::npos);
+  auto q = tool({"q"});
+  REQUIRE(q.exit_code == 0);
+  CHECK_THAT(q.out, Catch::Contains("0 jobs"));
+}
 
-  SECTION("kill -9 of an execution point mid-job: its jobs die with it, and run again elsewhere once") {
-    // Each run of a job notes its start, the pids of its shell and of a
-    // background child, and its end; the first runs outlive the kill only
-    // if the node's jobs survive it.
-    const fs::path sub = pool.dir / "long.sub";
-    const std::string runs = pool.dir.string() + "/runs";
-    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'sleep 30 & echo $$ $! >> " << runs
-                       << ".$(Process); sleep 3; echo done >> " << runs
-                       << ".$(Process); echo done $(Process)'\"\n"
-                       << "output = " << pool.dir.string() << "/long.$(Process).out\n"
-                       << "log = " << pool.dir.string() << "/long.log\nrequest_cpus = 4\nqueue 2\n";
-    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
-    const fs::path log = pool.dir / "long.log";
-    // Each job needs a whole EP (4 cpus), so one runs on each.
-    REQUIRE(await([&] { return count(read(log), "Job executing") == 2; }, 60));
-    REQUIRE(await([&] { return fs::exists(runs + ".0") && fs::exists(runs + ".1"); }, 30));
-    const std::string events = read(log);
-    const auto first = events.find("Job executing on host: ");
-    REQUIRE(first != std::string::npos);
-    const bool on_ep1 =
-        events.substr(first, events.find('\n', first) - first).find("@ep1.pool") != std::string::npos;
-    // The job of the first event runs on the node to kill: its processes.
-    const std::string first_job = events.substr(events.rfind("001 (001.", first) + 9, 3);
-    const std::string victim_runs = runs + "." + std::to_string(std::stoi(first_job));
-    std::vector<pid_t> victims;
-    {
-      std::istringstream in(read(victim_runs));
-      for (pid_t p; in >> p;) victims.push_back(p);
-    }
-    REQUIRE(victims.size() == 2);
-    Pool::stop(pool.nodes[on_ep1 ? 1 : 2], SIGKILL);
-    // No process of the killed node's job runs on (the keeper, its child
-    // subreaper, kills the family when its node's lifeline closes).
-    for (pid_t p : victims) CHECK(await_end(p, std::chrono::seconds(10)));
-    REQUIRE(await([&] { return count(read(log), "Job terminated.") == 2; }, 90));
-    CHECK(count(read(log), "Job executing") == 3);
-    CHECK_THAT(read(pool.dir / "ap/log/SchedLog"), Catch::Contains("runs again"));
-    CHECK(read(pool.dir / "long.0.out") == "done 0\n");
-    CHECK(read(pool.dir / "long.1.out") == "done 1\n");
-    // Side effects once per run: the killed run started and never ended;
-    // every job ended exactly once.
-    CHECK(count(read(victim_runs), "done") == 1);
-    CHECK(count(read(runs + ".0"), "done") == 1);
-    CHECK(count(read(runs + ".1"), "done") == 1);
-    CHECK(count(read(victim_runs), "\n") == 3);  // two starts, one end
+TEST_CASE_METHOD(RunningPool,
+                 "a pool of cara master processes over TLS: kill -9 of an execution point mid-job: its jobs "
+                 "die with it, and run again elsewhere once",
+                 "[integration][pool]") {
+  // Each run of a job notes its start, the pids of its shell and of a
+  // background child, and its end; the first runs outlive the kill only
+  // if the node's jobs survive it.
+  const fs::path sub = pool.dir / "long.sub";
+  const std::string runs = pool.dir.string() + "/runs";
+  std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'sleep 30 & echo $$ $! >> " << runs
+                     << ".$(Process); sleep 3; echo done >> " << runs
+                     << ".$(Process); echo done $(Process)'\"\n"
+                     << "output = " << pool.dir.string() << "/long.$(Process).out\n"
+                     << "log = " << pool.dir.string() << "/long.log\nrequest_cpus = 4\nqueue 2\n";
+  REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+  const fs::path log = pool.dir / "long.log";
+  // Each job needs a whole EP (4 cpus), so one runs on each.
+  REQUIRE(await([&] { return count(read(log), "Job executing") == 2; }, 60));
+  REQUIRE(await([&] { return fs::exists(runs + ".0") && fs::exists(runs + ".1"); }, 30));
+  const std::string events = read(log);
+  const auto first = events.find("Job executing on host: ");
+  REQUIRE(first != std::string::npos);
+  const bool on_ep1 =
+      events.substr(first, events.find('\n', first) - first).find("@ep1.pool") != std::string::npos;
+  // The job of the first event runs on the node to kill: its processes.
+  const std::string first_job = events.substr(events.rfind("001 (001.", first) + 9, 3);
+  const std::string victim_runs = runs + "." + std::to_string(std::stoi(first_job));
+  std::vector<pid_t> victims;
+  {
+    std::istringstream in(read(victim_runs));
+    for (pid_t p; in >> p;) victims.push_back(p);
   }
+  REQUIRE(victims.size() == 2);
+  Pool::stop(pool.nodes[on_ep1 ? 1 : 2], SIGKILL);
+  // No process of the killed node's job runs on (the keeper, its child
+  // subreaper, kills the family when its node's lifeline closes).
+  for (pid_t p : victims) CHECK(await_end(p, std::chrono::seconds(10)));
+  REQUIRE(await([&] { return count(read(log), "Job terminated.") == 2; }, 90));
+  CHECK(count(read(log), "Job executing") == 3);
+  CHECK_THAT(read(pool.dir / "ap/log/SchedLog"), Catch::Contains("runs again"));
+  CHECK(read(pool.dir / "long.0.out") == "done 0\n");
+  CHECK(read(pool.dir / "long.1.out") == "done 1\n");
+  // Side effects once per run: the killed run started and never ended;
+  // every job ended exactly once.
+  CHECK(count(read(victim_runs), "done") == 1);
+  CHECK(count(read(runs + ".0"), "done") == 1);
+  CHECK(count(read(runs + ".1"), "done") == 1);
+  CHECK(count(read(victim_runs), "\n") == 3);  // two starts, one end
+}
 
-  SECTION("a node killed or stopped leaves matchmaking at once, and a stopped one comes back") {
-    // The collector drops a daemon's ads when its connection goes: at once
-    // for kill -9 (the kernel closes it), after NODE_CONNECTION_TIMEOUT (2 s
-    // here) of silent heartbeats for a stopped node.
-    // Until the collector says the slots of `machine` left the pool.
-    auto time_until = [&](const std::string& machine) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const std::regex slots_left("left the pool: [^\n]*slot1@" + machine);
-      REQUIRE(await([&] { return std::regex_search(pool.collector_log(), slots_left); }, 30));
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    };
-    Pool::stop(pool.nodes[1], SIGKILL);
-    const double killed = time_until("ep1");
-    ::kill(pool.nodes[2].pid, SIGSTOP);
-    const double stopped = time_until("ep2");
-    ::kill(pool.nodes[2].pid, SIGCONT);
-    INFO("out of the negotiator's view after kill -9: " << killed << " s; after SIGSTOP: " << stopped
-                                                        << " s");
-    CHECK(killed < 2.0);
-    CHECK(stopped < 4.0);
-    // The stopped node, running again, joins again and takes jobs; the
-    // killed one is matched with nothing.
-    const fs::path sub = pool.dir / "after.sub";
-    std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/after.log\nqueue 2\n";
-    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
-    REQUIRE(await([&] { return count(read(pool.dir / "after.log"), "Job terminated.") == 2; }, 90));
-    CHECK(read(pool.dir / "after.log").find("@ep1.pool") == std::string::npos);
-    CHECK(count(read(pool.dir / "after.log"), "@ep2.pool") >= 2);
-  }
+TEST_CASE_METHOD(RunningPool,
+                 "a pool of cara master processes over TLS: a node killed or stopped leaves matchmaking at "
+                 "once, and a stopped one comes back",
+                 "[integration][pool]") {
+  // The collector drops a daemon's ads when its connection goes: at once
+  // for kill -9 (the kernel closes it), after NODE_CONNECTION_TIMEOUT (2 s
+  // here) of silent heartbeats for a stopped node.
+  // Until the collector says the slots of `machine` left the pool.
+  auto time_until = [&](const std::string& machine) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::regex slots_left("left the pool: [^\n]*slot1@" + machine);
+    REQUIRE(await([&] { return std::regex_search(pool.collector_log(), slots_left); }, 30));
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  Pool::stop(pool.nodes[1], SIGKILL);
+  const double killed = time_until("ep1");
+  ::kill(pool.nodes[2].pid, SIGSTOP);
+  const double stopped = time_until("ep2");
+  ::kill(pool.nodes[2].pid, SIGCONT);
+  INFO("out of the negotiator's view after kill -9: " << killed << " s; after SIGSTOP: " << stopped << " s");
+  CHECK(killed < 2.0);
+  CHECK(stopped < 4.0);
+  // The stopped node, running again, joins again and takes jobs; the
+  // killed one is matched with nothing.
+  const fs::path sub = pool.dir / "after.sub";
+  std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/after.log\nqueue 2\n";
+  REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+  REQUIRE(await([&] { return count(read(pool.dir / "after.log"), "Job terminated.") == 2; }, 90));
+  CHECK(read(pool.dir / "after.log").find("@ep1.pool") == std::string::npos);
+  CHECK(count(read(pool.dir / "after.log"), "@ep2.pool") >= 2);
+}
 
-  SECTION("the central manager forwards its ads to a CONDOR_VIEW_HOST collector") {
-    // Started after the pool: the central manager keeps trying, then hands
-    // over what it has and every update after.
-    Node& view =
-        pool.start(pool.config("view", "DAEMON_LIST = MASTER COLLECTOR\nCOLLECTOR_HOST = 127.0.0.1:" +
-                                           std::to_string(pool.view_port) + "\n"));
-    const fs::path log = pool.dir / "view/log/CollectorLog";
-    REQUIRE(await(
-        [&] {
-          const std::string text = read(log);
-          return text.find("slot1@ep1.pool") != std::string::npos &&
-                 text.find("slot1@ep2.pool") != std::string::npos &&
-                 text.find("Scheduler ad ap.pool") != std::string::npos;
-        },
-        90));
-    CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"),
-               Catch::Contains("forwarding updates to 1 view collector"));
-    // The view collector dies and comes back: it is reached again and
-    // gets everything again.
-    const fs::path view_conf = view.conf;
-    Pool::stop(view, SIGKILL);
-    fs::rename(log, pool.dir / "view/log/CollectorLog.old");
-    pool.start(view_conf);
-    REQUIRE(await(
-        [&] {
-          const std::string text = read(log);
-          return text.find("slot1@ep1.pool") != std::string::npos &&
-                 text.find("Scheduler ad ap.pool") != std::string::npos;
-        },
-        60));
-    CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"), Catch::Contains("joined the view collector"));
-  }
+TEST_CASE_METHOD(RunningPool,
+                 "a pool of cara master processes over TLS: the central manager forwards its ads to a "
+                 "CONDOR_VIEW_HOST collector",
+                 "[integration][pool]") {
+  // Started after the pool: the central manager keeps trying, then hands
+  // over what it has and every update after.
+  Node& view = pool.start(pool.config("view", "DAEMON_LIST = MASTER COLLECTOR\nCOLLECTOR_HOST = 127.0.0.1:" +
+                                                  std::to_string(pool.view_port) + "\n"));
+  const fs::path log = pool.dir / "view/log/CollectorLog";
+  REQUIRE(await(
+      [&] {
+        const std::string text = read(log);
+        return text.find("slot1@ep1.pool") != std::string::npos &&
+               text.find("slot1@ep2.pool") != std::string::npos &&
+               text.find("Scheduler ad ap.pool") != std::string::npos;
+      },
+      90));
+  CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"),
+             Catch::Contains("forwarding updates to 1 view collector"));
+  // The view collector dies and comes back: it is reached again and
+  // gets everything again.
+  const fs::path view_conf = view.conf;
+  Pool::stop(view, SIGKILL);
+  fs::rename(log, pool.dir / "view/log/CollectorLog.old");
+  pool.start(view_conf);
+  REQUIRE(await(
+      [&] {
+        const std::string text = read(log);
+        return text.find("slot1@ep1.pool") != std::string::npos &&
+               text.find("Scheduler ad ap.pool") != std::string::npos;
+      },
+      60));
+  CHECK_THAT(read(pool.dir / "cm/log/CollectorLog"), Catch::Contains("joined the view collector"));
+}
 
-  SECTION("kill -9 of the central manager: started again, the pool carries on") {
-    // Node 0 is the central manager. Its new collector and negotiator are
-    // other actors on another node: the EPs and the AP find them again.
-    const fs::path cm_conf = pool.nodes[0].conf;
-    Pool::stop(pool.nodes[0], SIGKILL);
-    fs::rename(pool.dir / "cm/log/CollectorLog", pool.dir / "cm/log/CollectorLog.old");
-    pool.start(cm_conf);
-    REQUIRE(await(
-        [&] {
-          const std::string log = pool.collector_log();
-          return log.find("slot1@ep1.pool") != std::string::npos &&
-                 log.find("slot1@ep2.pool") != std::string::npos &&
-                 log.find("Scheduler ad ap.pool") != std::string::npos;
-        },
-        60));
-    const fs::path sub = pool.dir / "after.sub";
-    std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'exit 3'\"\nlog = " << pool.dir.string()
-                       << "/after.log\nqueue\n";
-    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
-    REQUIRE(await([&] { return count(read(pool.dir / "after.log"), "Job terminated.") == 1; }, 60));
-    CHECK_THAT(read(pool.dir / "after.log"), Catch::Contains("(return value 3)"));
-    CHECK_THAT(
-        read(pool.dir / "ep1/log/MasterLog"),
-        Catch::Contains("joined the central manager 127.0.0.1:" + std::to_string(pool.cm_port) + " again"));
-  }
+TEST_CASE_METHOD(RunningPool,
+                 "a pool of cara master processes over TLS: kill -9 of the central manager: started again, "
+                 "the pool carries on",
+                 "[integration][pool]") {
+  // Node 0 is the central manager. Its new collector and negotiator are
+  // other actors on another node: the EPs and the AP find them again.
+  const fs::path cm_conf = pool.nodes[0].conf;
+  Pool::stop(pool.nodes[0], SIGKILL);
+  fs::rename(pool.dir / "cm/log/CollectorLog", pool.dir / "cm/log/CollectorLog.old");
+  pool.start(cm_conf);
+  REQUIRE(await(
+      [&] {
+        const std::string log = pool.collector_log();
+        return log.find("slot1@ep1.pool") != std::string::npos &&
+               log.find("slot1@ep2.pool") != std::string::npos &&
+               log.find("Scheduler ad ap.pool") != std::string::npos;
+      },
+      60));
+  const fs::path sub = pool.dir / "after.sub";
+  std::ofstream(sub) << "executable = /bin/sh\narguments = \"-c 'exit 3'\"\nlog = " << pool.dir.string()
+                     << "/after.log\nqueue\n";
+  REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+  REQUIRE(await([&] { return count(read(pool.dir / "after.log"), "Job terminated.") == 1; }, 60));
+  CHECK_THAT(read(pool.dir / "after.log"), Catch::Contains("(return value 3)"));
+  CHECK_THAT(
+      read(pool.dir / "ep1/log/MasterLog"),
+      Catch::Contains("joined the central manager 127.0.0.1:" + std::to_string(pool.cm_port) + " again"));
+}
 
-  SECTION("a node with a certificate of another CA is refused") {
-    const auto evil = pool.config(
-        "evil",
-        "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\nSTART = true\n",
-        "evil");
-    Node& n = pool.start(evil);
-    // The node does not retry forever: a certificate the central manager
-    // does not trust is a start-up error, with the reason.
-    auto ended = Pool::exit_within(n, 30);
-    REQUIRE(ended);
-    CHECK(ended->second == 2);
-    CHECK_THAT(read(n.err), Catch::Contains("cannot connect over TLS") &&
-                                Catch::Contains("does not trust this node's certificate") &&
-                                Catch::Contains("AUTH_SSL_SERVER_CAFILE"));
-    CHECK(pool.collector_log().find("evil.pool") == std::string::npos);
-    // The refusing side says whom it refused, and why.
-    CHECK(await(
-        [&] {
-          const std::string log = read(pool.dir / "cm/log/MasterLog");
-          return log.find("refused a TLS connection from 127.0.0.1:") != std::string::npos &&
-                 log.find("its certificate is not the pool CA's") != std::string::npos;
-        },
-        10));
-  }
+TEST_CASE_METHOD(
+    RunningPool,
+    "a pool of cara master processes over TLS: a node with a certificate of another CA is refused",
+    "[integration][pool]") {
+  const auto evil = pool.config(
+      "evil",
+      "DAEMON_LIST = MASTER STARTD\nSHARED_PORT_PORT = " + std::to_string(free_port()) + "\nSTART = true\n",
+      "evil");
+  Node& n = pool.start(evil);
+  // The node does not retry forever: a certificate the central manager
+  // does not trust is a start-up error, with the reason.
+  auto ended = Pool::exit_within(n, 30);
+  REQUIRE(ended);
+  CHECK(ended->second == 2);
+  CHECK_THAT(read(n.err), Catch::Contains("cannot connect over TLS") &&
+                              Catch::Contains("does not trust this node's certificate") &&
+                              Catch::Contains("AUTH_SSL_SERVER_CAFILE"));
+  CHECK(pool.collector_log().find("evil.pool") == std::string::npos);
+  // The refusing side says whom it refused, and why.
+  CHECK(await(
+      [&] {
+        const std::string log = read(pool.dir / "cm/log/MasterLog");
+        return log.find("refused a TLS connection from 127.0.0.1:") != std::string::npos &&
+               log.find("its certificate is not the pool CA's") != std::string::npos;
+      },
+      10));
+}
 
-  auto client = [&](const std::string& user) { return pool.client(user, ap); };
+TEST_CASE_METHOD(
+    RunningPool,
+    "a pool of cara master processes over TLS: drain needs ADMINISTRATOR, and the execution point "
+    "drains and takes it back",
+    "[integration][pool]") {
+  auto refused = run_process({CARA_BINARY, "drain", "--config", client("alice"), "ep1.pool"});
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
+  CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("refused to alice@pool"));
+  auto unknown = run_process({CARA_BINARY, "drain", "--config", client("admin"), "nowhere.pool"});
+  CHECK(unknown.exit_code == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("no execution point nowhere.pool"));
+  auto drained = run_process({CARA_BINARY, "drain", "--config", client("admin"), "-fast", "ep1.pool"});
+  CHECK(drained.exit_code == 0);
+  CHECK_THAT(drained.out, Catch::Contains("Sent request to drain ep1.pool"));
+  CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("drain (fast) by admin@pool"));
+  // A drained machine starts nothing: new jobs run on ep2 only.
+  const fs::path sub = pool.dir / "drained.sub";
+  std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/drained.log\nqueue 3\n";
+  REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+  REQUIRE(await([&] { return count(read(pool.dir / "drained.log"), "Job terminated.") == 3; }, 60));
+  CHECK(read(pool.dir / "drained.log").find("@ep1.pool") == std::string::npos);
+  auto back = run_process({CARA_BINARY, "drain", "--config", client("admin"), "-cancel", "ep1.pool"});
+  CHECK(back.exit_code == 0);
+  CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("drain cancelled by admin@pool"));
+  auto usage = run_process({CARA_BINARY, "drain", "--config", client("admin")});
+  CHECK(usage.exit_code == 1);
+}
 
-  SECTION("drain needs ADMINISTRATOR; the execution point drains and takes it back") {
-    auto refused = run_process({CARA_BINARY, "drain", "--config", client("alice"), "ep1.pool"});
-    CHECK(refused.exit_code == 1);
-    CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
-    CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("refused to alice@pool"));
-    auto unknown = run_process({CARA_BINARY, "drain", "--config", client("admin"), "nowhere.pool"});
-    CHECK(unknown.exit_code == 1);
-    CHECK_THAT(unknown.err, Catch::Contains("no execution point nowhere.pool"));
-    auto drained = run_process({CARA_BINARY, "drain", "--config", client("admin"), "-fast", "ep1.pool"});
-    CHECK(drained.exit_code == 0);
-    CHECK_THAT(drained.out, Catch::Contains("Sent request to drain ep1.pool"));
-    CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("drain (fast) by admin@pool"));
-    // A drained machine starts nothing: new jobs run on ep2 only.
-    const fs::path sub = pool.dir / "drained.sub";
-    std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/drained.log\nqueue 3\n";
-    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
-    REQUIRE(await([&] { return count(read(pool.dir / "drained.log"), "Job terminated.") == 3; }, 60));
-    CHECK(read(pool.dir / "drained.log").find("@ep1.pool") == std::string::npos);
-    auto back = run_process({CARA_BINARY, "drain", "--config", client("admin"), "-cancel", "ep1.pool"});
-    CHECK(back.exit_code == 0);
-    CHECK_THAT(read(pool.dir / "ep1/log/StartLog"), Catch::Contains("drain cancelled by admin@pool"));
-    auto usage = run_process({CARA_BINARY, "drain", "--config", client("admin")});
-    CHECK(usage.exit_code == 1);
-  }
+TEST_CASE_METHOD(
+    RunningPool,
+    "a pool of cara master processes over TLS: reconfig needs ADMINISTRATOR, and nodes apply a new "
+    "configuration in place",
+    "[integration][pool]") {
+  const std::string alice = client("alice"), admin = client("admin");
+  REQUIRE(await(
+      [&] { return pool.collector_log().find("new DaemonMaster ad ep1.pool") != std::string::npos; }, 30));
+  auto refused = run_process({CARA_BINARY, "reconfig", "--config", alice, "cm.pool"});
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
+  CHECK_THAT(read(pool.dir / "cm/log/MasterLog"), Catch::Contains("refused to alice@pool"));
+  // The central manager makes alice an administrator, without a restart.
+  const fs::path cm = pool.nodes[0].conf;
+  std::ofstream(cm, std::ios::app)
+      << "ALLOW_ADMINISTRATOR = admin@pool, alice@pool\nNEGOTIATOR_INTERVAL = 30\n";
+  auto done = run_process({CARA_BINARY, "reconfig", "--config", admin, "cm.pool"});
+  REQUIRE(done.exit_code == 0);
+  CHECK_THAT(done.out, Catch::Contains("Sent reconfig to cm.pool: reconfigured MASTER COLLECTOR NEGOTIATOR"));
+  CHECK_THAT(read(pool.dir / "cm/log/NegotiatorLog"), Catch::Contains("reconfigured"));
+  CHECK(
+      run_process({CARA_BINARY, "userprio", "--config", alice, "-setfactor", "alice@pool", "10"}).exit_code ==
+      0);
+  // A broken configuration is refused, naming the line; nothing changes.
+  std::ofstream(cm, std::ios::app) << "this is not a line\n";
+  auto broken = run_process({CARA_BINARY, "reconfig", "--config", admin, "cm.pool"});
+  CHECK(broken.exit_code == 1);
+  CHECK_THAT(broken.err, Catch::Contains("nothing changed") && Catch::Contains("line"));
+  CHECK(
+      run_process({CARA_BINARY, "userprio", "--config", alice, "-setfactor", "alice@pool", "20"}).exit_code ==
+      0);
+  // An execution point takes a new START: ep1 runs no more jobs.
+  std::ofstream(pool.nodes[1].conf, std::ios::app) << "START = false\n";
+  auto ep = run_process({CARA_BINARY, "reconfig", "--config", admin, "ep1.pool"});
+  REQUIRE(ep.exit_code == 0);
+  CHECK_THAT(ep.out, Catch::Contains("reconfigured MASTER STARTD"));
+  const fs::path sub = pool.dir / "closed.sub";
+  std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/closed.log\nqueue 3\n";
+  REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
+  REQUIRE(await([&] { return count(read(pool.dir / "closed.log"), "Job terminated.") == 3; }, 60));
+  CHECK(read(pool.dir / "closed.log").find("@ep1.pool") == std::string::npos);
+  // A slot layout cannot change under running jobs: refused, said why.
+  std::ofstream(pool.nodes[1].conf, std::ios::app) << "NUM_SLOTS = 2\n";
+  auto layout = run_process({CARA_BINARY, "reconfig", "--config", admin, "ep1.pool"});
+  CHECK(layout.exit_code == 1);
+  CHECK_THAT(layout.err, Catch::Contains("STARTD kept its configuration: the slot layout changed"));
+  auto unknown = run_process({CARA_BINARY, "reconfig", "--config", admin, "nowhere.pool"});
+  CHECK(unknown.exit_code == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("no master nowhere.pool"));
+}
 
-  SECTION("reconfig needs ADMINISTRATOR; nodes apply a new configuration in place") {
-    const std::string alice = client("alice"), admin = client("admin");
-    REQUIRE(await(
-        [&] { return pool.collector_log().find("new DaemonMaster ad ep1.pool") != std::string::npos; }, 30));
-    auto refused = run_process({CARA_BINARY, "reconfig", "--config", alice, "cm.pool"});
-    CHECK(refused.exit_code == 1);
-    CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
-    CHECK_THAT(read(pool.dir / "cm/log/MasterLog"), Catch::Contains("refused to alice@pool"));
-    // The central manager makes alice an administrator, without a restart.
-    const fs::path cm = pool.nodes[0].conf;
-    std::ofstream(cm, std::ios::app)
-        << "ALLOW_ADMINISTRATOR = admin@pool, alice@pool\nNEGOTIATOR_INTERVAL = 30\n";
-    auto done = run_process({CARA_BINARY, "reconfig", "--config", admin, "cm.pool"});
-    REQUIRE(done.exit_code == 0);
-    CHECK_THAT(done.out,
-               Catch::Contains("Sent reconfig to cm.pool: reconfigured MASTER COLLECTOR NEGOTIATOR"));
-    CHECK_THAT(read(pool.dir / "cm/log/NegotiatorLog"), Catch::Contains("reconfigured"));
-    CHECK(run_process({CARA_BINARY, "userprio", "--config", alice, "-setfactor", "alice@pool", "10"})
-              .exit_code == 0);
-    // A broken configuration is refused, naming the line; nothing changes.
-    std::ofstream(cm, std::ios::app) << "this is not a line\n";
-    auto broken = run_process({CARA_BINARY, "reconfig", "--config", admin, "cm.pool"});
-    CHECK(broken.exit_code == 1);
-    CHECK_THAT(broken.err, Catch::Contains("nothing changed") && Catch::Contains("line"));
-    CHECK(run_process({CARA_BINARY, "userprio", "--config", alice, "-setfactor", "alice@pool", "20"})
-              .exit_code == 0);
-    // An execution point takes a new START: ep1 runs no more jobs.
-    std::ofstream(pool.nodes[1].conf, std::ios::app) << "START = false\n";
-    auto ep = run_process({CARA_BINARY, "reconfig", "--config", admin, "ep1.pool"});
-    REQUIRE(ep.exit_code == 0);
-    CHECK_THAT(ep.out, Catch::Contains("reconfigured MASTER STARTD"));
-    const fs::path sub = pool.dir / "closed.sub";
-    std::ofstream(sub) << "executable = /bin/true\nlog = " << pool.dir.string() << "/closed.log\nqueue 3\n";
-    REQUIRE(tool({"submit", sub.string()}).exit_code == 0);
-    REQUIRE(await([&] { return count(read(pool.dir / "closed.log"), "Job terminated.") == 3; }, 60));
-    CHECK(read(pool.dir / "closed.log").find("@ep1.pool") == std::string::npos);
-    // A slot layout cannot change under running jobs: refused, said why.
-    std::ofstream(pool.nodes[1].conf, std::ios::app) << "NUM_SLOTS = 2\n";
-    auto layout = run_process({CARA_BINARY, "reconfig", "--config", admin, "ep1.pool"});
-    CHECK(layout.exit_code == 1);
-    CHECK_THAT(layout.err, Catch::Contains("STARTD kept its configuration: the slot layout changed"));
-    auto unknown = run_process({CARA_BINARY, "reconfig", "--config", admin, "nowhere.pool"});
-    CHECK(unknown.exit_code == 1);
-    CHECK_THAT(unknown.err, Catch::Contains("no master nowhere.pool"));
-  }
-
-  SECTION("setfactor needs ADMINISTRATOR") {
-    auto refused =
-        run_process({CARA_BINARY, "userprio", "--config", client("alice"), "-setfactor", "alice@pool", "10"});
-    CHECK(refused.exit_code == 1);
-    CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
-    // Logged by the daemon that refused, in its own log.
-    CHECK_THAT(read(pool.dir / "cm/log/NegotiatorLog"), Catch::Contains("refused to alice@pool"));
-    // The tool is gone: the central manager's gate forgets who it was.
-    CHECK(await(
-        [&] {
-          return read(pool.dir / "cm/log/MasterLog").find("(alice@pool/127.0.0.1) left") != std::string::npos;
-        },
-        30));
-    auto allowed =
-        run_process({CARA_BINARY, "userprio", "--config", client("admin"), "-setfactor", "alice@pool", "10"});
-    CHECK(allowed.exit_code == 0);
-    // alice has no usage yet: -allusers lists her too.
-    auto listed = run_process({CARA_BINARY, "userprio", "--config", client("bob"), "-allusers"});
-    REQUIRE(listed.exit_code == 0);
-    CHECK_THAT(listed.out, Catch::Contains("alice@pool") && Catch::Contains("    10.00 "));
-    CHECK_THAT(allowed.err, Catch::Contains("note: alice@pool has no record yet"));
-  }
+TEST_CASE_METHOD(RunningPool, "a pool of cara master processes over TLS: setfactor needs ADMINISTRATOR",
+                 "[integration][pool]") {
+  auto refused =
+      run_process({CARA_BINARY, "userprio", "--config", client("alice"), "-setfactor", "alice@pool", "10"});
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("ADMINISTRATOR access refused to alice@pool"));
+  // Logged by the daemon that refused, in its own log.
+  CHECK_THAT(read(pool.dir / "cm/log/NegotiatorLog"), Catch::Contains("refused to alice@pool"));
+  // The tool is gone: the central manager's gate forgets who it was.
+  CHECK(await(
+      [&] {
+        return read(pool.dir / "cm/log/MasterLog").find("(alice@pool/127.0.0.1) left") != std::string::npos;
+      },
+      30));
+  auto allowed =
+      run_process({CARA_BINARY, "userprio", "--config", client("admin"), "-setfactor", "alice@pool", "10"});
+  CHECK(allowed.exit_code == 0);
+  // alice has no usage yet: -allusers lists her too.
+  auto listed = run_process({CARA_BINARY, "userprio", "--config", client("bob"), "-allusers"});
+  REQUIRE(listed.exit_code == 0);
+  CHECK_THAT(listed.out, Catch::Contains("alice@pool") && Catch::Contains("    10.00 "));
+  CHECK_THAT(allowed.err, Catch::Contains("note: alice@pool has no record yet"));
 }
 
 // A job the execution point ranks higher preempts a running one across

@@ -16,7 +16,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -53,10 +52,6 @@ class Acknowledged {
     std::lock_guard<std::mutex> lock(mutex_);
     return submissions_;
   }
-  long jobs() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return jobs_;
-  }
   // Waits until `n` more submissions than `since` were acknowledged.
   bool wait_for(long since, long n, std::chrono::seconds limit) {
     std::unique_lock<std::mutex> lock(mutex_);
@@ -79,11 +74,10 @@ class Acknowledged {
 class SubmitClients {
  public:
   // Starts a client for each of `files`, telling `acked` what the access
-  // point acknowledged; each goes on while `more` holds.
-  SubmitClients(
-      Pool& pool, std::filesystem::path ap, const std::vector<std::filesystem::path>& files,
-      Acknowledged& acked, std::function<bool()> more = [] { return true; })
-      : pool_(pool), ap_(std::move(ap)), acked_(acked), more_(std::move(more)) {
+  // point acknowledged, until stop().
+  SubmitClients(Pool& pool, std::filesystem::path ap, const std::vector<std::filesystem::path>& files,
+                Acknowledged& acked)
+      : pool_(pool), ap_(std::move(ap)), acked_(acked) {
     for (const auto& file : files) threads_.emplace_back([this, file] { run(file); });
   }
   SubmitClients(const SubmitClients&) = delete;
@@ -113,7 +107,7 @@ class SubmitClients {
  private:
   void run(const std::filesystem::path& file) {
     static const std::regex told(R"((\d+) job\(s\) submitted to cluster (\d+)\.)");
-    while (more_()) {
+    for (;;) {
       long seen = 0;
       {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -136,7 +130,6 @@ class SubmitClients {
   Pool& pool_;
   const std::filesystem::path ap_;
   Acknowledged& acked_;
-  const std::function<bool()> more_;
   std::mutex mutex_;
   std::condition_variable changed_;
   long restarts_ = 0;

@@ -74,7 +74,8 @@ std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Sym
   }
   // The attributes read, followed through the ad; sorted by symbol, a
   // canonical order (symbols ignore case).
-  std::vector<classad::Symbol>& seen = seen_;
+  // Each name with its attribute in the ad (null: not there), found once.
+  std::vector<std::pair<classad::Symbol, const classad::Attribute*>>& seen = seen_;
   std::vector<classad::Symbol>& pending = pending_;
   seen.clear();
   pending.assign(names.begin(), names.end());
@@ -102,15 +103,14 @@ std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Sym
     if (marked(name)) continue;
     if (marks_.size() <= name) marks_.resize(name + 1, 0);
     marks_[name] = mark_;
-    seen.push_back(name);
     const classad::Attribute* a = ad.find(name);
+    seen.emplace_back(name, a);
     if (a == nullptr || !a->expr || a->is_literal()) continue;
     for (classad::Symbol ref : names_in(a->expr))
       if (!marked(ref)) pending.push_back(ref);
   }
-  std::sort(seen.begin(), seen.end());
-  for (classad::Symbol name : seen) {
-    const classad::Attribute* a = ad.find(name);
+  std::sort(seen.begin(), seen.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (const auto& [name, a] : seen) {
     if (a == nullptr || !a->expr) continue;
     k.append(reinterpret_cast<const char*>(&name), sizeof name);
     k += '=';

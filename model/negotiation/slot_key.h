@@ -33,7 +33,8 @@ class SlotKeyWriter {
   const std::string& text_of(const classad::ExprPtr& expr);
 
   std::string buffer_;
-  std::vector<classad::Symbol> seen_, pending_;
+  std::vector<std::pair<classad::Symbol, const classad::Attribute*>> seen_;
+  std::vector<classad::Symbol> pending_;
   std::vector<std::uint32_t> marks_;  // by symbol: the key() call that saw it
   std::uint32_t mark_ = 0;
   // By tree, which the maps keep alive so that an address is never reused

@@ -285,7 +285,11 @@ bool CandidateQueue::advance(int f, Walk& walk, bool first) {
     const signed char state = family_state(classes_.family_of(c));
     return state == kOpen || state == kUnasked;
   };
-  while (pos < order.size() || lpos < late.size()) {
+  while (true) {
+    // Past the classes every slot has left (next_open): they would only
+    // be looked at and passed.
+    pos = ranks_.next_open(pos);
+    if (pos >= order.size() && lpos >= late.size()) break;
     ClassRank key;
     if (lpos >= late.size() || (pos < order.size() && !goes_before(late[lpos].rank, ranks_.rank(order[pos]))))
       key = ranks_.rank(order[pos]);

@@ -1,12 +1,14 @@
 #include "model/negotiation/class_ranks.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <optional>
 #include <utility>
 
 #include "model/accounting/accountant_config.h"
 #include "model/classad/references.h"
+#include "model/common/parallel.h"
 #include "model/common/text.h"
 #include "model/negotiation/slot_assessment.h"
 
@@ -25,7 +27,8 @@ bool goes_before(const ClassRank& a, const ClassRank& b) {
 }
 
 ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
-                       const classad::EvalEnv& env, bool presort, std::vector<classad::Value> group_values)
+                       const classad::EvalEnv& env, bool presort, std::vector<classad::Value> group_values,
+                       Threads threads)
     : pool_(pool),
       classes_(classes),
       policy_(policy),
@@ -38,22 +41,43 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
   families_.resize(classes.families());
   if (!presort) return;
   const bool priority_preemption = policy.priority_preemption_possible();
-  for (std::size_t f = 0; f < classes.families(); ++f) {
-    FamilyOrder& fo = families_[f];
-    classad::References refs;
-    bool presortable = true;
+  // Each family's classes and their rank group, in family order: group_of
+  // numbers the groups as it meets them.
+  struct Draft {
+    std::vector<int> order;
     int group = -2;  // its classes' rank group, once one is seen
+    bool presortable = true;
+    classad::References refs;
+  };
+  std::vector<Draft> drafts(classes.families());
+  for (std::size_t f = 0; f < classes.families(); ++f) {
+    Draft& d = drafts[f];
     for (int c : classes.members(static_cast<int>(f))) {
       if (classes.empty(c)) continue;
       const int g = groups_.group_of(classes.head(c));
-      if ((group != -2 && g != group) || !rankable(pool.slots()[classes.head(c)], g)) {
-        presortable = false;
+      if ((d.group != -2 && g != d.group) || !rankable(pool.slots()[classes.head(c)], g)) {
+        d.presortable = false;
         break;
       }
-      group = g;
-      ranks_[static_cast<std::size_t>(c)] = rank_of(c, g, refs);
-      fo.order.push_back(c);
+      d.group = g;
+      d.order.push_back(c);
     }
+  }
+  // Their ranks, on the cycle's threads (issue 30): each class's are its
+  // own to write, each family's references its own to collect.
+  parallel_chunks(drafts.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t f = begin; f < end; ++f) {
+      Draft& d = drafts[f];
+      if (!d.presortable) continue;
+      for (int c : d.order) ranks_[static_cast<std::size_t>(c)] = rank_of(c, d.group, d.refs);
+    }
+  });
+  for (std::size_t f = 0; f < classes.families(); ++f) {
+    FamilyOrder& fo = families_[f];
+    const bool presortable = drafts[f].presortable;
+    const int group = drafts[f].group;
+    const classad::References& refs = drafts[f].refs;
+    fo.order = std::move(drafts[f].order);
     if (!presortable) {
       fo.order.clear();
       outside_.push_back(static_cast<int>(f));
@@ -94,6 +118,36 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     return goes_before(ranks_[static_cast<std::size_t>(a.cls)], ranks_[static_cast<std::size_t>(b.cls)]);
   });
   busy_sorted_ = true;
+  global_pos_.assign(classes.size(), -1);
+  open_bits_.assign(global_.order.size() / 64 + 1, 0);
+  for (std::size_t i = 0; i < global_.order.size(); ++i) {
+    global_pos_[static_cast<std::size_t>(global_.order[i])] = static_cast<int>(i);
+    refresh(global_.order[i]);
+  }
+}
+
+void ClassRanks::refresh(int c) {
+  const auto k = static_cast<std::size_t>(c);
+  if (k >= global_pos_.size() || global_pos_[k] < 0) return;  // made during the cycle: in late()
+  const auto pos = static_cast<std::size_t>(global_pos_[k]);
+  const std::uint64_t bit = std::uint64_t{1} << (pos % 64);
+  if (!classes_.empty(c) && !reasons_only(c)) {
+    open_bits_[pos / 64] |= bit;
+  } else {
+    open_bits_[pos / 64] &= ~bit;
+  }
+}
+
+std::size_t ClassRanks::next_open(std::size_t pos) const {
+  const std::size_t n = global_.order.size();
+  if (pos >= n) return n;
+  std::size_t w = pos / 64;
+  std::uint64_t bits = open_bits_[w] & (~std::uint64_t{0} << (pos % 64));
+  while (bits == 0) {
+    if (++w >= open_bits_.size()) return n;
+    bits = open_bits_[w];
+  }
+  return std::min(n, w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
 }
 
 bool ClassRanks::rankable(const PoolSlot& s, int group) {

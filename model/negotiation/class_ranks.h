@@ -71,9 +71,10 @@ class ClassRanks {
   // `group_values`: the value each rank group's slots are ranked at, by
   // group (a view for the jobs that give them, rank_views.h); a group
   // past its end, at the value its Rank takes for no job. Each must be a
-  // number or a boolean.
+  // number or a boolean. The classes are ranked on `threads`.
   ClassRanks(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
-             const classad::EvalEnv& env, bool presort, std::vector<classad::Value> group_values = {});
+             const classad::EvalEnv& env, bool presort, std::vector<classad::Value> group_values = {},
+             Threads threads = {});
 
   // A class made during the cycle (a partitionable slot that gave some of
   // its resources away, into a class no slot had before): ranked, and put
@@ -142,6 +143,16 @@ class ClassRanks {
   std::size_t next_takeable(std::size_t pos) const {
     return flips_ == 0 && pos < skip_to_.size() ? skip_to_[pos] : pos;
   }
+
+  // The first position from `pos` on, in the pool-wide order made at the
+  // start, whose class a walk may take something from: it has slots left
+  // and is not reasons_only(). The classes between give a walk nothing: a
+  // request late in the cycle passes the thousands emptied before it in
+  // one step instead of one by one.
+  std::size_t next_open(std::size_t pos) const;
+  // Class `c` may have gained its first slot or lost its last (a match):
+  // its place in next_open() follows.
+  void refresh(int c);
 
   // A busy class of the pool-wide order whose family no job could take
   // when the order was made (may_be_taken()): the pool walk passes over it
@@ -234,6 +245,8 @@ class ClassRanks {
   FamilyOrder global_;
   std::vector<int> global_families_;
   std::vector<std::size_t> skip_to_;         // next_takeable(), as of the start
+  std::vector<std::uint64_t> open_bits_;     // next_open(): by position in global_.order
+  std::vector<int> global_pos_;              // by class: its position in global_.order, or -1
   std::vector<unsigned char> reasons_only_;  // by class
   std::size_t flips_ = 0;                    // families made takeable since
   std::vector<PoolPlace> late_;              // sorted by place (goes_before, then class)

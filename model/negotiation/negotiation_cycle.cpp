@@ -257,15 +257,19 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     s.matched_weight += w;
     ++s.matched;
     if (grouped() && s.node >= 0) group_used_[static_cast<std::size_t>(s.node)] += w;
+    const int was = classes_->class_of(index);
     if (slot.consumption_policy) {
       // The partitionable slot gives the job its share and stays on offer
       // with the rest (a consumption policy lets it match again).
       consume(index, job);
       const int moved = classes_->reclassify(index);
       ranks_->add_class(moved);  // at its place in the pool-wide order, for later requests
+      ranks_->refresh(was);
+      ranks_->refresh(moved);
       queue.took(moved);
     } else {
       classes_->take(index);
+      ranks_->refresh(was);
       queue.took();
     }
   }
@@ -558,7 +562,7 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   std::vector<const classad::ClassAd*> jobs;
   for (const SubmitterRequests& s : submitters)
     for (const Request& r : s.requests) jobs.push_back(r.job);
-  RankViews ranks(pool, classes, policy_, env_, classes_on_, jobs);
+  RankViews ranks(pool, classes, policy_, env_, classes_on_, jobs, threads);
   stats.rank_views = static_cast<std::int64_t>(ranks.size());
   stats.slot_classes = static_cast<std::int64_t>(classes.live().size());
   for (std::size_t i = 0; i < pool.slots().size(); ++i)

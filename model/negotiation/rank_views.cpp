@@ -7,8 +7,9 @@ namespace cara::negotiation {
 
 RankViews::RankViews(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
                      const classad::EvalEnv& env, bool presort,
-                     const std::vector<const classad::ClassAd*>& jobs) {
-  views_.push_back(std::make_unique<ClassRanks>(pool, classes, policy, env, presort));
+                     const std::vector<const classad::ClassAd*>& jobs, Threads threads) {
+  views_.push_back(std::make_unique<ClassRanks>(pool, classes, policy, env, presort,
+                                                std::vector<classad::Value>{}, threads));
   values_.emplace_back();
   groups_ = base().rank_groups().size();
   if (!presort || groups_ == 0) return;
@@ -38,7 +39,7 @@ RankViews::RankViews(const SlotPool& pool, const SlotClasses& classes, const Neg
   std::stable_sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) { return a.count > b.count; });
   if (seen.size() > kMaxViews) seen.resize(kMaxViews);
   for (Seen& s : seen) {
-    views_.push_back(std::make_unique<ClassRanks>(pool, classes, policy, env, presort, s.values));
+    views_.push_back(std::make_unique<ClassRanks>(pool, classes, policy, env, presort, s.values, threads));
     values_.push_back(std::move(s.values));
   }
 }
@@ -62,6 +63,10 @@ const ClassRanks& RankViews::for_job(const classad::ClassAd& job) const {
     for (std::size_t i = 1; i < views_.size(); ++i)
       if (classad::identical(values_[i], *v)) return *views_[i];
   return base();
+}
+
+void RankViews::refresh(int c) {
+  for (auto& view : views_) view->refresh(c);
 }
 
 void RankViews::add_class(int c) {

@@ -32,9 +32,11 @@ class RankViews {
   // kMaxViews besides the base): each costs a ranking of every class.
   static constexpr std::size_t kMaxViews = 4;
 
-  // The arguments must outlive this object; `jobs` need not.
+  // The arguments must outlive this object; `jobs` need not. Each view is
+  // ranked on `threads`.
   RankViews(const SlotPool& pool, const SlotClasses& classes, const NegotiatorPolicy& policy,
-            const classad::EvalEnv& env, bool presort, const std::vector<const classad::ClassAd*>& jobs);
+            const classad::EvalEnv& env, bool presort, const std::vector<const classad::ClassAd*>& jobs,
+            Threads threads = {});
 
   // The view ranked at the values `job` gives the rank groups, else the
   // base (its families of those groups are then assessed one by one).
@@ -43,6 +45,8 @@ class RankViews {
   std::size_t size() const { return views_.size(); }
   // A class made during the cycle joins every view.
   void add_class(int c);
+  // Class `c` gained its first slot or lost its last (ClassRanks::refresh).
+  void refresh(int c);
 
  private:
   // The values `job` gives the rank groups known at the start; none when

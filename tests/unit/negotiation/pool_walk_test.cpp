@@ -2,6 +2,7 @@
 // request whose job Rank is one value for every slot walks the presorted
 // families together, best first, and asks a family whether it matches
 // only when the walk reaches it, so it stops as soon as it has its slots.
+#include "model/negotiation/class_names.h"
 #include "model/negotiation/rank_views.h"
 #include "tests/unit/negotiation/support.h"
 
@@ -262,4 +263,43 @@ TEST_CASE("rank views are made for the values most requests give, at most four",
     CHECK(r.matches[i].slot_name == plain.matches[i].slot_name);
     CHECK(r.matches[i].submitter == plain.matches[i].submitter);
   }
+}
+
+TEST_CASE("the pool walk passes the classes every slot has left in one step", "[negotiation][issue30]") {
+  // Five machines of one slot each, five classes in the pool-wide order
+  // (best first: the fastest). A class that loses its last slot leaves
+  // next_open(); one that gets a slot back returns.
+  Pool p("");
+  machines(p, 5);
+  p.submit(kAlice, 1, 1, "Requirements = TARGET.KFlops > 0");
+  classad::EvalEnv env;
+  env.now = kNow;
+  negotiation::SlotPool pool(p.slots, p.policy, p.accountant, env);
+  negotiation::ClassNames read = negotiation::class_names(p.policy, p.submitters);
+  negotiation::SlotClasses classes(pool, std::move(read.names), std::move(read.match_names), true);
+  negotiation::ClassRanks ranks(pool, classes, p.policy, env, true);
+  const std::vector<int>& order = ranks.order(negotiation::ClassRanks::kPool);
+  REQUIRE(order.size() == 5);
+  CHECK(ranks.next_open(0) == 0);
+  CHECK(ranks.next_open(5) == 5);
+  // The two best machines' slots are taken.
+  for (std::size_t pos : {0, 1}) {
+    const int c = order[pos];
+    classes.take(classes.head(c));
+    ranks.refresh(c);
+  }
+  CHECK(ranks.next_open(0) == 2);
+  CHECK(ranks.next_open(3) == 3);
+  // The last one's too: nothing from position 4 on.
+  const std::size_t last = classes.head(order[4]);
+  classes.take(last);
+  ranks.refresh(order[4]);
+  CHECK(ranks.next_open(4) == 5);
+  CHECK(ranks.next_open(3) == 3);
+  // Its slot back in its class (as a partitionable slot's leftover joins
+  // the class of its shape): open again.
+  CHECK(classes.reclassify(last) == order[4]);
+  ranks.refresh(order[4]);
+  CHECK(ranks.next_open(4) == 4);
+  CHECK(ranks.next_open(0) == 2);
 }

@@ -176,10 +176,10 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
       deferred_.push_back(f);
       return;
     }
+    const int live = classes_.live_member(f);
+    if (live < 0) return;
+    const PoolSlot& slot = pool_.slots()[classes_.head(live)];
     const std::vector<int>& members = classes_.members(f);
-    auto first = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
-    if (first == members.end()) return;
-    const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
     // Every slot of a family weighs the same for the job.
     if (std::isnan(w)) w = weight(slot);
     if (!affordable(w)) {

@@ -30,10 +30,9 @@ bool CandidateQueue::family_open(int f) {
     deferred_.push_back(f);
     return false;
   }
-  const std::vector<int>& members = classes_.members(f);
-  auto first = std::find_if(members.begin(), members.end(), [&](int c) { return !classes_.empty(c); });
-  if (first == members.end()) return false;
-  const PoolSlot& slot = pool_.slots()[classes_.head(*first)];
+  const int live = classes_.live_member(f);
+  if (live < 0) return false;
+  const PoolSlot& slot = pool_.slots()[classes_.head(live)];
   if (std::isnan(w)) w = weight(slot);
   if (!affordable_(w)) {
     deferred_.push_back(f);

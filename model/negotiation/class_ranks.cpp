@@ -118,6 +118,8 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     return goes_before(ranks_[static_cast<std::size_t>(a.cls)], ranks_[static_cast<std::size_t>(b.cls)]);
   });
   busy_sorted_ = true;
+  in_pool_.assign(families_.size(), 0);
+  for (std::size_t f = 0; f < families_.size(); ++f) in_pool_[f] = families_[f].in_pool ? 1 : 0;
   global_pos_.assign(classes.size(), -1);
   open_bits_.assign(global_.order.size() / 64 + 1, 0);
   for (std::size_t i = 0; i < global_.order.size(); ++i) {
@@ -128,7 +130,15 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
 
 void ClassRanks::refresh(int c) {
   const auto k = static_cast<std::size_t>(c);
-  if (k >= global_pos_.size() || global_pos_[k] < 0) return;  // made during the cycle: in late()
+  if (k >= global_pos_.size() || global_pos_[k] < 0) {
+    // A class made during the cycle. Those every slot left stay in late()
+    // until they are a quarter of it (each walk would pass them one by
+    // one: a partitionable slot moves to a new class with each match);
+    // swept, one is ranked again should a slot come back to it.
+    if (k < in_order_.size() && in_order_[k] != 0 && classes_.empty(c) && ++late_emptied_ * 4 >= late_.size())
+      sweep_late();
+    return;
+  }
   const auto pos = static_cast<std::size_t>(global_pos_[k]);
   const std::uint64_t bit = std::uint64_t{1} << (pos % 64);
   if (!classes_.empty(c) && !reasons_only(c)) {
@@ -136,6 +146,17 @@ void ClassRanks::refresh(int c) {
   } else {
     open_bits_[pos / 64] &= ~bit;
   }
+}
+
+void ClassRanks::sweep_late() {
+  // A walk under way holds places, not positions (late_range() finds them
+  // again by late_version()).
+  auto gone = std::stable_partition(late_.begin(), late_.end(),
+                                    [&](const PoolPlace& p) { return !classes_.empty(p.cls); });
+  for (auto it = gone; it != late_.end(); ++it) in_order_[static_cast<std::size_t>(it->cls)] = 0;
+  late_.erase(gone, late_.end());
+  ++late_version_;
+  late_emptied_ = 0;
 }
 
 std::size_t ClassRanks::next_open(std::size_t pos) const {
@@ -272,6 +293,8 @@ void ClassRanks::add_class(int c) {
   if (fresh_family) {
     outside_.pop_back();  // it is in the pool after all
     fo.in_pool = true;
+    in_pool_.resize(families_.size(), 0);
+    in_pool_[fk] = 1;
     fo.job_names = names;
     fo.rank_group = group;
     set_key(fk, names, group);
@@ -280,16 +303,6 @@ void ClassRanks::add_class(int c) {
   // another group's value, stays out (requests assess it on its own):
   // whether a request walks a family must not change while it walks.
   if (!fo.in_pool || names != fo.job_names || group != fo.rank_group) return;
-  // Classes every slot left stay in late() until it has doubled since it
-  // was last swept (a walk under way holds places, not positions); swept,
-  // one is ranked again should a slot come back to it.
-  if (late_.size() >= 2 * swept_size_) {
-    auto gone = std::stable_partition(late_.begin(), late_.end(),
-                                      [&](const PoolPlace& p) { return !classes_.empty(p.cls); });
-    for (auto it = gone; it != late_.end(); ++it) in_order_[static_cast<std::size_t>(it->cls)] = 0;
-    late_.erase(gone, late_.end());  // late_version_ moves with the insert below
-    swept_size_ = std::max<std::size_t>(32, late_.size());
-  }
   ranks_[k] = r;
   in_order_[k] = 1;
   note_pool_class(c);

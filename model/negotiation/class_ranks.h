@@ -97,8 +97,8 @@ class ClassRanks {
   // Whether the family walks in the pool-wide order: its classes are in it
   // but for those made during the cycle that ranked() says are not.
   bool in_pool(int family) const {
-    return static_cast<std::size_t>(family) < families_.size() &&
-           families_[static_cast<std::size_t>(family)].in_pool;
+    return static_cast<std::size_t>(family) < in_pool_.size() &&
+           in_pool_[static_cast<std::size_t>(family)] != 0;
   }
   // What a match to a class of the pool-wide order weighs at least, for
   // any job: the least weight of its slots that are not partitionable, and
@@ -151,7 +151,8 @@ class ClassRanks {
   // one step instead of one by one.
   std::size_t next_open(std::size_t pos) const;
   // Class `c` may have gained its first slot or lost its last (a match):
-  // its place in next_open() follows.
+  // its place in next_open() follows; a class of late() that lost its last
+  // is swept out of it with the others once they are a quarter of it.
   void refresh(int c);
 
   // A busy class of the pool-wide order whose family no job could take
@@ -245,6 +246,7 @@ class ClassRanks {
   FamilyOrder global_;
   std::vector<int> global_families_;
   std::vector<std::size_t> skip_to_;         // next_takeable(), as of the start
+  std::vector<unsigned char> in_pool_;       // by family: FamilyOrder::in_pool, packed (in_pool())
   std::vector<std::uint64_t> open_bits_;     // next_open(): by position in global_.order
   std::vector<int> global_pos_;              // by class: its position in global_.order, or -1
   std::vector<unsigned char> reasons_only_;  // by class
@@ -255,7 +257,8 @@ class ClassRanks {
   std::vector<BusyClass> busy_;
   bool busy_sorted_ = false;
   std::unordered_map<std::string, int> remotes_;
-  std::size_t swept_size_ = 32;  // late_'s size when its empty classes last went
+  std::size_t late_emptied_ = 0;  // classes of late_ refresh() found empty since the last sweep
+  void sweep_late();
   std::map<std::vector<std::string>, int> interned_;
   std::vector<std::vector<std::string>> name_sets_;
   // Family `f` ranks with name set `names` at rank group `group`.

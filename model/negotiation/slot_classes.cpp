@@ -80,6 +80,7 @@ int SlotClasses::family_for(std::size_t slot, std::string key) {
   }
   families_.emplace_back();
   live_family_pos_.push_back(-1);
+  live_member_.push_back(-1);
   // The family's values, as its first slot has them now (a partitionable
   // slot that gives resources away moves to another family).
   for (classad::Symbol name : match_symbols_) cells_.push_back(SlotValue::of(*s.ad, name));
@@ -154,6 +155,17 @@ void SlotClasses::set_live(int c, bool live) {
   const int f = family_of_[static_cast<std::size_t>(c)];
   Family& fam = families_[static_cast<std::size_t>(f)];
   fam.live += live ? 1 : -1;
+  int& member = live_member_[static_cast<std::size_t>(f)];
+  if (live && member < 0) {
+    member = c;
+  } else if (!live && member == c) {
+    member = -1;
+    for (int m : fam.classes)
+      if (live_pos_[static_cast<std::size_t>(m)] >= 0) {
+        member = m;
+        break;
+      }
+  }
   if (live && fam.live == 1) update(live_families_, live_family_pos_, f, true);
   if (!live && fam.live == 0) update(live_families_, live_family_pos_, f, false);
 }

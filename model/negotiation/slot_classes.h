@@ -70,6 +70,10 @@ class SlotClasses {
   bool family_live(int f) const { return families_[static_cast<std::size_t>(f)].live > 0; }
   // Every class ever placed in family `f` (some may be empty by now).
   const std::vector<int>& members(int f) const { return families_[static_cast<std::size_t>(f)].classes; }
+  // A class of family `f` with slots left (any: a family's slots are alike
+  // to the match and weigh alike), or -1. Read packed, by family: the pool
+  // walk asks it of hundreds of families per request.
+  int live_member(int f) const { return live_member_[static_cast<std::size_t>(f)]; }
 
   // The values of what the match reads of a slot (the family key's
   // names), by family: every slot of a family agrees on them, so the
@@ -137,6 +141,7 @@ class SlotClasses {
   std::vector<Family> families_;
   std::vector<int> live_families_;
   std::vector<int> live_family_pos_;  // by family: its position in live_families_, or -1
+  std::vector<int> live_member_;      // by family: live_member()
   std::unordered_map<std::string, int> family_by_key_;
   std::vector<Class> classes_;
   // By class, beside classes_ so that the walks over many classes read

@@ -24,6 +24,12 @@ std::int64_t int_attr(const classad::ClassAd& job, std::string_view name) {
 }
 
 std::string string_attr(const classad::ClassAd& job, std::string_view name) {
+  // A literal (most string attributes: Name, Machine, State, Owner) is
+  // copied once, straight from its tree, not through a detached Value.
+  if (const classad::Attribute* a = job.find(name); a != nullptr && a->expr && a->is_literal()) {
+    const classad::Value v = a->literal();
+    return v.is_string() ? std::string(v.as_string()) : std::string();
+  }
   const classad::Value v = classad::evaluate_attr(job, name);
   return v.is_string() ? std::string(v.as_string()) : std::string();
 }

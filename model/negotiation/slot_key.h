@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/classad/classad.h"
 #include "model/classad/expr.h"
 #include "model/classad/symbol.h"
 #include "model/negotiation/slot_pool.h"
@@ -33,7 +34,7 @@ class SlotKeyWriter {
   const std::string& text_of(const classad::ExprPtr& expr);
 
   std::string buffer_;
-  std::vector<std::pair<classad::Symbol, const classad::Attribute*>> seen_;
+  std::vector<std::pair<classad::Symbol, const classad::ClassAd::IndexSlot*>> seen_;
   std::vector<classad::Symbol> pending_;
   std::vector<std::uint32_t> marks_;  // by symbol: the key() call that saw it
   std::uint32_t mark_ = 0;

@@ -135,8 +135,12 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
   const bool priority_preemption = policy.priority_preemption_possible();
   std::vector<std::optional<PoolSlot>> described(slots.size());
   parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i)
+    for (std::size_t i = begin; i < end; ++i) {
+      // The ads are cold (some 5 kB each, 30,000 of them): the lookup
+      // index of one a few ahead is on its way while this one is read.
+      if (i + 4 < end) slots[i + 4].prefetch_index();
       described[i] = describe(slots[i], i, policy, accountant, env, priority_preemption);
+    }
   });
   WeightSignatures signatures;
   slots_.reserve(slots.size());

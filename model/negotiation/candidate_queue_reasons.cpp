@@ -143,10 +143,10 @@ bool CandidateQueue::limit_refused() {
   };
   const std::vector<int>& order = ranks_.order(ClassRanks::kPool);
   const std::vector<int>& families = ranks_.pool_families();
-  // Classes of families no job may take are passed over in one step
-  // (has_candidate() would say no to each).
-  for (std::size_t i = ranks_.next_takeable(pool_cut_pos_); i < order.size();
-       i = ranks_.next_takeable(i + 1)) {
+  // Classes of families no job may take, and those with no slot left, are
+  // passed over in one step (has_candidate() would say no to each).
+  for (std::size_t i = ranks_.next_candidate(pool_cut_pos_); i < order.size();
+       i = ranks_.next_candidate(i + 1)) {
     const signed char state = family_state(families[i]);
     if (state == kClosed || state == kRefused) continue;  // has_candidate() would say no
     if (has_candidate(order[i])) return true;

@@ -143,6 +143,11 @@ class ClassRanks {
   std::size_t next_takeable(std::size_t pos) const {
     return flips_ == 0 && pos < skip_to_.size() ? skip_to_[pos] : pos;
   }
+  // As next_takeable(), and past the classes with no slot left too: while
+  // no family has been made takeable since the start, a class that is not
+  // reasons_only() is of a family some job may take, so next_open() is
+  // the next position that is both.
+  std::size_t next_candidate(std::size_t pos) const { return flips_ == 0 ? next_open(pos) : pos; }
 
   // The first position from `pos` on, in the pool-wide order made at the
   // start, whose class a walk may take something from: it has slots left

@@ -20,6 +20,10 @@
 // Usage: negotiator_bench [--pool favourable|realistic|all] [--min-slots N]
 //   [--max-slots N] [--min-cores N] [--max-cores N] [--runs N] [--threads N]
 // (--threads: the threads a cycle's per-slot phases may use; default 1).
+// --cpu-clock: the realistic points' times are the calling thread's CPU
+// time instead of the wall clock: steady on a shared machine, whose wall
+// clock counts the time other guests took; with --threads 1 only (other
+// threads' work would not be counted).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -145,6 +149,16 @@ std::unique_ptr<Pool> build(const Point& p, std::mt19937& rng) {
 
 // --threads: how many threads a cycle's per-slot phases may use.
 int g_threads = 1;
+bool g_cpu_clock = false;  // --cpu-clock
+
+double seconds_now(bench::Clock::time_point origin) {
+  if (g_cpu_clock) {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  }
+  return std::chrono::duration<double>(bench::Clock::now() - origin).count();
+}
 
 double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches,
                      negotiation::CycleStats* stats = nullptr) {
@@ -169,9 +183,10 @@ double realistic_cycle(bench::BenchPool& pool, negotiation::CycleResult& result)
   negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
   cycle.set_threads(g_threads);
   const auto origin = bench::Clock::now();
-  cycle.set_clock([origin] { return std::chrono::duration<double>(bench::Clock::now() - origin).count(); });
+  cycle.set_clock([origin] { return seconds_now(origin); });
+  const double start = seconds_now(origin);
   result = cycle.run(pool.slots, pool.submitters);
-  return std::chrono::duration<double>(bench::Clock::now() - origin).count();
+  return seconds_now(origin) - start;
 }
 
 nlohmann::json realistic_point(int cores, int repeats) {
@@ -260,6 +275,12 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--runs") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
     if (std::strcmp(argv[i], "--pool") == 0) kind = argv[i + 1];
     if (std::strcmp(argv[i], "--threads") == 0) g_threads = std::max(1, std::atoi(argv[i + 1]));
+  }
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--cpu-clock") == 0) g_cpu_clock = true;
+  if (g_cpu_clock && g_threads != 1) {
+    std::cerr << "negotiator_bench: --cpu-clock counts the calling thread only: use it with --threads 1\n";
+    return 2;
   }
   if (kind != "all" && kind != "favourable" && kind != "realistic") {
     std::cerr << "negotiator_bench: --pool takes favourable, realistic or all, not '" << kind << "'\n";

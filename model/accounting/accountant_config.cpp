@@ -54,7 +54,9 @@ std::string AccountantConfig::group_of(std::string_view submitter) const {
 }
 
 bool AccountantConfig::is_group(std::string_view name) const {
-  return std::find(groups.begin(), groups.end(), to_lower(name)) != groups.end();
+  // Compared without lower-casing a copy: the negotiator asks this of the
+  // user of every busy slot, each cycle.
+  return std::any_of(groups.begin(), groups.end(), [&](const std::string& g) { return iequals(g, name); });
 }
 
 double AccountantConfig::initial_factor(std::string_view name, bool is_group) const {

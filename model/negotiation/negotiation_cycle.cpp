@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "model/accounting/accountant.h"
 #include "model/classad/eval.h"
+#include "model/common/parallel.h"
 #include "model/common/text.h"
 #include "model/negotiation/candidate_queue.h"
 #include "model/negotiation/class_names.h"
@@ -545,39 +547,46 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   // A caller's random source is drawn from in evaluation order: one
   // thread then, so that random() in slot ads stays reproducible.
   const Threads threads{env_.random != nullptr ? 1 : threads_, min_slots_per_thread_};
-  SlotPool pool(slots, policy_, accountant_, env_, threads);
-  stats.total_slots = pool.total_slots();
-  stats.trimmed_slots = pool.trimmed_slots();
+  // Held by pointer: freed at the end on the cycle's threads.
+  auto pool = std::make_unique<SlotPool>(slots, policy_, accountant_, env_, threads);
+  stats.total_slots = pool->total_slots();
+  stats.trimmed_slots = pool->trimmed_slots();
   if (clock_) stats.duration_phase1 = clock_() - start;
   // Phase 2: group quotas and the Remote* priorities.
   const double phase2_start = clock_ ? clock_() : 0;
-  if (groups_) groups_->assign_quotas(pool.total_weight());
-  pool.annotate(accountant_, groups_ ? &*groups_ : nullptr, threads);
+  if (groups_) groups_->assign_quotas(pool->total_weight());
+  pool->annotate(accountant_, groups_ ? &*groups_ : nullptr, threads);
   if (clock_) stats.duration_phase2 = clock_() - phase2_start;
   // Phase 3 (HTCondor's "sorting and trimming"): the slot classes over the
   // attributes the requests and the negotiator's expressions read.
-  ClassNames read = class_names(policy_, submitters);
   const double phase3_start = clock_ ? clock_() : 0;
-  SlotClasses classes(pool, std::move(read.names), std::move(read.match_names), classes_on_, threads);
+  ClassNames read = class_names(policy_, submitters);
+  auto classes = std::make_unique<SlotClasses>(*pool, std::move(read.names), std::move(read.match_names),
+                                               classes_on_, threads);
   std::vector<const classad::ClassAd*> jobs;
   for (const SubmitterRequests& s : submitters)
     for (const Request& r : s.requests) jobs.push_back(r.job);
-  RankViews ranks(pool, classes, policy_, env_, classes_on_, jobs, threads);
-  stats.rank_views = static_cast<std::int64_t>(ranks.size());
-  stats.slot_classes = static_cast<std::int64_t>(classes.live().size());
-  for (std::size_t i = 0; i < pool.slots().size(); ++i)
-    if (classes.class_of(i) >= 0) ++stats.candidate_slots;
+  auto ranks = std::make_unique<RankViews>(*pool, *classes, policy_, env_, classes_on_, jobs, threads);
+  stats.rank_views = static_cast<std::int64_t>(ranks->size());
+  stats.slot_classes = static_cast<std::int64_t>(classes->live().size());
+  for (std::size_t i = 0; i < pool->slots().size(); ++i)
+    if (classes->class_of(i) >= 0) ++stats.candidate_slots;
   if (clock_) stats.duration_phase3 = clock_() - phase3_start;
   // Phase 4: matchmaking.
   Cycle cycle(policy_, accountant_, groups_, env_, submitters, result, prefilter_on_);
   const double phase4_start = clock_ ? clock_() : 0;
-  cycle.run(pool, classes, ranks);
+  cycle.run(*pool, *classes, *ranks);
   if (clock_) {
     const double end = clock_();
     stats.duration_phase4 = end - phase4_start;
     stats.duration = end - start;
     stats.match_rate = stats.duration > 0 ? static_cast<double>(stats.matches) / stats.duration : 0;
   }
+  // The annotated slot ads (some 30,000 in a site's pool, each releasing
+  // dozens of shared literals) are freed on the cycle's threads.
+  ranks.reset();
+  classes.reset();
+  pool->release(threads);
   return result;
 }
 

@@ -197,6 +197,12 @@ void SlotPool::adopt_dynamic_slots() {
   }
 }
 
+void SlotPool::release(Threads threads) {
+  parallel_chunks(owned_.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t k = begin; k < end; ++k) owned_[k] = classad::ClassAd();
+  });
+}
+
 classad::ClassAd& SlotPool::own(std::size_t i) {
   if (copies_.size() < slots_.size()) copies_.resize(slots_.size(), nullptr);
   if (copies_[i] == nullptr) {

@@ -116,6 +116,9 @@ class SlotPool {
   const std::map<std::string, double>& group_usage() const { return group_usage_; }
   const ConcurrencyUsage& concurrency() const { return concurrency_; }
 
+  // Frees the annotated copies of the slot ads on `threads`; the pool
+  // must not be used after, but to be destroyed.
+  void release(Threads threads);
   // An owned, modifiable copy of slot `i`'s ad (partitionable slots whose
   // resources a match consumes).
   classad::ClassAd& own(std::size_t i);

@@ -45,6 +45,10 @@ struct SlotState {
   // counts only for the lease it was set for.
   bool in_lease = false;
   std::int32_t lease_serial = 0;
+  // An activation was taken and its job not started yet (the startd's
+  // StartJob order is on its way): the job is the claim's as much as a
+  // running one, so a schedd that dies meanwhile leaves it its lease.
+  bool activating = false;
   static inline const char* name = "slot";
 };
 
@@ -114,7 +118,8 @@ void report_end(Self self, JobFinished f) {
 void schedd_lost(Self self) {
   auto& st = self->state;
   st.claim.schedd = schedd_actor{};
-  const std::int64_t lease = st.starter || st.unacked ? schedd::job_lease_duration(st.job) : 0;
+  const std::int64_t lease =
+      st.starter || st.activating || st.unacked ? schedd::job_lease_duration(st.job) : 0;
   if (lease <= 0) {
     st.unacked.reset();
     call_startd(self, SlotCallKind::Release, st.claim.claim_id);
@@ -133,6 +138,18 @@ void lease_ran_out(Self self) {
   st.unacked.reset();
   if (st.claim.claim_id.empty()) return;
   warn(self, "job " + st.job_id.str() + ": its schedd did not reconnect within the lease; the claim ends");
+  call_startd(self, SlotCallKind::Release, st.claim.claim_id);
+}
+
+// The startd did not start the activated job. A schedd that died while it
+// was asked left the claim its lease for that job alone: nothing waits for
+// it now.
+void activation_failed(Self self) {
+  auto& st = self->state;
+  st.activating = false;
+  if (!st.in_lease || st.starter || st.unacked) return;
+  st.in_lease = false;
+  ++st.lease_serial;
   call_startd(self, SlotCallKind::Release, st.claim.claim_id);
 }
 
@@ -200,9 +217,11 @@ void carry_out(Self self, const SlotOrder& o) {
       // A new claim: what an earlier one left is no one's now.
       st.unacked.reset();
       st.in_lease = false;
+      st.activating = false;
       hold(self, st.claim, o.claim_id, o.schedd);
       break;
     case ActionKind::StartJob:
+      st.activating = false;
       st.vacating = false;
       st.suspended = false;
       st.starter = spawn_starter(self->system(), st.job, o.account, self, st.env->runner);
@@ -289,6 +308,7 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
         st.unacked.reset();  // the schedd moved on: it stored the last job's end
         st.job = a.job.ad;
         st.job_id = schedd::job_id(a.job.ad);
+        st.activating = true;
         // The startd decides whom the job runs as, knowing who asks (read
         // before the response promise takes the sender over).
         auto sender = self->current_sender();
@@ -305,10 +325,12 @@ slot_actor::behavior_type slot_behavior(Self self, std::string name,
                                a.owner_uid,
                                a.owner_gid})
             .then(
-                [rp](ClaimReply& r) mutable {
+                [self, rp](ClaimReply& r) mutable {
+                  if (!r.ok) activation_failed(self);
                   rp.deliver(ActivateReply{r.ok, r.reason});
                 },
-                [rp](caf::error& e) mutable {
+                [self, rp](caf::error& e) mutable {
+                  activation_failed(self);
                   rp.deliver(ActivateReply{false, "the startd did not answer: " + caf::to_string(e)});
                 });
         return rp;

@@ -218,6 +218,57 @@ TEST_CASE_METHOD(DurablePool,
   CHECK(runner->running() == 1);
 }
 
+TEST_CASE_METHOD(DurablePool,
+                 "a schedd killed at any message on the way to its job's start: the job runs once",
+                 "[actors][durability][lease]") {
+  // The schedd dies after the k-th message the pool delivers once the
+  // job is queued (every k up to the job's start): between the claim, the
+  // activation the schedd stored and sent, the slot taking it and the
+  // startd starting the job. Whatever it had done, the restarted schedd
+  // gets the job run once: reconnected to its claim, or run again where
+  // it never started — never vacated and run again (a slot that took the
+  // activation but had not started the job gave its claim up at once).
+  constexpr int kPastStart = 80;  // the job started before message 80 (checked below)
+  const int k = GENERATE(range(1, kPastStart + 1));
+  start_durable();
+  REQUIRE(submit("executable = /bin/true\njob_lease_duration = 600\nqueue\n").ok);
+  int delivered = 0;
+  bool killed = false;
+  for (int tick = 0; tick < 8 && !killed; ++tick) {
+    advance_time(std::chrono::milliseconds(250));
+    while (!killed && consume_message())
+      if (++delivered == k) {
+        caf::anon_send_exit(pool.schedd, caf::exit_reason::kill);
+        killed = true;
+      }
+  }
+  settle();
+  // Every message up to the job's start had its kill.
+  if (k == kPastStart) CHECK_FALSE(killed);
+  if (!killed) {
+    // Past the job's start: nothing left to kill it in.
+    REQUIRE(runner->runs.size() == 1);
+    return;
+  }
+  restart_schedd();
+  for (int round = 0; round < 4; ++round) {
+    advance(8);
+    for (std::size_t i = 0; i < runner->runs.size(); ++i) {
+      if (runner->runs[i].ended) continue;
+      // A vacated job's process obeys its signal; another one ends well.
+      if (!runner->runs[i].signals.empty())
+        runner->kill(i, runner->runs[i].signals.back());
+      else
+        runner->finish(i, 0);
+    }
+    advance(2);
+  }
+  INFO("killed after message " << k);
+  CHECK(queue().empty());
+  CHECK(completed_in_history() == 1);
+  CHECK(runner->runs.size() == 1);
+}
+
 TEST_CASE_METHOD(DurablePool, "without a lease a job is vacated as soon as its schedd is gone",
                  "[actors][durability][lease]") {
   start_durable();

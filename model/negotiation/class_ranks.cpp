@@ -111,9 +111,6 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
   sort_groups(global_);
   global_families_.reserve(global_.order.size());
   for (int c : global_.order) global_families_.push_back(classes.family_of(c));
-  skip_to_.assign(global_.order.size() + 1, global_.order.size());
-  for (std::size_t i = global_.order.size(); i-- > 0;)
-    skip_to_[i] = families_[static_cast<std::size_t>(global_families_[i])].may_be_taken ? i : skip_to_[i + 1];
   std::stable_sort(busy_.begin(), busy_.end(), [&](const BusyClass& a, const BusyClass& b) {
     return goes_before(ranks_[static_cast<std::size_t>(a.cls)], ranks_[static_cast<std::size_t>(b.cls)]);
   });

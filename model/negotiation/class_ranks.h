@@ -137,16 +137,11 @@ class ClassRanks {
   }
 
   // The first position from `pos` on, in the pool-wide order made at the
-  // start, whose family may be taken (may_be_taken()); every class
-  // between gives a request nothing. A family may become takeable during
-  // the cycle (a class added to it): then `pos` itself.
-  std::size_t next_takeable(std::size_t pos) const {
-    return flips_ == 0 && pos < skip_to_.size() ? skip_to_[pos] : pos;
-  }
-  // As next_takeable(), and past the classes with no slot left too: while
-  // no family has been made takeable since the start, a class that is not
-  // reasons_only() is of a family some job may take, so next_open() is
-  // the next position that is both.
+  // start, whose class may give a request a slot: every class between is
+  // of a family no job may take, or has no slot left. While no family has
+  // been made takeable since the start, a class that is not reasons_only()
+  // is of a family some job may take, so that is next_open(); once one has
+  // (a class added to it), `pos` itself.
   std::size_t next_candidate(std::size_t pos) const { return flips_ == 0 ? next_open(pos) : pos; }
 
   // The first position from `pos` on, in the pool-wide order made at the
@@ -250,7 +245,6 @@ class ClassRanks {
   std::vector<FamilyOrder> families_;
   FamilyOrder global_;
   std::vector<int> global_families_;
-  std::vector<std::size_t> skip_to_;         // next_takeable(), as of the start
   std::vector<unsigned char> in_pool_;       // by family: FamilyOrder::in_pool, packed (in_pool())
   std::vector<std::uint64_t> open_bits_;     // next_open(): by position in global_.order
   std::vector<int> global_pos_;              // by class: its position in global_.order, or -1

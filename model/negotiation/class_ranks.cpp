@@ -39,6 +39,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
   ranks_.resize(classes.size());
   in_order_.resize(classes.size());
   families_.resize(classes.families());
+  in_pool_.assign(classes.families(), 0);
   if (!presort) return;
   const bool priority_preemption = policy.priority_preemption_possible();
   // Each family's classes and their rank group, in family order: group_of
@@ -91,7 +92,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
               (ranks_[static_cast<std::size_t>(c)].slot_rank > s.current_rank || priority_preemption));
     });
     fo.presorted = true;
-    fo.in_pool = true;
+    in_pool_[f] = 1;
     sort_groups(fo);
     fo.job_names = intern(refs);
     set_key(f, fo.job_names, fo.rank_group);
@@ -115,8 +116,6 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     return goes_before(ranks_[static_cast<std::size_t>(a.cls)], ranks_[static_cast<std::size_t>(b.cls)]);
   });
   busy_sorted_ = true;
-  in_pool_.assign(families_.size(), 0);
-  for (std::size_t f = 0; f < families_.size(); ++f) in_pool_[f] = families_[f].in_pool ? 1 : 0;
   global_pos_.assign(classes.size(), -1);
   open_bits_.assign(global_.order.size() / 64 + 1, 0);
   for (std::size_t i = 0; i < global_.order.size(); ++i) {
@@ -277,6 +276,7 @@ void ClassRanks::add_class(int c) {
     // this one joins it below (it is the last of them).
     for (std::size_t g = families_.size(); g <= fk; ++g) outside_.push_back(static_cast<int>(g));
     families_.resize(fk + 1);
+    in_pool_.resize(fk + 1, 0);
   }
   FamilyOrder& fo = families_[fk];
   if (!fo.may_be_taken) ++flips_;
@@ -289,8 +289,6 @@ void ClassRanks::add_class(int c) {
   const int names = intern(refs);
   if (fresh_family) {
     outside_.pop_back();  // it is in the pool after all
-    fo.in_pool = true;
-    in_pool_.resize(families_.size(), 0);
     in_pool_[fk] = 1;
     fo.job_names = names;
     fo.rank_group = group;
@@ -299,7 +297,7 @@ void ClassRanks::add_class(int c) {
   // A class whose ranks look up other names than its family's, or rank at
   // another group's value, stays out (requests assess it on its own):
   // whether a request walks a family must not change while it walks.
-  if (!fo.in_pool || names != fo.job_names || group != fo.rank_group) return;
+  if (in_pool_[fk] == 0 || names != fo.job_names || group != fo.rank_group) return;
   ranks_[k] = r;
   in_order_[k] = 1;
   note_pool_class(c);

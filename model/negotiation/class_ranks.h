@@ -214,7 +214,6 @@ class ClassRanks {
  private:
   struct FamilyOrder {
     bool presorted = false;  // `order` holds its classes
-    bool in_pool = false;    // the pool-wide order holds them
     std::vector<int> order;
     std::vector<int> group_end;
     int job_names = -1;
@@ -245,7 +244,7 @@ class ClassRanks {
   std::vector<FamilyOrder> families_;
   FamilyOrder global_;
   std::vector<int> global_families_;
-  std::vector<unsigned char> in_pool_;       // by family: FamilyOrder::in_pool, packed (in_pool())
+  std::vector<unsigned char> in_pool_;       // by family: the pool-wide order holds its classes (in_pool())
   std::vector<std::uint64_t> open_bits_;     // next_open(): by position in global_.order
   std::vector<int> global_pos_;              // by class: its position in global_.order, or -1
   std::vector<unsigned char> reasons_only_;  // by class

@@ -157,7 +157,10 @@ TEST_CASE("a node stops within a bounded time, whatever it did before", "[integr
   // so does its child, which inherits the ignored signal).
   const fs::path script = pool.dir / "ignores_term.sh";
   const std::string pids = pool.dir.string() + "/pid";
-  std::ofstream(script) << "#!/bin/sh\ntrap '' TERM\necho $$ > " << pids << ".$1\nsleep 120\n";
+  // The pid is written to a temporary file and renamed, so the file the
+  // test reads is never one the shell has created but not yet written.
+  std::ofstream(script) << "#!/bin/sh\ntrap '' TERM\necho $$ > " << pids << ".$1.tmp\nmv " << pids
+                        << ".$1.tmp " << pids << ".$1\nsleep 120\n";
   ::chmod(script.c_str(), 0755);
   const fs::path sub = pool.dir / "ignores_term.sub";
   std::ofstream(sub) << "executable = " << script.string()
@@ -170,6 +173,7 @@ TEST_CASE("a node stops within a bounded time, whatever it did before", "[integr
   for (const char* n : {".0", ".1"}) {
     pid_t p = 0;
     std::ifstream(pids + n) >> p;
+    REQUIRE(p > 0);
     jobs.push_back(p);
   }
 

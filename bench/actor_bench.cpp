@@ -13,7 +13,9 @@
 //   negotiator_restart_s_10k_submitters  a central manager started on a stored accountant of 10 k
 //                                   users: until its first cycle
 //   submit_latency_ms_median        separate `cara submit` processes, 100 k jobs queued, stored;
-//                                   with the batch rate, the restart time and memory/disk per job
+//                                   with the batch rate, the restart time and memory/disk per job;
+//                                   each client one fork and one exec, as from a shell, and
+//                                   submit_spawn_floor_ms the same for /bin/true (the box's floor)
 // Rates are medians of --runs runs. Usage:
 //   actor_bench [--runs N] [--cara PATH] [--only KEY]
 #include <fcntl.h>
@@ -280,6 +282,7 @@ struct SubmitFigures {
   double memory_bytes_per_job = -1;  // the node's resident memory growth per queued job
   double disk_bytes_per_job = -1;    // the store's size per queued job
   double separate_s = -1;            // the separate one-job submissions, back to back
+  double spawn_floor_ms = -1;        // the box's own fork + exec + wait of /bin/true, spawned alike
 };
 
 std::int64_t bytes_under(const fs::path& dir) {
@@ -307,24 +310,19 @@ SubmitFigures submit_figures(const std::string& cara, int submits, int queued, i
   const fs::path log = dir.path / "bench.log";
   pid_t master = spawn({cara, "master", "--config", conf.string()}, log);
   if (master < 0) return {};
-  const std::string env = "CARA_CONFIG=" + conf.string();
   // Users submit, never root (the schedd refuses root): as root, the bench
-  // submits as nobody.
-  std::vector<std::string> as_user;
-  if (::geteuid() == 0) {
-    as_user = {"/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"};
+  // submits as nobody. Each client is one fork and one exec, as from a
+  // user's shell.
+  const RunAs user = RunAs::unprivileged();
+  if (user.switch_user)
     fs::permissions(dir.path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                   fs::perms::others_read | fs::perms::others_exec);
-  }
-  auto tool = [&](std::vector<std::string> args) {
-    args.insert(args.begin(), as_user.begin(), as_user.end());
-    return args;
-  };
+  const std::vector<std::string> env{"CARA_CONFIG=" + conf.string()};
   auto run = [&](const fs::path& sub) {
-    return wait_exit(spawn(tool({"/usr/bin/env", env, cara, "submit", sub.string()}), log));
+    return wait_exit(spawn_as({cara, "submit", sub.string()}, log, env, user));
   };
   auto answers = [&] {
-    return wait_exit(spawn(tool({"/usr/bin/env", env, cara, "q", "-constraint", "false"}), log)) == 0;
+    return wait_exit(spawn_as({cara, "q", "-constraint", "false"}, log, env, user)) == 0;
   };
   SubmitFigures result;
   std::ofstream(dir.path / "many.sub") << "executable = /bin/true\nqueue 10000\n";
@@ -340,6 +338,18 @@ SubmitFigures submit_figures(const std::string& cara, int submits, int queued, i
       }
       return bench::median(ms);
     };
+    // The floor under every figure above: a process that does nothing,
+    // started and awaited the same way.
+    auto floor = [&] {
+      std::vector<double> ms;
+      for (int i = 0; i < std::max(submits, 30); ++i) {
+        const auto t0 = bench::Clock::now();
+        if (wait_exit(spawn_as({"/bin/true"}, log, env, user)) != 0) return -1.0;
+        ms.push_back(std::chrono::duration<double, std::milli>(bench::Clock::now() - t0).count());
+      }
+      return bench::median(ms);
+    };
+    result.spawn_floor_ms = floor();
     const std::int64_t rss_before = resident_bytes_of(master);
     double batch_s = 0;
     bool ok = true;
@@ -486,7 +496,9 @@ int main(int argc, char** argv) {
   }
   if (wanted("separate_submits_s_10k")) {
     // 10 k `cara submit` processes one after another, 100 k jobs queued.
-    out["separate_submits_s_10k"] = submit_figures(cara, 1, 100000, 10000).separate_s;
+    const SubmitFigures f = submit_figures(cara, 1, 100000, 10000);
+    out["separate_submits_s_10k"] = f.separate_s;
+    out["separate_submits_spawn_floor_s_10k"] = f.spawn_floor_ms * 10;  // 10 k × the floor, in s
   }
   if (wanted("negotiator_restart_s_10k_submitters")) {
     std::vector<double> s;
@@ -497,6 +509,7 @@ int main(int argc, char** argv) {
     const SubmitFigures f = submit_figures(cara, 30, 100000, 0);
     out["submit_latency_ms_median"] = f.median_ms_10k;
     out["submit_latency_ms_median_100k_queued"] = f.median_ms;
+    out["submit_spawn_floor_ms"] = f.spawn_floor_ms;
     out["submit_durable"] = true;  // acknowledged once on disk (synced)
     out["submit_queued_jobs"] = f.queued;
     out["submit_batch_jobs_per_s_durable"] = f.batch_jobs_per_s;

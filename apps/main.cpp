@@ -15,6 +15,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "apps/commands/config_val_command.h"
 #include "apps/commands/eval_command.h"
@@ -24,7 +25,6 @@
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
 #include "os/companion_program.h"
-#include "os/current_user.h"
 #include "os/system_host.h"
 
 namespace {
@@ -49,9 +49,50 @@ cara::apps::EvalClock wall_clock() {
   return {static_cast<std::int64_t>(now), static_cast<std::int32_t>(local.tm_gmtoff)};
 }
 
+// The job commands, which parse their own arguments (HTCondor's
+// single-dash options): run before CLI11's table of every command is
+// built, which would be a tenth of a `cara submit`'s start
+// (bench/RESULTS.md, 2026-11-29). Nothing when `command` is another one.
+std::optional<int> run_job_command(const std::string& command, int argc, char** argv) {
+  static constexpr const char* kJobCommands[] = {"submit", "q", "history", "rm", "hold", "release"};
+  if (std::none_of(std::begin(kJobCommands), std::end(kJobCommands),
+                   [&](const char* c) { return command == c; }))
+    return std::nullopt;
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  // -name SCHEDD and -pool CM reach a schedd over TLS, and -better-analyze
+  // asks the collector and the negotiator too: an actor system's work.
+  for (const std::string& a : args)
+    for (const char* remote : {"name", "pool", "better-analyze", "analyze"})
+      if (a == std::string("-") + remote || a == std::string("--") + remote) return hand_over(argc, argv);
+  if (command == "submit") {
+    cara::apps::SubmitEnvironment env;
+    if (const char* user = std::getenv("USER")) env.user = user;
+    if (env.user.empty()) env.user = "nobody";
+    std::error_code ec;
+    env.cwd = std::filesystem::current_path(ec).string();
+    env.now = static_cast<std::int64_t>(std::time(nullptr));
+    env.environment = cara::os::process_environment();
+    env.terminal = ::isatty(STDOUT_FILENO) == 1;
+    return cara::apps::run_submit(args, std::cout, std::cerr, std::make_shared<cara::os::SystemHost>(), env);
+  }
+  const cara::apps::EvalClock now = wall_clock();
+  // No user name here: the local schedd names this uid (cara q's whoami),
+  // so `cara` makes no user database lookup (it links statically).
+  const cara::apps::ToolContext who{"", now.now, now.local_offset};
+  if (command == "q") return cara::apps::run_q(args, std::cout, std::cerr, who);
+  if (command == "history") return cara::apps::run_history(args, std::cout, std::cerr, who);
+  using cara::schedd::JobAction;
+  const JobAction action = command == "rm"     ? JobAction::Remove
+                           : command == "hold" ? JobAction::Hold
+                                               : JobAction::Release;
+  return cara::apps::run_job_action(action, args, std::cout, std::cerr, who);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1)
+    if (auto rc = run_job_command(argv[1], argc, argv)) return *rc;
   CLI::App app{"caracara: an HTCondor-style batch pool as an actor system"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cara 0.1.0");
@@ -71,6 +112,7 @@ int main(int argc, char** argv) {
   config_val->set_help_flag();
   config_val->allow_extras();
 
+  // Listed for --help; run_job_command runs it.
   auto* submit = app.add_subcommand("submit", "Submit jobs to this node's schedd (or -dry-run)");
   submit->prefix_command();
   submit->set_help_flag();
@@ -103,11 +145,13 @@ int main(int argc, char** argv) {
   };
   auto* master = raw("master", "Run a node: the daemons of DAEMON_LIST, over TLS");
   auto* keygen = raw("keygen", "Create the pool CA and certificates signed by it");
-  auto* q = raw("q", "List the jobs of this node's schedd (like condor_q)");
-  auto* rm = raw("rm", "Remove jobs from this node's schedd (like condor_rm)");
-  auto* hold = raw("hold", "Hold jobs: they stay queued and do not run (like condor_hold)");
-  auto* release = raw("release", "Release held jobs (like condor_release)");
-  auto* history = raw("history", "List the jobs this node's schedd finished (like condor_history)");
+  // Listed for --help and the unknown-command message; run_job_command
+  // runs them before this table is built.
+  raw("q", "List the jobs of this node's schedd (like condor_q)");
+  raw("rm", "Remove jobs from this node's schedd (like condor_rm)");
+  raw("hold", "Hold jobs: they stay queued and do not run (like condor_hold)");
+  raw("release", "Release held jobs (like condor_release)");
+  raw("history", "List the jobs this node's schedd finished (like condor_history)");
   auto* userprio = raw("userprio", "Show or change user priorities (like condor_userprio)");
   auto* stats = raw("stats", "The pool's history from the collector (like condor_stats)");
   auto* status = raw("status", "The pool's slots, schedds, submitters, negotiator (like condor_status)");
@@ -139,36 +183,9 @@ int main(int argc, char** argv) {
     eval_args = eval->remaining();
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
   }
-  const cara::apps::EvalClock now = wall_clock();
-  const cara::apps::ToolContext who{cara::os::current_user(), now.now, now.local_offset};
-  // -name SCHEDD and -pool CM reach a schedd over TLS, and -better-analyze
-  // asks the collector and the negotiator too: an actor system's work.
-  for (const CLI::App* c : {q, history, rm, hold, release, submit})
-    if (c->parsed())
-      for (const std::string& a : c->remaining())
-        for (const char* remote : {"name", "pool", "better-analyze", "analyze"})
-          if (a == std::string("-") + remote || a == std::string("--") + remote) return hand_over(argc, argv);
-  if (q->parsed()) return cara::apps::run_q(q->remaining(), std::cout, std::cerr, who);
-  if (history->parsed()) return cara::apps::run_history(history->remaining(), std::cout, std::cerr, who);
-  using cara::schedd::JobAction;
-  for (auto [c, action] : {std::pair{rm, JobAction::Remove}, std::pair{hold, JobAction::Hold},
-                           std::pair{release, JobAction::Release}})
-    if (c->parsed()) return cara::apps::run_job_action(action, c->remaining(), std::cout, std::cerr, who);
   for (const CLI::App* pool :
        {master, keygen, userprio, stats, status, drain, reconfig, off, on, restart, vacate, ping, demo})
     if (pool->parsed()) return hand_over(argc, argv);
-  if (submit->parsed()) {
-    cara::apps::SubmitEnvironment env;
-    if (const char* user = std::getenv("USER")) env.user = user;
-    if (env.user.empty()) env.user = "nobody";
-    std::error_code ec;
-    env.cwd = std::filesystem::current_path(ec).string();
-    env.now = static_cast<std::int64_t>(std::time(nullptr));
-    env.environment = cara::os::process_environment();
-    env.terminal = ::isatty(STDOUT_FILENO) == 1;
-    return cara::apps::run_submit(submit->remaining(), std::cout, std::cerr,
-                                  std::make_shared<cara::os::SystemHost>(), env);
-  }
   if (negotiate->parsed()) {
     return cara::apps::run_negotiate(negotiate->remaining(), std::cout, std::cerr,
                                      std::make_shared<cara::os::SystemHost>(),

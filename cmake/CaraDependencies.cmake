@@ -4,6 +4,11 @@
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
+# Its archive, for programs linked statically (CARA_STATIC_CLIENT): the
+# model names it for them only (model/CMakeLists.txt).
+if(CARA_STATIC_CLIENT)
+  find_library(CARA_PCRE2_ARCHIVE NAMES libpcre2-8.a HINTS ${PCRE2_LIBRARY_DIRS} REQUIRED)
+endif()
 
 if(CARA_FUZZ)
   return()  # the fuzz build needs only the model's dependencies

@@ -1,25 +1,23 @@
+// The client end of the local socket (local_socket.h) and the framing both
+// ends share (local_frames.h).
 #include "net/local_socket.h"
 
 #include <fcntl.h>
 #include <poll.h>
-#include <pwd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "net/local_frames.h"
+
 namespace cara::net {
+namespace frames {
 namespace {
 
 constexpr std::uint32_t kMaxFrame = 64u << 20;  // a submit description with its queue items
-
-std::string errno_text() {
-  return std::strerror(errno);
-}
 
 // Waits until `fd` is readable/writable or `deadline` passes.
 bool wait_for(int fd, short events, std::chrono::steady_clock::time_point deadline) {
@@ -59,6 +57,12 @@ bool read_all(int fd, char* data, std::size_t n, std::chrono::steady_clock::time
   return true;
 }
 
+}  // namespace
+
+std::string errno_text() {
+  return std::strerror(errno);
+}
+
 bool send_frame(int fd, const std::string& text, std::chrono::steady_clock::time_point deadline) {
   const std::uint32_t n = static_cast<std::uint32_t>(text.size());
   const unsigned char head[4] = {static_cast<unsigned char>(n >> 24), static_cast<unsigned char>(n >> 16),
@@ -67,7 +71,6 @@ bool send_frame(int fd, const std::string& text, std::chrono::steady_clock::time
          write_all(fd, text.data(), text.size(), deadline);
 }
 
-// The frame's text, or an error saying what was wrong with it.
 Result<std::string> receive_frame(int fd, std::chrono::steady_clock::time_point deadline) {
   unsigned char head[4];
   if (!read_all(fd, reinterpret_cast<char*>(head), 4, deadline)) return Error{"no complete message"};
@@ -79,19 +82,6 @@ Result<std::string> receive_frame(int fd, std::chrono::steady_clock::time_point 
   return text;
 }
 
-LocalPeer peer_of(int fd) {
-  ucred cred{};
-  socklen_t len = sizeof cred;
-  LocalPeer p;
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return LocalPeer{~0u, ""};
-  p.uid = cred.uid;
-  passwd pw{}, *found = nullptr;
-  char buf[4096];
-  if (::getpwuid_r(cred.uid, &pw, buf, sizeof buf, &found) == 0 && found) p.user = pw.pw_name;
-  if (p.user.empty()) p.user = std::to_string(cred.uid);
-  return p;
-}
-
 sockaddr_un address_of(const std::string& path) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
@@ -99,80 +89,9 @@ sockaddr_un address_of(const std::string& path) {
   return a;
 }
 
-}  // namespace
+}  // namespace frames
 
-LocalServer::~LocalServer() {
-  stop();
-}
-
-Status LocalServer::start(const std::string& path, Handler handler) {
-  if (path.size() >= sizeof(sockaddr_un{}.sun_path))
-    return Error{path + ": a socket path of at most " + std::to_string(sizeof(sockaddr_un{}.sun_path) - 1) +
-                 " characters expected"};
-  path_ = path;
-  handler_ = std::move(handler);
-  listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (listen_fd_ < 0) return Error{path + ": cannot create a socket (" + errno_text() + ")"};
-  ::unlink(path.c_str());  // a stale socket of an earlier run
-  sockaddr_un a = address_of(path);
-  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_fd_, 64) != 0) {
-    const std::string why = errno_text();
-    ::close(listen_fd_);
-    listen_fd_ = -1;
-    return Error{path + ": cannot listen (" + why + ")"};
-  }
-  // Anyone on the node may connect; what they may do is decided from the
-  // uid the kernel reports.
-  ::chmod(path.c_str(), 0666);
-  if (::pipe2(wake_, O_CLOEXEC) != 0) return Error{"cannot create a pipe (" + errno_text() + ")"};
-  thread_ = std::thread([this] { serve(); });
-  return Ok{};
-}
-
-void LocalServer::stop() {
-  if (!thread_.joinable()) return;
-  const char c = 'x';
-  (void)!::write(wake_[1], &c, 1);
-  thread_.join();
-  ::close(listen_fd_);
-  ::close(wake_[0]);
-  ::close(wake_[1]);
-  listen_fd_ = wake_[0] = wake_[1] = -1;
-  ::unlink(path_.c_str());
-}
-
-void LocalServer::serve() {
-  for (;;) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
-    if (fds[1].revents) return;
-    if (!(fds[0].revents & POLLIN)) continue;
-    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0) continue;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    const LocalPeer peer = peer_of(fd);
-    nlohmann::json reply;
-    auto text = receive_frame(fd, deadline);
-    if (!text) {
-      reply = {{"ok", false}, {"error", "bad request: " + text.error()}};
-    } else {
-      auto request = nlohmann::json::parse(*text, nullptr, false);
-      if (request.is_discarded() || !request.is_object())
-        reply = {{"ok", false}, {"error", "bad request: a JSON object expected"}};
-      else
-        reply = handler_(request, peer, [fd, deadline](const nlohmann::json& note) {
-          // Whatever the handler says, the caller must see a note, never
-          // take it for the answer.
-          send_frame(fd, nlohmann::json{{"progress", note}}.dump(), deadline);
-        });
-    }
-    send_frame(fd, reply.dump(), deadline);
-    ::close(fd);
-  }
-}
+using namespace frames;
 
 Result<nlohmann::json> local_call(const std::string& path, const nlohmann::json& request,
                                   std::chrono::milliseconds timeout, const ProgressNote& on_note) {

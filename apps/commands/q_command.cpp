@@ -39,16 +39,25 @@ int listing(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << tool << ": " << cfg.error() << "\n";
     return kExitUserError;
   }
-  nlohmann::json request{{"command", history ? "history" : "q"},
-                         {"constraint", queue_constraint(*o, who.user, history)},
-                         {"projection", o->output.projection()}};
-  if (history) request["limit"] = o->limit;
   int rc = kExitOk;
   auto link = schedd_link(*cfg, o->target, remote, tool, err, rc);
   if (!link) return rc;
+  // Who "my jobs" are: the name the local schedd gives this process's uid
+  // (the kernel's word, as it names the owner of every job submitted
+  // here), unless the caller knows it already.
+  std::string me = who.user;
+  if (me.empty()) {
+    auto mine = ask_schedd(*link, {{"command", "whoami"}}, tool, err, rc);
+    if (!mine) return rc;
+    me = mine->value("user", "");
+  }
+  nlohmann::json request{{"command", history ? "history" : "q"},
+                         {"constraint", queue_constraint(*o, me, history)},
+                         {"projection", o->output.projection()}};
+  if (history) request["limit"] = o->limit;
   auto reply = ask_schedd(*link, request, tool, err, rc);
   if (!reply) return rc;
-  QueueContext context{"", who.user, who.now, who.offset, {}};
+  QueueContext context{"", me, who.now, who.offset, {}};
   if (history) {
     out << format_history(*o, ads_of(*reply), context);
     return kExitOk;

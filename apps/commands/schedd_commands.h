@@ -17,6 +17,9 @@ namespace cara::apps {
 // Who asks, and when: the user (condor_q shows their jobs by default),
 // now and the local time's offset (seconds east of UTC).
 struct ToolContext {
+  // The user "my jobs" belong to; empty: the local schedd says (whoami),
+  // so that `cara` itself needs no user database lookup (it links
+  // statically, apps/CMakeLists.txt).
   std::string user;
   std::int64_t now = 0;
   std::int32_t offset = 0;

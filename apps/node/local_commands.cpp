@@ -34,6 +34,8 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
                             const net::ProgressNote& note) {
   const std::string command = request.value("command", "");
   const net::Identity who{peer.user + "@" + domain, host};
+  // The name jobs submitted over this connection would be owned by.
+  if (command == "whoami") return {{"ok", true}, {"user", peer.user}};
   if (!schedd && (command == "submit" || command == "q" || command == "history" || command == "act"))
     return {{"ok", false}, {"error", "the schedd is not running (its master restarts it); try again"}};
   caf::scoped_actor self{sys};
@@ -110,7 +112,7 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
             [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
     return reply;
   }
-  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit, q, history or act"}};
+  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit, q, history, act or whoami"}};
 }
 
 }  // namespace cara::apps

@@ -49,6 +49,13 @@ TEST_CASE("cara q, hold, release, rm and history against a running pool", "[inte
 
   // Another user may not touch it; a queue super user (root) may.
   if (::geteuid() == 0) {
+    // "My jobs" are the ones the schedd gave this uid's name: another
+    // user's cara q lists none of nobody's, and counts them in the total.
+    auto theirs = pool.tool(ap, {"q"}, "daemon");
+    CHECK(theirs.exit_code == 0);
+    CHECK_THAT(theirs.out, Catch::Contains("Total for query: 0 jobs;") &&
+                               Catch::Contains("Total for daemon: 0 jobs;") &&
+                               Catch::Contains("Total for all users: 1 jobs;"));
     auto other = pool.tool(ap, {"hold", "1.0"}, "daemon");
     CHECK(other.exit_code == 1);
     CHECK_THAT(other.err, Catch::Contains("Job 1.0 not held: permission denied: it belongs to nobody"));

@@ -6,6 +6,7 @@
 
 #include "model/classad/classad.h"
 #include "model/classad/functions.h"
+#include "model/classad/slot_table.h"
 #include "model/classad/text_hash.h"
 
 namespace cara::classad {
@@ -357,14 +358,15 @@ class LiteralTrees {
 
   template <class Build>
   ExprPtr get(NodeKind kind, std::uint64_t bits, std::string_view text, Build build) {
-    if (entries_.empty()) entries_.resize(kSlots);
     std::uint64_t h = (kind == NodeKind::String ? hash_text<false>(text) : bits * 0x9E3779B97F4A7C15ull) ^
                       static_cast<std::uint64_t>(kind);
     h ^= h >> 29;
-    Entry& e = entries_[h & (kSlots - 1)];
-    if (e.tree && e.kind == kind && e.bits == bits && e.text == text) return e.tree;
+    if (const Entry* e = entries_.find(h); e && e->kind == kind && e->bits == bits && e->text == text)
+      return e->tree;
     ExprBuilder b;
     build(b);
+    Entry& e = entries_.place(h);
+    e.hash = h;
     e.kind = kind;
     e.bits = bits;
     e.text.assign(text);
@@ -374,12 +376,14 @@ class LiteralTrees {
 
  private:
   struct Entry {
+    std::uint64_t hash = 0;
     NodeKind kind = NodeKind::Undefined;
     std::uint64_t bits = 0;
     std::string text;
     ExprPtr tree;
+    bool empty() const { return !tree; }
   };
-  std::vector<Entry> entries_;
+  SlotTable<Entry> entries_{kSlots};
 };
 
 LiteralTrees& literal_trees() {

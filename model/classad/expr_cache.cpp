@@ -1,7 +1,5 @@
 #include "model/classad/expr_cache.h"
 
-#include <bit>
-
 #include "model/classad/text_hash.h"
 
 namespace cara::classad {
@@ -11,14 +9,13 @@ thread_local bool tl_enabled = true;
 
 }  // namespace
 
-ExprCache::ExprCache(std::size_t slots) : entries_(std::bit_ceil(slots < 1 ? std::size_t{1} : slots)) {}
+ExprCache::ExprCache(std::size_t slots) : entries_(slots) {}
 
 ExprPtr ExprCache::find(std::string_view text) const {
-  const std::uint64_t h = hash_text<false>(text);
-  const Entry& e = entries_[h & (entries_.size() - 1)];
-  if (e.tree && e.hash == h && e.text == text) {
+  const Entry* e = entries_.find(hash_text<false>(text));
+  if (e && e->text == text) {
     ++hits_;
-    return e.tree;
+    return e->tree;
   }
   ++misses_;
   return nullptr;
@@ -27,7 +24,7 @@ ExprPtr ExprCache::find(std::string_view text) const {
 void ExprCache::put(std::string_view text, ExprPtr tree) {
   if (text.size() > kMaxText || !tree) return;
   const std::uint64_t h = hash_text<false>(text);
-  Entry& e = entries_[h & (entries_.size() - 1)];
+  Entry& e = entries_.place(h);
   e.hash = h;
   e.text.assign(text);
   e.tree = std::move(tree);

@@ -20,6 +20,7 @@
 
 #include "model/classad/expr.h"
 #include "model/classad/lexer.h"
+#include "model/classad/slot_table.h"
 
 namespace cara::classad {
 
@@ -50,8 +51,9 @@ class ExprCache {
     std::uint64_t hash = 0;
     std::string text;
     ExprPtr tree;
+    bool empty() const { return !tree; }
   };
-  std::vector<Entry> entries_;
+  SlotTable<Entry> entries_;
   mutable std::size_t hits_ = 0, misses_ = 0;
 };
 

@@ -179,6 +179,21 @@ TEST_CASE("the expression cache keeps a bounded set of texts, newest first", "[s
   CHECK(cache.find(giant) == nullptr);
 }
 
+TEST_CASE("the expression cache grows from a small table to its capacity, never past it",
+          "[storage][cache]") {
+  ExprCache cache(1024);
+  auto tree = [](const std::string& t) { return *parse_expression(t); };
+  for (int i = 0; i < 4000; ++i) {
+    const std::string t = "y + " + std::to_string(i);
+    cache.put(t, tree(t));
+  }
+  int kept = 0;
+  for (int i = 0; i < 4000; ++i) kept += cache.find("y + " + std::to_string(i)) != nullptr;
+  CHECK(kept > 256);  // far more than the first table's 32 slots
+  CHECK(kept <= 1024);
+  CHECK(cache.find("y + 3999") != nullptr);
+}
+
 TEST_CASE("ads holding the same literal value share one tree", "[storage][cache]") {
   ClassAd a, b;
   a.set("Cpus", 8);

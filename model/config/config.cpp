@@ -87,14 +87,20 @@ Status read_local_dirs(ConfigReader& reader, const Config& view, ConfigHost& hos
 
 }  // namespace
 
+Config Config::viewing(const MacroSet& macros, DaemonIdentity who, std::shared_ptr<ConfigHost> host) {
+  // An aliasing pointer that owns nothing.
+  return Config(std::shared_ptr<const MacroSet>(std::shared_ptr<const MacroSet>{}, &macros), std::move(who),
+                std::move(host), {}, {});
+}
+
 Config Config::as(DaemonIdentity who) const {
-  MacroSet macros = macros_;
+  MacroSet macros = *macros_;
   macros.set("SUBSYSTEM", who.subsystem, Origin{"<machine>", 0});
   return Config(std::move(macros), std::move(who), host_, warnings_, files_);
 }
 
 Config Config::with_default(std::string_view name) const {
-  MacroSet macros = macros_;
+  MacroSet macros = *macros_;
   macros.erase(name);
   const std::string canonical = canonical_name(name);
   for (const KnobDefault& d : knob_defaults())
@@ -103,7 +109,7 @@ Config Config::with_default(std::string_view name) const {
 }
 
 Result<std::optional<std::string>> Config::value(std::string_view name) const {
-  Expander ex(macros_, who_, *host_);
+  Expander ex(*macros_, who_, *host_);
   auto v = ex.value_of(name);
   if (!v) return Error{std::string(name) + ": " + v.error()};
   return v;
@@ -267,7 +273,7 @@ Result<Config> load_config(const LoadOptions& options, std::shared_ptr<ConfigHos
 
   // Local files: the directories, then the files, then the directories
   // again if those changed them.
-  auto view = [&] { return Config(macros, options.who, host, {}, {}); };
+  auto view = [&] { return Config::viewing(macros, options.who, host); };
   auto dirs_before = view().string("LOCAL_CONFIG_DIR");
   if (!dirs_before) return Error{dirs_before.error()};
   if (auto s = read_local_dirs(reader, view(), *host, files); !s) return Error{s.error()};

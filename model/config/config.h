@@ -34,11 +34,15 @@ class Config {
  public:
   Config(MacroSet macros, DaemonIdentity who, std::shared_ptr<ConfigHost> host,
          std::vector<std::string> warnings, std::vector<std::string> files)
-      : macros_(std::move(macros)),
+      : macros_(std::make_shared<const MacroSet>(std::move(macros))),
         who_(std::move(who)),
         host_(std::move(host)),
         warnings_(std::move(warnings)),
         files_(std::move(files)) {}
+  // A view of `macros` as they are, without copying them: for reading a
+  // few knobs while the configuration is still being read. It must not
+  // outlive `macros`.
+  static Config viewing(const MacroSet& macros, DaemonIdentity who, std::shared_ptr<ConfigHost> host);
 
   const DaemonIdentity& identity() const { return who_; }
   // The host the configuration was read from: files it names (map files,
@@ -51,7 +55,7 @@ class Config {
   Config with_default(std::string_view name) const;
 
   // The definition this daemon sees (prefixes resolved), or null.
-  const Definition* definition(std::string_view name) const { return macros_.find(name, who_); }
+  const Definition* definition(std::string_view name) const { return macros_->find(name, who_); }
   bool defined(std::string_view name) const { return definition(name) != nullptr; }
 
   // The value with macros expanded; nullopt when not defined.
@@ -77,7 +81,7 @@ class Config {
   // white space; empty when not defined.
   Result<std::vector<std::string>> list(std::string_view name) const;
 
-  const MacroSet& macros() const { return macros_; }
+  const MacroSet& macros() const { return *macros_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
   // The files read, in order.
   const std::vector<std::string>& files() const { return files_; }
@@ -88,7 +92,17 @@ class Config {
   Result<T> typed(std::string_view name, const char* expected, Convert convert) const;
   std::string where(std::string_view name) const;
 
-  MacroSet macros_;
+  Config(std::shared_ptr<const MacroSet> macros, DaemonIdentity who, std::shared_ptr<ConfigHost> host,
+         std::vector<std::string> warnings, std::vector<std::string> files)
+      : macros_(std::move(macros)),
+        who_(std::move(who)),
+        host_(std::move(host)),
+        warnings_(std::move(warnings)),
+        files_(std::move(files)) {}
+
+  // Shared by copies (a Config is copied into every daemon's settings);
+  // never changed once read.
+  std::shared_ptr<const MacroSet> macros_;
   DaemonIdentity who_;
   std::shared_ptr<ConfigHost> host_;
   std::vector<std::string> warnings_;

@@ -112,7 +112,8 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
             [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
     return reply;
   }
-  return {{"ok", false}, {"error", "unknown command '" + command + "'; expected submit, q, history, act or whoami"}};
+  return {{"ok", false},
+          {"error", "unknown command '" + command + "'; expected submit, q, history, act or whoami"}};
 }
 
 }  // namespace cara::apps

@@ -34,8 +34,6 @@ class SlotTable {
     return slots_[hash & (slots_.size() - 1)];
   }
 
-  std::size_t size() const { return slots_.size(); }
-
  private:
   static constexpr std::size_t kFirst = 32;
 

@@ -17,6 +17,7 @@ endif()
 find_package(Threads REQUIRED)
 find_package(CAF REQUIRED)
 find_package(RocksDB 7.8 CONFIG REQUIRED)
+find_package(ZLIB 1.2 REQUIRED)  # the record envelope's CRC-32
 find_package(Boost 1.74 REQUIRED COMPONENTS serialization)
 find_package(OpenSSL 3 REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)

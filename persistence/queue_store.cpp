@@ -1,5 +1,6 @@
 #include "persistence/queue_store.h"
 
+#include "model/classad/expr_cache.h"
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
 #include "model/schedd/job_queue.h"
@@ -14,6 +15,9 @@ constexpr std::string_view kJobPrefix = "job/";
 constexpr std::string_view kHistoryPrefix = "hist/";
 constexpr std::string_view kNextCluster = "meta/next_cluster";
 constexpr const char* kName = "job queue";
+// Distinct value texts the reading of a store remembers at most: the
+// shared values of many clusters, while each job's own (ProcId) pass by.
+constexpr std::size_t kSharedTexts = 4096;
 
 std::string job_key(const schedd::JobId& id) {
   return std::string(kJobPrefix) + id.str();
@@ -24,10 +28,14 @@ std::string history_key(std::uint64_t seq) {
   return numbered_key(kHistoryPrefix, seq);
 }
 
-Result<classad::ClassAd> decode_ad(std::string_view stored, const RecordPlace& place) {
+// `shared` holds the trees of the values read before: the jobs read back
+// share them as the jobs they were submitted as did (one cluster's jobs
+// spell nearly every value alike), instead of a copy of each per job.
+Result<classad::ClassAd> decode_ad(std::string_view stored, const RecordPlace& place,
+                                   classad::ExprCache& shared, std::size_t reserve = 0) {
   auto record = decode<JobRecord>(stored, place);
   if (!record) return Error{record.error()};
-  auto ad = classad::parse_new_classad(record->ad);
+  auto ad = classad::parse_new_classad_sharing(record->ad, shared, reserve);
   if (!ad) return Error{place.describe() + ": the job ad does not parse: " + ad.error()};
   return ad;
 }
@@ -61,9 +69,12 @@ Status QueueStore::read_history_index() {
 
 Result<StoredQueue> QueueStore::load() const {
   StoredQueue out;
+  classad::ExprCache shared(kSharedTexts);
+  std::size_t last_size = 0;  // jobs in key order come cluster by cluster, alike
   Status jobs = store_.scan(kJobPrefix, [&](std::string_view key, std::string_view value) -> Status {
-    auto ad = decode_ad(value, RecordPlace{store_.name(), std::string(key)});
+    auto ad = decode_ad(value, RecordPlace{store_.name(), std::string(key)}, shared, last_size);
     if (!ad) return Error{ad.error()};
+    last_size = ad->size();
     if (job_key(schedd::job_id(*ad)) != key)
       return Error{RecordPlace{store_.name(), std::string(key)}.describe() + ": the ad is of job " +
                    schedd::job_id(*ad).str()};
@@ -125,8 +136,9 @@ Status QueueStore::commit(const schedd::JobQueue& queue, const std::vector<sched
 }
 
 Status QueueStore::history(const std::function<Status(const classad::ClassAd&)>& visit) const {
+  classad::ExprCache shared(kSharedTexts);
   return store_.scan(kHistoryPrefix, [&](std::string_view key, std::string_view value) -> Status {
-    auto ad = decode_ad(value, RecordPlace{store_.name(), std::string(key)});
+    auto ad = decode_ad(value, RecordPlace{store_.name(), std::string(key)}, shared);
     if (!ad) return Error{ad.error()};
     return visit(*ad);
   });

@@ -8,6 +8,8 @@
 
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
+#include <boost/iostreams/device/array.hpp>
+#include <boost/iostreams/stream_buffer.hpp>
 #include <boost/serialization/version.hpp>
 #include <exception>
 #include <sstream>
@@ -26,11 +28,17 @@ struct RecordPlace {
   std::string describe() const { return "store " + store + ", key '" + key + "'"; }
 };
 
+// The archives run without a header and keep the stream's codecvt facet
+// (no_codecvt): records hold no wide strings, and installing the facet
+// built a new std::locale per record, a tenth of a restarting schedd's
+// reading of its queue.
+inline constexpr unsigned kArchiveFlags = boost::archive::no_header | boost::archive::no_codecvt;
+
 template <class T>
 std::string encode(const T& record) {
   std::ostringstream out(std::ios::binary);
   {
-    boost::archive::binary_oarchive archive(out, boost::archive::no_header);
+    boost::archive::binary_oarchive archive(out, kArchiveFlags);
     archive << record;
   }
   return seal(PayloadFormat::BoostBinary, out.str());
@@ -44,13 +52,14 @@ Result<T> decode(std::string_view stored, const RecordPlace& place) {
   if (!payload) return Error{place.describe() + ": " + payload.error()};
   T record{};
   try {
-    std::istringstream in(std::string(*payload), std::ios::binary);
-    boost::archive::binary_iarchive archive(in, boost::archive::no_header);
+    // Read in place, not from a copy.
+    boost::iostreams::stream_buffer<boost::iostreams::array_source> in(payload->data(), payload->size());
+    boost::archive::binary_iarchive archive(in, kArchiveFlags);
     archive >> record;
     // Boost hands a newer class version to an older serialize(), which
     // reads what it knows: bytes left over mean fields this build would drop.
-    const auto left = payload->size() - static_cast<std::size_t>(in.tellg());
-    if (in.tellg() >= 0 && left > 0)
+    const auto left = in.in_avail();
+    if (left > 0)
       return Error{place.describe() + ": " + std::to_string(left) +
                    " bytes left over after the record: written by a newer version of caracara?"};
   } catch (const std::exception& e) {

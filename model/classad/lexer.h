@@ -95,6 +95,8 @@ class Lexer {
   // Scans the next token into `out`.
   void next(Token& out);
   std::size_t position() const { return pos_; }
+  // The source between two offsets (what a run of tokens spelled).
+  std::string_view text(std::size_t from, std::size_t to) const { return src_.substr(from, to - from); }
 
   // Line and column of offset `pos`. Counted on demand, since only error
   // messages need them: tracking them per character cost a fifth of the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "model/classad/expr_cache.h"
 #include "model/classad/parse_at.h"
@@ -29,6 +30,13 @@ class Parser {
   Parser(std::string_view text, StringSyntax strings, int line = 1, int column = 1, ArenaPtr arena = nullptr)
       : lex_(text, strings, line, column), arena_(std::move(arena)) {
     advance();
+  }
+
+  // Attribute values spelled as one in `cache` take its tree (see
+  // parse_new_classad_sharing); the outermost ad makes room for `reserve`.
+  void share_through(ExprCache* cache, std::size_t reserve) {
+    shared_ = cache;
+    reserve_ = reserve;
   }
 
   ExprPtr whole_expression() {
@@ -336,6 +344,7 @@ class Parser {
   ClassAd record() {
     expect(Tok::LBox, "'[' starting a ClassAd");
     ClassAd ad;
+    if (reserve_ > 0) ad.reserve(std::exchange(reserve_, 0));
     for (;;) {
       while (tok_.kind == Tok::Semicolon) advance();
       if (tok_.kind == Tok::RBox) break;
@@ -345,10 +354,11 @@ class Parser {
       ExprBuilder* saved = b_;
       NodeIndex saved_int = last_int_node_;
       b_ = &builder;
+      const std::size_t from = tok_.pos;
       expression();
       b_ = saved;
       last_int_node_ = saved_int;
-      ad.insert(name, builder.finish(arena_));
+      ad.insert(name, value_tree(builder, from));
       if (tok_.kind != Tok::Semicolon && tok_.kind != Tok::RBox) {
         expected("';' or ']' after the value of " + name);
       }
@@ -357,8 +367,22 @@ class Parser {
     return ad;
   }
 
+  // The tree of the value that began at offset `from` (the current token
+  // ends it): with a shared cache, the one an earlier value spelled exactly
+  // so gave, and the builder's nodes are dropped.
+  ExprPtr value_tree(ExprBuilder& builder, std::size_t from) {
+    if (!shared_) return builder.finish(arena_);
+    const std::string_view spelled = lex_.text(from, tok_.pos);
+    if (ExprPtr seen = shared_->find(spelled)) return seen;
+    ExprPtr tree = builder.finish(arena_);
+    shared_->put(spelled, tree);
+    return tree;
+  }
+
   Lexer lex_;
-  ArenaPtr arena_;  // where finished trees go (null: the heap)
+  ArenaPtr arena_;               // where finished trees go (null: the heap)
+  ExprCache* shared_ = nullptr;  // trees by spelling, when ads share them
+  std::size_t reserve_ = 0;      // attributes the outermost ad makes room for
   Token tok_;
   ExprBuilder* b_ = nullptr;
   int depth_ = 0;
@@ -403,6 +427,16 @@ Result<ExprPtr> parse_constraint(std::string_view text) {
 Result<ClassAd> parse_new_classad(std::string_view text) {
   try {
     Parser p(text, StringSyntax::New);
+    return p.whole_record();
+  } catch (const ParseFailure& f) {
+    return to_error(f);
+  }
+}
+
+Result<ClassAd> parse_new_classad_sharing(std::string_view text, ExprCache& shared, std::size_t reserve) {
+  try {
+    Parser p(text, StringSyntax::New);
+    p.share_through(&shared, reserve);
     return p.whole_record();
   } catch (const ParseFailure& f) {
     return to_error(f);

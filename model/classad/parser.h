@@ -15,6 +15,8 @@
 
 namespace cara::classad {
 
+class ExprCache;
+
 // Parses one whole expression; trailing text is an error.
 Result<ExprPtr> parse_expression(std::string_view text, StringSyntax strings = StringSyntax::New);
 
@@ -30,6 +32,13 @@ Result<ExprPtr> parse_constraint(std::string_view text);
 // Parses `[ ... ]` (new syntax); trailing text other than whitespace and
 // comments is an error.
 Result<ClassAd> parse_new_classad(std::string_view text);
+
+// The same for many ads that spell most values alike, as the jobs of one
+// cluster do (HTCondor keeps those once, in the cluster ad): a value whose
+// text `shared` holds takes that tree, and a new text's tree goes into it,
+// so the ads share one immutable tree per spelling instead of a copy each.
+// The ad makes room for `reserve` attributes up front (0: grows as read).
+Result<ClassAd> parse_new_classad_sharing(std::string_view text, ExprCache& shared, std::size_t reserve = 0);
 
 // Parses one ad in old long form. Blank lines and lines starting with '#'
 // are skipped.

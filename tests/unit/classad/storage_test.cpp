@@ -8,6 +8,7 @@
 
 #include "model/classad/classad.h"
 #include "model/classad/expr_cache.h"
+#include "model/classad/slot_table.h"
 #include "tests/unit/classad/support.h"
 
 using namespace cara::classad;
@@ -347,4 +348,73 @@ TEST_CASE("copies of one ad change independently on other threads", "[storage][c
   for (auto& th : threads) th.join();
   for (int t = 0; t < 4; ++t) CHECK(ok[t] == 200);
   CHECK(base.find("A7")->literal().as_int() == 7);
+}
+
+TEST_CASE("ads read through one cache share the trees of values spelled alike", "[storage][cache]") {
+  // Two jobs of a cluster as a store holds them: all but ProcId alike.
+  auto job = [](int proc) {
+    return "[ ClusterId = 5; ProcId = " + std::to_string(proc) +
+           "; Requirements = (TARGET.Memory >= RequestMemory) && (TARGET.Cpus >= 1); "
+           "Env = [ A = \"x\"; B = {1, 2} ]; Cmd = \"/bin/true\" ]";
+  };
+  ExprCache shared(64);
+  auto a = parse_new_classad_sharing(job(0), shared, 5);
+  auto b = parse_new_classad_sharing(job(1), shared);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  for (const char* name : {"ClusterId", "Requirements", "Env", "Cmd"}) {
+    INFO(name);
+    CHECK(a->lookup(name).get() == b->lookup(name).get());
+  }
+  CHECK(a->lookup("ProcId").get() != b->lookup("ProcId").get());
+  // What is read is what the plain parser reads.
+  for (int proc : {0, 1}) {
+    auto plain = parse_new_classad(job(proc));
+    REQUIRE(plain.ok());
+    CHECK(plain->same_as(proc == 0 ? *a : *b));
+  }
+  CHECK(ev("Env.B[1] + ProcId", &*b) == "3");
+  // Without the cache the same text gives a tree of its own.
+  auto c = parse_new_classad(job(1));
+  REQUIRE(c.ok());
+  CHECK(c->lookup("Requirements").get() != b->lookup("Requirements").get());
+  // An error reads as the plain parser's; nothing of it is kept.
+  const std::string bad = "[ A = 1 + ; B = 2 ]";
+  CHECK(parse_new_classad_sharing(bad, shared).error() == parse_new_classad(bad).error());
+  CHECK(shared.find("1 + ") == nullptr);
+}
+
+TEST_CASE("the caches' table keeps two entries whose hashes meet, and drops the older of three",
+          "[storage][cache]") {
+  struct Entry {
+    std::uint64_t hash = 0;
+    int value = 0;
+    bool empty() const { return value == 0; }
+  };
+  SlotTable<Entry> table(64);
+  auto put = [&](std::uint64_t h, int v) {
+    Entry& e = table.place(h);
+    e.hash = h;
+    e.value = v;
+  };
+  // 5, 4 + 32 and 5 + 64 share a pair in the first table of 32 slots.
+  put(5, 1);
+  put(4 + 32, 2);
+  REQUIRE(table.find(5));
+  REQUIRE(table.find(4 + 32));
+  CHECK(table.find(5)->value == 1);
+  CHECK(table.find(4 + 32)->value == 2);
+  put(5, 3);  // the same hash: its own slot, nothing dropped
+  CHECK(table.find(5)->value == 3);
+  CHECK(table.find(4 + 32)->value == 2);
+  put(5 + 64, 4);  // a third: the older of the two goes
+  CHECK(table.find(5 + 64)->value == 4);
+  CHECK(table.find(5) == nullptr);  // placed first; rewriting it in place left it the older
+  CHECK(table.find(4 + 32)->value == 2);
+  CHECK(table.find(7) == nullptr);
+  // Growing to 64 slots keeps what fits (nothing else in 69's pair).
+  for (std::uint64_t h = 100; h < 140; ++h)
+    if ((h & 31) / 2 != 2) put(h, static_cast<int>(h));
+  CHECK(table.find(139)->value == 139);
+  CHECK(table.find(5 + 64)->value == 4);
 }

@@ -60,6 +60,20 @@ TEST_CASE("a sealed value opens to its payload, and a damaged one says what is w
              Catch::Contains("unknown payload format 9"));
 }
 
+TEST_CASE("the envelope's checksum is the standard CRC-32, so stores written by earlier builds open",
+          "[persistence]") {
+  // The check value of CRC-32/ISO-HDLC ("123456789" -> 0xCBF43926), stored
+  // little-endian after the format byte and the length.
+  const std::string sealed = seal(PayloadFormat::BoostBinary, "123456789");
+  REQUIRE(sealed.size() == 9 + 9);
+  CHECK(sealed.substr(5, 4) == std::string("\x26\x39\xF4\xCB", 4));
+  // A value sealed by the Boost CRC this store used first.
+  const std::string earlier = std::string("\x01\x09\x00\x00\x00\x26\x39\xF4\xCB", 9) + "123456789";
+  auto opened = open_envelope(earlier, PayloadFormat::BoostBinary);
+  REQUIRE(opened);
+  CHECK(*opened == "123456789");
+}
+
 TEST_CASE("records round-trip, and a version-1 record loads into the version-2 type", "[persistence]") {
   const RecordPlace place{"accountant", "user/alice@pool"};
   const std::string v1 = encode(UsageV1{"alice@pool", 12.5});

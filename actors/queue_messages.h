@@ -10,6 +10,21 @@
 
 #include "actors/handles.h"
 #include "actors/wire_ad.h"
+#include "model/schedd/job_counts.h"
+
+// The counts travel in QueueReply: their inspect lives in their own
+// namespace, where CAF finds it.
+namespace cara::schedd {
+template <class I>
+typename I::result_type inspect(I& f, JobCounts& x) {
+  return f(caf::meta::type_name("JobCounts"), x.total, x.completed, x.removed, x.idle, x.running, x.held,
+           x.suspended);
+}
+template <class I>
+typename I::result_type inspect(I& f, QueueTotals& x) {
+  return f(caf::meta::type_name("QueueTotals"), x.owner, x.all);
+}
+}  // namespace cara::schedd
 
 namespace cara::actors {
 
@@ -52,13 +67,19 @@ typename I::result_type inspect(I& f, SubmitReply& x) {
   return f(caf::meta::type_name("SubmitReply"), x.ok, x.error, x.cluster, x.count, x.warning, x.at_commit);
 }
 
+// condor_q: the jobs `constraint` selects, with the attributes of
+// `projection` (all when empty); with `totals`, the reply also counts the
+// jobs of `owner` and all the queue's (model/schedd/job_counts.h), so that
+// a listing's last lines need no second query of every job.
 struct QueueQuery {
   std::string constraint;
   std::vector<std::string> projection;
+  bool totals = false;
+  std::string owner;
 };
 template <class I>
 typename I::result_type inspect(I& f, QueueQuery& x) {
-  return f(caf::meta::type_name("QueueQuery"), x.constraint, x.projection);
+  return f(caf::meta::type_name("QueueQuery"), x.constraint, x.projection, x.totals, x.owner);
 }
 
 // condor_history: the schedd's history of finished jobs (completed or
@@ -77,10 +98,11 @@ struct QueueReply {
   bool ok = true;
   std::string error;
   std::vector<WireAd> jobs;
+  schedd::QueueTotals totals;  // when the query asked for them
 };
 template <class I>
 typename I::result_type inspect(I& f, QueueReply& x) {
-  return f(caf::meta::type_name("QueueReply"), x.ok, x.error, x.jobs);
+  return f(caf::meta::type_name("QueueReply"), x.ok, x.error, x.jobs, x.totals);
 }
 
 // condor_rm, condor_hold, condor_release (model/schedd/job_actions.h):

@@ -217,8 +217,9 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
       },
       [self, setup](QueueQuery& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "schedd"))
-          return QueueReply{false, *no, {}};
-        if (!commit(self)) return QueueReply{false, "the schedd is stopping: its queue cannot be stored", {}};
+          return QueueReply{false, *no, {}, {}};
+        if (!commit(self))
+          return QueueReply{false, "the schedd is stopping: its queue cannot be stored", {}, {}};
         return query(self, q, setup.clock.now(self));
       },
       [self, setup](JobActionRequest& r) -> caf::result<JobActionReply> {
@@ -236,8 +237,9 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
       },
       [self, setup](HistoryQuery& q) {
         if (auto no = setup.context.refused(self, net::Permission::Read, "schedd"))
-          return QueueReply{false, *no, {}};
-        if (!commit(self)) return QueueReply{false, "the schedd is stopping: its queue cannot be stored", {}};
+          return QueueReply{false, *no, {}, {}};
+        if (!commit(self))
+          return QueueReply{false, "the schedd is stopping: its queue cannot be stored", {}, {}};
         return history(self, q, setup.clock.now(self));
       },
       [self, setup](MatchBatch& b) {

@@ -119,10 +119,10 @@ SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitReques
 QueueReply history(ScheddSelf self, const HistoryQuery& q, std::int64_t now) {
   QueueReply reply;
   auto selection = classad::Selection::parse(q.constraint, q.projection);
-  if (!selection) return QueueReply{false, selection.error(), {}};
-  if (q.limit < 0) return QueueReply{false, "a history limit must not be negative", {}};
+  if (!selection) return QueueReply{false, selection.error(), {}, {}};
+  if (q.limit < 0) return QueueReply{false, "a history limit must not be negative", {}, {}};
   auto& st = self->state;
-  if (!st.store) return QueueReply{false, "this schedd keeps no history: its queue is not stored", {}};
+  if (!st.store) return QueueReply{false, "this schedd keeps no history: its queue is not stored", {}, {}};
   // Oldest first on disk: the newest `limit` matches are kept on the way.
   std::deque<classad::ClassAd> found;
   Status read = st.store->history([&](const classad::ClassAd& job) -> Status {
@@ -131,7 +131,7 @@ QueueReply history(ScheddSelf self, const HistoryQuery& q, std::int64_t now) {
     if (q.limit > 0 && static_cast<std::int64_t>(found.size()) > q.limit) found.pop_front();
     return Ok{};
   });
-  if (!read) return QueueReply{false, read.error(), {}};
+  if (!read) return QueueReply{false, read.error(), {}, {}};
   for (auto it = found.rbegin(); it != found.rend(); ++it) reply.jobs.push_back(WireAd{std::move(*it)});
   return reply;
 }
@@ -172,6 +172,7 @@ QueueReply query(ScheddSelf self, const QueueQuery& q, std::int64_t now) {
     }
     if (selection->selects(job, now)) reply.jobs.push_back(WireAd{selection->project(job)});
   }
+  if (q.totals) reply.totals = schedd::queue_totals(*self->state.queue, q.owner);
   return reply;
 }
 

@@ -189,7 +189,7 @@ struct RunningPool {
   int jobs(const std::string& constraint) {
     caf::scoped_actor self{*sys};
     int n = -1;
-    self->request(pool.schedd, kWait, actors::QueueQuery{constraint, {"JobStatus"}})
+    self->request(pool.schedd, kWait, actors::QueueQuery{constraint, {"JobStatus"}, false, ""})
         .receive([&](actors::QueueReply& q) { n = static_cast<int>(q.jobs.size()); }, [](caf::error&) {});
     return n;
   }

@@ -36,7 +36,7 @@ Counts count(RunningPool& p) {
   Counts c;
   for (const bool running : {false, true}) {
     self->request(p.pool.schedd, kWait,
-                  actors::QueueQuery{running ? "JobStatus == 2" : "JobStatus == 1", {"Owner"}})
+                  actors::QueueQuery{running ? "JobStatus == 2" : "JobStatus == 1", {"Owner"}, false, ""})
         .receive(
             [&](actors::QueueReply& q) {
               for (const actors::WireAd& j : q.jobs) {

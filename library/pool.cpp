@@ -217,8 +217,8 @@ struct Pool::Impl {
   }
 
   JobCounts jobs() const {
-    auto reply =
-        ask<actors::QueueReply>(pool.schedd, actors::QueueQuery{"", {"JobStatus"}}, "reading the queue");
+    auto reply = ask<actors::QueueReply>(pool.schedd, actors::QueueQuery{"", {"JobStatus"}, false, ""},
+                                         "reading the queue");
     if (!reply.ok) throw Error("reading the queue: " + reply.error);
     JobCounts c;
     for (const actors::WireAd& w : reply.jobs) detail::count_job(c, w.ad);
@@ -227,8 +227,8 @@ struct Pool::Impl {
 
   // How many jobs the queue holds, in any state.
   std::size_t queued() const {
-    auto reply =
-        ask<actors::QueueReply>(pool.schedd, actors::QueueQuery{"", {"JobStatus"}}, "reading the queue");
+    auto reply = ask<actors::QueueReply>(pool.schedd, actors::QueueQuery{"", {"JobStatus"}, false, ""},
+                                         "reading the queue");
     if (!reply.ok) throw Error("reading the queue: " + reply.error);
     return reply.jobs.size();
   }

@@ -192,7 +192,7 @@ int run_demo(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::map<std::pair<std::string, std::string>, Row> live;
     bool answered = false;
     self->request(pool->schedd, std::chrono::seconds(10),
-                  actors::QueueQuery{"", {"AcctGroup", "Owner", "JobStatus"}})
+                  actors::QueueQuery{"", {"AcctGroup", "Owner", "JobStatus"}, false, ""})
         .receive(
             [&](actors::QueueReply& q) {
               answered = true;

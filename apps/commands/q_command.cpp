@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/commands/arguments.h"
+#include "apps/commands/queue_totals.h"
 #include "apps/commands/queue_view.h"
 #include "apps/commands/schedd_commands.h"
 #include "apps/commands/schedd_link.h"
@@ -55,6 +56,10 @@ int listing(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                          {"constraint", queue_constraint(*o, me, history)},
                          {"projection", o->output.projection()}};
   if (history) request["limit"] = o->limit;
+  // A table ends with the totals of the asker's jobs and of every job,
+  // shown or not: the schedd counts them.
+  const bool table = !history && o->output.mode == AdOutput::Mode::Table;
+  if (table) request["totals_for"] = me;
   auto reply = ask_schedd(*link, request, tool, err, rc);
   if (!reply) return rc;
   QueueContext context{"", me, who.now, who.offset, {}};
@@ -62,12 +67,13 @@ int listing(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     out << format_history(*o, ads_of(*reply), context);
     return kExitOk;
   }
-  if (o->output.mode == AdOutput::Mode::Table) {
-    // The "Total for all users" line counts every job, shown or not.
-    auto all = ask_schedd(
-        *link, {{"command", "q"}, {"constraint", ""}, {"projection", {"Owner", "JobStatus"}}}, tool, err, rc);
-    if (!all) return rc;
-    context.everyone = ads_of(*all);
+  if (table) {
+    auto totals = totals_from_json(reply->value("totals", nlohmann::json()));
+    if (!totals) {
+      err << tool << ": " << totals.error() << "\n";
+      return kExitUnreachable;
+    }
+    context.totals = *totals;
     auto settings = schedd::ScheddSettings::from_config(*cfg);
     context.schedd = o->target.name ? *o->target.name : settings ? settings->name : "?";
   }

@@ -228,20 +228,7 @@ std::string short_date(std::int64_t secs, std::int32_t offset) {
   return buf;
 }
 
-void JobCounts::add(const classad::ClassAd& job) {
-  ++total;
-  switch (schedd::int_attr(job, "JobStatus")) {
-    case 1: ++idle; break;
-    case 2: ++running; break;
-    case 3: ++removed; break;
-    case 4: ++completed; break;
-    case 5: ++held; break;
-    case 7: ++suspended; break;
-    default: break;
-  }
-}
-
-std::string counts_text(const JobCounts& c) {
+std::string counts_text(const schedd::JobCounts& c) {
   return std::to_string(c.total) + " jobs; " + std::to_string(c.completed) + " completed, " +
          std::to_string(c.removed) + " removed, " + std::to_string(c.idle) + " idle, " +
          std::to_string(c.running) + " running, " + std::to_string(c.held) + " held, " +
@@ -319,15 +306,12 @@ std::string format_queue(const QueueOptions& o, const std::vector<classad::Class
     batch_table(out, jobs, c);
   else if (o.view != QueueOptions::View::Totals)
     job_table(out, o.view, jobs, c, o.wide);
-  JobCounts query, mine, all;
+  schedd::JobCounts query;
   for (const classad::ClassAd& j : jobs) query.add(j);
-  for (const classad::ClassAd& j : c.everyone) {
-    all.add(j);
-    if (schedd::string_attr(j, "Owner") == c.me) mine.add(j);
-  }
   out << "\nTotal for query: " << counts_text(query) << "\n";
-  if (!o.allusers && o.selectors.empty()) out << "Total for " << c.me << ": " << counts_text(mine) << "\n";
-  out << "Total for all users: " << counts_text(all) << "\n";
+  if (!o.allusers && o.selectors.empty())
+    out << "Total for " << c.me << ": " << counts_text(c.totals.owner) << "\n";
+  out << "Total for all users: " << counts_text(c.totals.all) << "\n";
   return out.str();
 }
 

@@ -15,6 +15,7 @@
 #include "apps/commands/tool_options.h"
 #include "model/classad/classad.h"
 #include "model/common/result.h"
+#include "model/schedd/job_counts.h"
 
 namespace cara::apps {
 
@@ -45,23 +46,18 @@ std::string selector_constraint(const std::string& selector);
 bool is_cluster_selector(const std::string& s);
 bool is_job_selector(const std::string& s);
 
-// How many jobs are in each state.
-struct JobCounts {
-  std::int64_t total = 0, completed = 0, removed = 0, idle = 0, running = 0, held = 0, suspended = 0;
-  void add(const classad::ClassAd& job);
-};
 // "3 jobs; 0 completed, 0 removed, 2 idle, 1 running, 0 held, 0 suspended"
-std::string counts_text(const JobCounts& c);
+std::string counts_text(const schedd::JobCounts& c);
 
 // Where and when the listing is made: the schedd's name, the asker, now
-// and the local time's offset (seconds east of UTC), and every job's
-// Owner and JobStatus for the "Total for all users" line.
+// and the local time's offset (seconds east of UTC), and the schedd's
+// totals of the asker's jobs and of all jobs (the last two lines).
 struct QueueContext {
   std::string schedd;
   std::string me;
   std::int64_t now = 0;
   std::int32_t offset = 0;
-  std::vector<classad::ClassAd> everyone;
+  schedd::QueueTotals totals;
 };
 
 std::string format_queue(const QueueOptions& o, const std::vector<classad::ClassAd>& jobs,

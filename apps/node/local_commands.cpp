@@ -4,6 +4,7 @@
 #include <caf/scoped_actor.hpp>
 
 #include "actors/interfaces.h"
+#include "apps/commands/queue_totals.h"
 #include "model/classad/unparse.h"
 
 namespace cara::apps {
@@ -14,13 +15,14 @@ namespace {
 
 // The jobs a queue or history query's answer (`handle`) lists, as text.
 template <class Handle>
-nlohmann::json jobs_reply(caf::actor_system& sys, Handle&& handle) {
+nlohmann::json jobs_reply(caf::actor_system& sys, Handle&& handle, bool totals = false) {
   nlohmann::json reply = {{"ok", false}, {"error", "the schedd did not answer"}};
   handle.receive(
       [&](actors::QueueReply& r) {
         std::vector<std::string> jobs;
         for (const actors::WireAd& j : r.jobs) jobs.push_back(classad::unparse(j.ad));
         reply = {{"ok", r.ok}, {"error", r.error}, {"jobs", jobs}};
+        if (totals) reply["totals"] = totals_json(r.totals);
       },
       [&](caf::error& e) { reply["error"] = "the schedd did not answer: " + sys.render(e); });
   return reply;
@@ -86,7 +88,13 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
     actors::QueueQuery q;
     q.constraint = request.value("constraint", "");
     q.projection = request.value("projection", std::vector<std::string>{});
-    return jobs_reply(sys, self->request(schedd, 30s, std::move(q)));
+    // "totals_for": USER asks for the totals of USER's jobs and of all.
+    if (auto it = request.find("totals_for"); it != request.end() && it->is_string()) {
+      q.totals = true;
+      q.owner = it->get<std::string>();
+    }
+    const bool totals = q.totals;
+    return jobs_reply(sys, self->request(schedd, 30s, std::move(q)), totals);
   }
   if (command == "history") {
     if (auto no = guard.refuse(net::Permission::Read, who, "schedd (local)"))

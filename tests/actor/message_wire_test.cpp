@@ -12,8 +12,8 @@
 #include "actor/caf_catch.h"
 #include "actors/message_types.h"
 #include "actors/messages.h"
-#include "actors/queue_messages.h"
 #include "actors/node_messages.h"
+#include "actors/queue_messages.h"
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
 
@@ -112,11 +112,12 @@ TEST_CASE("every message type crosses nodes intact", "[actors][wire]") {
   w.crosses(SubmitReply{true, "", 4, 10, "careful", false});
   CHECK(w.crosses(SubmitProgress{1200, 20000}).total == 20000);
   CHECK(w.crosses(SubmitReply{false, "no", 0, 0, "", true}).at_commit);
-  w.crosses(QueueQuery{"JobStatus == 1", {"Owner"}});
+  CHECK(w.crosses(QueueQuery{"JobStatus == 1", {"Owner"}, true, "alice"}).owner == "alice");
   CHECK(w.crosses(JobActionRequest{"hold", "ClusterId == 5", "disk full", "alice", true}).mine_only);
   w.crosses(JobActionReply{true, "", {"5.0"}, {"5.1: job 5.1 is Held"}});
   CHECK(w.crosses(HistoryQuery{"JobStatus == 4", {"Owner"}, 20}).limit == 20);
-  w.crosses(QueueReply{true, "", {job}});
+  CHECK(w.crosses(QueueReply{true, "", {job}, {{2, 0, 0, 1, 1, 0, 0}, {5, 1, 0, 2, 1, 1, 0}}})
+            .totals.all.held == 1);
   w.crosses(UserprioQuery{});
   CHECK(w.crosses(UserprioReply{{job}, {job}, 77, {job}, {job}}).last_cycle.size() == 1);
   w.crosses(UserprioCommand{"setfactor", "alice@x", 10, 0});

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "apps/commands/queue_totals.h"
 #include "tests/support/ads.h"
 
 using namespace cara;
@@ -75,8 +76,10 @@ TEST_CASE("cara q's batch table, -nobatch, -run and -hold, and the totals", "[q]
           "; HoldReason = \"via condor_hold (by user alice)\"; "
           "EnteredCurrentStatus = " +
               std::to_string(kNow - 60))};
-  QueueContext c{"ap.example.org", "alice", kNow, 0, jobs};
-  c.everyone.push_back(job(6, 0, "bob", 1));
+  // The schedd's totals: alice's three jobs, and bob's idle one beside them.
+  QueueContext c{"ap.example.org", "alice", kNow, 0, {}};
+  c.totals.owner = {3, 0, 0, 1, 1, 1, 0};
+  c.totals.all = {4, 0, 0, 2, 1, 1, 0};
 
   CHECK(format_queue(options({}), jobs, c) ==
         "\n\n-- Schedd: ap.example.org @ 11/26/26 13:50:00\n"
@@ -114,7 +117,7 @@ TEST_CASE("cara q's batch table: DONE counts the cluster's jobs that left, clust
   const std::vector<classad::ClassAd> jobs = {job(5, 2, "alice", 1),
                                               job(8, 0, "alice", 1, "; JobBatchName = \"sweep\""),
                                               job(9, 0, "alice", 2, "; JobBatchName = \"sweep\"")};
-  QueueContext c{"ap", "alice", kNow, 0, jobs};
+  QueueContext c{"ap", "alice", kNow, 0, {}};
   const std::string out = format_queue(options({}), jobs, c);
   CHECK(out.find("alice ID: 5      11/26 13:40      2      _      1      3 5.2\n") != std::string::npos);
   CHECK(out.find("alice sweep      11/26 13:40      4      1      1      6 8.0 ... 9.0\n") !=
@@ -123,7 +126,7 @@ TEST_CASE("cara q's batch table: DONE counts the cluster's jobs that left, clust
 
 TEST_CASE("cara q -l, -json, -af and -format print the ads, not the table", "[q]") {
   const std::vector<classad::ClassAd> jobs = {job(5, 0, "alice", 1)};
-  QueueContext c{"ap", "alice", kNow, 0, jobs};
+  QueueContext c{"ap", "alice", kNow, 0, {}};
   CHECK(format_queue(options({"-af", "Owner", "JobStatus"}), jobs, c) == "alice 1\n");
   CHECK(format_queue(options({"-af:jh,", "Owner", "Cmd"}), jobs, c) ==
         "ID,Owner,Cmd\n5.0,alice,/bin/sleep\n");
@@ -149,4 +152,20 @@ TEST_CASE("cara history's table: when each job finished", "[history]") {
   CHECK(short_date(kNow, 3600) == "11/26 14:50");
   CHECK(short_date(kNow - 86400 * 30, 0) == "10/27 13:50");
   CHECK(short_date(1780000000, 0) == " 5/28 20:26");
+}
+
+TEST_CASE("the schedd's totals on the local socket: round trip, and a reply without them is an error",
+          "[q]") {
+  schedd::QueueTotals t;
+  t.owner = {3, 1, 0, 1, 1, 0, 0};
+  t.all = {9, 1, 2, 3, 1, 1, 1};
+  auto back = totals_from_json(totals_json(t));
+  REQUIRE(back);
+  CHECK(*back == t);
+  CHECK(totals_from_json(nlohmann::json()).error() == "the schedd's totals are not an object");
+  nlohmann::json partial = totals_json(t);
+  partial["all"].erase("held");
+  CHECK(totals_from_json(partial).error() == "the schedd's totals lack a whole number 'all.held'");
+  partial["all"]["held"] = "many";
+  CHECK_FALSE(totals_from_json(partial));
 }

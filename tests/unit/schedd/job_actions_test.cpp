@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "model/schedd/job_counts.h"
 #include "unit/schedd/support.h"
 
 using namespace cara;
@@ -92,4 +93,24 @@ TEST_CASE("a job action needs a constraint that parses", "[schedd][actions]") {
   CHECK(act(q, JobAction::Hold, "ClusterId == 7").done.empty());
   CHECK(parse_job_action("hold").value() == JobAction::Hold);
   CHECK_FALSE(parse_job_action("vacate"));
+}
+
+TEST_CASE("the schedd's totals count every job by status, and the asker's", "[schedd][q]") {
+  Queue q;
+  REQUIRE(q.submit(kExe + "queue 3\n"));  // cms001's
+  q.ctx.owner = "alice";
+  REQUIRE(q.submit(kExe + "queue 2\n"));
+  CHECK(act(q, JobAction::Hold, "ProcId == 1", "root", true).done.size() == 2);
+  CHECK(act(q, JobAction::Remove, "ClusterId == 1 && ProcId == 2", "root", true).done.size() == 1);
+  // total, completed, removed, idle, running, held, suspended: the removed
+  // job counts until the schedd moves it to the history.
+  QueueTotals t = queue_totals(*q.queue, "cms001");
+  CHECK(t.owner == JobCounts{3, 0, 1, 1, 0, 1, 0});
+  CHECK(t.all == JobCounts{5, 0, 1, 2, 0, 2, 0});
+  CHECK(q.queue->take_finished().size() == 1);
+  t = queue_totals(*q.queue, "cms001");
+  CHECK(t.owner == JobCounts{2, 0, 0, 1, 0, 1, 0});
+  CHECK(t.all == JobCounts{4, 0, 0, 2, 0, 2, 0});
+  CHECK(queue_totals(*q.queue, "nobody").owner == JobCounts{});
+  CHECK(queue_totals(*q.queue, "alice").owner == JobCounts{2, 0, 0, 1, 0, 1, 0});
 }

@@ -25,14 +25,17 @@
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
 #include "os/companion_program.h"
+#include "os/heap_tunables.h"
 #include "os/system_host.h"
 
 namespace {
 
 // Runs `cara-pool COMMAND ARGS...` in this process's place (same PID: a
-// node started as `cara master` is ended by that PID).
+// node started as `cara master` is ended by that PID), with the malloc
+// tunables of a daemon (os/heap_tunables.h).
 int hand_over(int argc, char** argv) {
   const std::string program = cara::os::companion_program("cara-pool", CARA_POOL_INSTALLED);
+  ::setenv("GLIBC_TUNABLES", cara::os::daemon_glibc_tunables(std::getenv("GLIBC_TUNABLES")).c_str(), 1);
   std::vector<char*> args;
   args.push_back(const_cast<char*>(program.c_str()));
   for (int i = 1; i < argc; ++i) args.push_back(argv[i]);

@@ -4,6 +4,8 @@
 // the exit codes and messages of the error paths.
 #include <pwd.h>
 
+#include <algorithm>
+
 #include "integration/pool_support.h"
 
 using namespace cara::test;
@@ -39,7 +41,15 @@ TEST_CASE("cara q, hold, release, rm and history against a running pool", "[inte
                         Catch::Contains("-- Schedd: ap.pool @ ") &&
                         Catch::Contains("Total for query: 1 jobs; 0 completed, 0 removed, 0 idle, 1 running, "
                                         "0 held, 0 suspended") &&
+                        Catch::Contains("Total for " + me + ": 1 jobs;") &&
                         Catch::Contains("Total for all users: 1 jobs;"));
+  // The nodes `cara master` started run with malloc on huge pages
+  // (os/heap_tunables.h): the schedd's read-back of a large queue.
+  for (const Node& n : pool.nodes) {
+    std::string env = read("/proc/" + std::to_string(n.pid) + "/environ");
+    std::replace(env.begin(), env.end(), '\0', '\n');
+    CHECK_THAT(env, Catch::Contains("GLIBC_TUNABLES=") && Catch::Contains("glibc.malloc.hugetlb="));
+  }
   CHECK_THAT(tool({"q", "-nobatch"}).out,
              Catch::Contains("1.0") && Catch::Contains(" R ") && Catch::Contains("sh -c 'echo"));
   CHECK_THAT(tool({"q", "-run"}).out, Catch::Contains("HOST(S)") && Catch::Contains("@ep"));

@@ -375,7 +375,9 @@ SubmitFigures submit_figures(const std::string& cara, int submits, int queued, i
     ::kill(master, SIGKILL);
     wait_exit(master);
     master = spawn({cara, "master", "--config", conf.string()}, log);
-    result.restart_s = RunningPool::until(answers);
+    // Asked every 10 ms (a `cara q` that finds no schedd yet ends at once):
+    // the figure is seconds, not tenths.
+    result.restart_s = RunningPool::until(answers, std::chrono::milliseconds(10));
     // The schedd's own count of what it read back (`cara q` of 100 k
     // jobs is larger than the local socket takes).
     std::ifstream sched_log(dir.path / "node/log/SchedLog");

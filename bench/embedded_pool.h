@@ -197,11 +197,11 @@ struct RunningPool {
   // Seconds until `done()` holds, polling every 100 ms (a poll is a queue scan
   // in the schedd: more often would slow what is measured); -1 on timeout.
   template <class F>
-  static double until(F&& done) {
+  static double until(F&& done, std::chrono::milliseconds poll = std::chrono::milliseconds(100)) {
     const auto start = bench::Clock::now();
     while (!done()) {
       if (bench::Clock::now() - start > kWait) return -1;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::this_thread::sleep_for(poll);
     }
     return std::chrono::duration<double>(bench::Clock::now() - start).count();
   }

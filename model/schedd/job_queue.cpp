@@ -221,22 +221,35 @@ Status JobQueue::restore(std::vector<classad::ClassAd> jobs, std::int64_t next_c
   }
   jobs_ = std::move(restored);
   next_cluster_ = next_cluster;
+  // One pass over the jobs settles and indexes each (a second walk of a
+  // 100 k-job queue was a fifth of a restarted schedd's start).
   for (auto& [id, job] : jobs_) {
-    const auto s = job_status(job);
-    const bool may_run = s == JobStatus::Idle || s == JobStatus::Running || s == JobStatus::Suspended;
-    if (job_claim(job)) {
-      if (may_run) continue;
-      clear_job_claim(job);  // held or finished: its claim is no one's concern
-      touched_.push_back(id);
-      continue;
+    if (Status s = settle_restored(id, job, now); !s) {
+      jobs_.clear();  // empty again, as it was: nothing half read back
+      touched_.clear();
+      events_.clear();
+      reindex_all();
+      return s;
     }
-    if (s != JobStatus::Running && s != JobStatus::Suspended) continue;
-    auto event = evict_job(job, now);
-    if (!event) return Error{"stored job " + id.str() + ": " + event.error()};
-    log(job, std::move(*event));
-    touched_.push_back(id);
+    index(id, job, +1);
   }
-  reindex_all();
+  return Ok{};
+}
+
+Status JobQueue::settle_restored(JobId id, classad::ClassAd& job, std::int64_t now) {
+  const auto s = job_status(job);
+  const bool may_run = s == JobStatus::Idle || s == JobStatus::Running || s == JobStatus::Suspended;
+  if (job_claim(job)) {
+    if (may_run) return Ok{};
+    clear_job_claim(job);  // held or finished: its claim is no one's concern
+    touched_.push_back(id);
+    return Ok{};
+  }
+  if (s != JobStatus::Running && s != JobStatus::Suspended) return Ok{};
+  auto event = evict_job(job, now);
+  if (!event) return Error{"stored job " + id.str() + ": " + event.error()};
+  log(job, std::move(*event));
+  touched_.push_back(id);
   return Ok{};
 }
 

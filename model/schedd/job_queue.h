@@ -138,6 +138,9 @@ class JobQueue {
   // the job as it is now, -1 takes it out.
   void index(JobId id, const classad::ClassAd& job, int sign);
   void reindex_all();
+  // A job as read back: a claim kept while the job may still run on it,
+  // a run without one evicted (back to idle).
+  Status settle_restored(JobId id, classad::ClassAd& job, std::int64_t now);
 
   QueuePolicy policy_;
   std::string address_;

@@ -3,6 +3,7 @@
 // durability"; issue 21: ids never reused, running jobs requeued).
 #include <catch2/catch.hpp>
 
+#include "model/schedd/job_order.h"
 #include "model/schedd/job_queue.h"
 #include "unit/schedd/support.h"
 
@@ -67,6 +68,9 @@ TEST_CASE("a restored queue continues the cluster ids and requeues the jobs that
     REQUIRE(after.queue->find(id));
     CHECK(job_status(*after.queue->find(id)) == JobStatus::Idle);
   }
+  // All three are offered again, the requeued ones too (indexed as they
+  // are after the restore, not as stored).
+  CHECK(after.queue->idle_jobs(submitter_name(*after.queue->find({1, 0}))).size() == 3);
   // The run that was lost is recorded as one: wall clock, the host, an
   // eviction in the user log.
   const classad::ClassAd& lost = *after.queue->find({1, 1});

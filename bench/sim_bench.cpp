@@ -37,8 +37,11 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string a = argv[i];
+  for (int i = 1; i < argc; i += 2) {
+    std::string a = argv[i];
+    // Every option takes a value: a lone one (--help) is a usage error,
+    // not the full year run.
+    if (i + 1 >= argc) a.clear();
     if (a == "--cores")
       o.cores = std::atoi(argv[i + 1]);
     else if (a == "--days")

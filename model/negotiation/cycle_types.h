@@ -108,6 +108,7 @@ struct CycleStats {
   std::int64_t prefiltered = 0;      // (request, family) pairs ruled out unevaluated (request_prefilter.h)
   std::int64_t candidate_lists = 0;  // potential match lists built (one per request and spin it is tried in)
   std::int64_t rank_views = 0;       // pool-wide orders made (rank_views.h), the base included
+  std::int64_t annotated_slots = 0;  // slot ads given Remote* attributes (remote_attributes.h)
 
   // Name/value pairs under HTCondor's attribute names
   // (LastNegotiationCycleDuration0, ...), for the negotiator ad.

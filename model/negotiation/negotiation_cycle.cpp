@@ -11,9 +11,10 @@
 #include "model/common/text.h"
 #include "model/negotiation/candidate_queue.h"
 #include "model/negotiation/class_names.h"
-#include "model/negotiation/family_matches.h"
+#include "model/negotiation/cycle_state.h"
 #include "model/negotiation/pie.h"
 #include "model/negotiation/rank_views.h"
+#include "model/negotiation/remote_attributes.h"
 #include "model/negotiation/slot_assessment.h"
 #include "model/negotiation/slot_classes.h"
 #include "model/negotiation/slot_pool.h"
@@ -24,30 +25,6 @@ namespace {
 
 constexpr double kEpsilon = 1e-9;
 constexpr double kUnlimited = std::numeric_limits<double>::infinity();
-
-struct RequestState {
-  std::int64_t matched = 0;
-  bool rejected = false;
-  std::string reason;  // why it was rejected, or the last limit that stopped it
-  double job_weight = 1;
-  FamilyMatches matches;             // what its job gave each family's match in earlier spins
-  signed char reads_submitter = -1;  // its match may read the Submitter* attributes; -1: not known yet
-};
-
-struct SubmitterState {
-  std::size_t input = 0;
-  std::string name, key, group;
-  int node = -1;  // the group's node in the tree
-  double rup = 0, eup = 0;
-  double usage = 0, initial_usage = 0;
-  std::optional<double> floor, ceiling;
-  std::vector<RequestState> requests;
-  std::size_t cursor = 0;
-  bool exhausted = false;
-  double pie_slice = 0;
-  std::int64_t matched = 0;
-  double matched_weight = 0;
-};
 
 // How a negotiation with one request ended.
 enum class Stop { Done, Limit, Rejected };
@@ -552,17 +529,27 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   stats.total_slots = pool->total_slots();
   stats.trimmed_slots = pool->trimmed_slots();
   if (clock_) stats.duration_phase1 = clock_() - start;
-  // Phase 2: group quotas and the Remote* priorities.
+  // Phase 2: group quotas, and the Remote* priorities where the cycle's
+  // expressions may read them (the plain algorithm: everywhere).
   const double phase2_start = clock_ ? clock_() : 0;
+  const ClassNames read = class_names(policy_, submitters);
+  const accounting::GroupTree* groups = groups_ ? &*groups_ : nullptr;
   if (groups_) groups_->assign_quotas(pool->total_weight());
-  pool->annotate(accountant_, groups_ ? &*groups_ : nullptr, threads);
+  pool->annotate(accountant_, groups, classes_on_ ? remote_reads(read) : RemoteReads::all(), threads);
   if (clock_) stats.duration_phase2 = clock_() - phase2_start;
   // Phase 3 (HTCondor's "sorting and trimming"): the slot classes over the
   // attributes the requests and the negotiator's expressions read.
   const double phase3_start = clock_ ? clock_() : 0;
-  ClassNames read = class_names(policy_, submitters);
-  auto classes = std::make_unique<SlotClasses>(*pool, std::move(read.names), std::move(read.match_names),
-                                               classes_on_, threads);
+  auto key = [&] {
+    return std::make_unique<SlotClasses>(*pool, read.names, read.match_names, classes_on_, threads);
+  };
+  auto classes = key();
+  if (pool->annotations_left_out() && slots_read_remote_attributes(*classes)) {
+    classes.reset();  // a slot reads what phase 2 left out: every slot gets it
+    pool->annotate(accountant_, groups, RemoteReads::all(), threads);
+    classes = key();
+  }
+  stats.annotated_slots = static_cast<std::int64_t>(pool->annotated_ads());
   std::vector<const classad::ClassAd*> jobs;
   for (const SubmitterRequests& s : submitters)
     for (const Request& r : s.requests) jobs.push_back(r.job);

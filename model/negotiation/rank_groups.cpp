@@ -3,6 +3,7 @@
 #include "model/classad/eval.h"
 #include "model/classad/references.h"
 #include "model/classad/unparse.h"
+#include "model/negotiation/ad_layer.h"
 
 namespace cara::negotiation {
 
@@ -38,15 +39,7 @@ std::optional<classad::Value> RankGroups::value_for(int group, const classad::Cl
 }
 
 classad::ClassAd with_rank(const classad::ClassAd& ad, const classad::Value& value) {
-  // An ad chained already (a busy slot's, with the priorities the cycle
-  // added in a small ad of its own) is copied: the copy shares its parent,
-  // and its own few attributes are copied when Rank is set. Chaining to it
-  // would flatten it into a copy of every attribute.
-  classad::ClassAd out;
-  if (ad.chained())
-    out = ad;
-  else
-    out.chain_to(ad);
+  classad::ClassAd out = ad_layer(ad);
   if (value.is_bool()) {
     out.set("Rank", value.as_bool());
   } else if (value.is_int()) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <set>
 #include <string>
@@ -53,6 +54,9 @@ class SlotClasses {
   // Requirements and Rank, what they and the cycle's expressions read)
   // refers to `name`.
   bool reads(classad::Symbol name) const;
+  // Whether one of them refers to a name `pred` accepts. Without grouping
+  // no expression is followed: false.
+  bool reads_any(const std::function<bool(classad::Symbol)>& pred) const { return keys_.reads_any(pred); }
   // Classes with slots left, in no particular order.
   const std::vector<int>& live() const { return live_; }
   // The class's first slot left (an index into pool.slots()), which

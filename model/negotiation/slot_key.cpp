@@ -35,6 +35,13 @@ bool SlotKeyWriter::reads(classad::Symbol name) const {
   return false;
 }
 
+bool SlotKeyWriter::reads_any(const std::function<bool(classad::Symbol)>& pred) const {
+  for (const auto& [tree, read] : refs_)
+    for (classad::Symbol name : read.second)
+      if (pred(name)) return true;
+  return false;
+}
+
 void SlotKeyWriter::absorb(SlotKeyWriter&& other) {
   if (refs_.empty() && texts_.empty()) {
     refs_.swap(other.refs_);

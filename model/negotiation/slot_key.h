@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -26,6 +27,8 @@ class SlotKeyWriter {
   std::string key(const PoolSlot& slot, const std::vector<classad::Symbol>& names, bool with_use);
   // Whether an expression of a slot this writer followed refers to `name`.
   bool reads(classad::Symbol name) const;
+  // Whether one of them refers to a name `pred` accepts.
+  bool reads_any(const std::function<bool(classad::Symbol)>& pred) const;
   // Takes in what `other` has cached (another thread's writer).
   void absorb(SlotKeyWriter&& other);
 

@@ -13,6 +13,7 @@
 #include "model/classad/symbol.h"
 #include "model/common/parallel.h"
 #include "model/common/text.h"
+#include "model/negotiation/ad_layer.h"
 #include "model/negotiation/carved_weight.h"
 #include "model/schedd/job_status.h"
 
@@ -206,10 +207,7 @@ void SlotPool::release(Threads threads) {
 classad::ClassAd& SlotPool::own(std::size_t i) {
   if (copies_.size() < slots_.size()) copies_.resize(slots_.size(), nullptr);
   if (copies_[i] == nullptr) {
-    // An ad of the annotations chained to the slot's: the slot's own
-    // attributes (65 in a site's pool) are shared, not copied.
-    owned_.emplace_back();
-    owned_.back().chain_to(*slots_[i].ad);
+    owned_.push_back(ad_layer(*slots_[i].ad));
     copies_[i] = &owned_.back();
     slots_[i].ad = copies_[i];
   }
@@ -217,19 +215,40 @@ classad::ClassAd& SlotPool::own(std::size_t i) {
 }
 
 void SlotPool::annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups,
-                        Threads threads) {
+                        RemoteReads reads, Threads threads) {
+  // Which busy slots' ads are annotated: those an expression of the
+  // cycle may read them in (remote_attributes.h). A busy dynamic slot a
+  // partitionable one may give up (ALLOW_PSLOT_PREEMPTION) is read through
+  // its parent, whose key does not follow the child's own expressions:
+  // always annotated. A busy slot not offered (no preemption this cycle)
+  // is read by nothing.
+  annotated_.resize(slots_.size(), 0);
+  std::vector<unsigned char> child(slots_.size(), 0);
+  for (const PoolSlot& s : slots_)
+    for (std::size_t k : s.children) child[k] = 1;
+  auto wanted = [&](std::size_t i) {
+    const PoolSlot& s = slots_[i];
+    if (child[i]) return true;
+    if (!s.offered) return false;
+    return s.untakeable ? reads.untakeable : reads.takeable;
+  };
   // The busy slots' owned copies are made here, in slot order: own() grows
   // containers shared by all slots. Each thread then writes only its own
   // slots' copies.
-  std::vector<std::size_t> busy;
+  std::vector<std::size_t> busy, annotated;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     if (slots_[i].remote_submitter.empty()) continue;
-    own(i);
     busy.push_back(i);
+    if (annotated_[i] != 0 || !wanted(i)) continue;
+    own(i);
+    annotated_[i] = 1;
+    annotated.push_back(i);
   }
   // What a busy slot is told of the submitter running there depends on
   // the submitter alone: one literal of each per submitter, shared by all
   // of its slots (a site's pool runs some 500 submitters on 30,000 slots).
+  // Every busy slot learns its submitter's EUP: its class and the
+  // preemption rules read it whether or not its ad is annotated.
   struct Remote {
     double eup = 0;
     classad::ExprPtr prio, in_use, group, group_quota, group_in_use;
@@ -237,11 +256,16 @@ void SlotPool::annotate(const accounting::Accountant& accountant, const accounti
   std::unordered_map<std::string, Remote> remotes;
   static const classad::ExprPtr kFalse = classad::make_literal_expr(false);
   for (std::size_t i : busy) {
-    const PoolSlot& s = slots_[i];
+    PoolSlot& s = slots_[i];
     auto [it, fresh] = remotes.try_emplace(s.remote_submitter);
-    if (!fresh) continue;
     Remote& r = it->second;
-    r.eup = accountant.effective_priority(s.remote_submitter);
+    if (fresh) r.eup = accountant.effective_priority(s.remote_submitter);
+    s.remote_eup = r.eup;
+  }
+  for (std::size_t i : annotated) {
+    Remote& r = remotes.at(slots_[i].remote_submitter);
+    if (r.prio) continue;
+    const PoolSlot& s = slots_[i];
     r.prio = classad::make_literal_expr(r.eup);
     r.in_use = classad::make_literal_expr(usage_.count(s.remote_key) ? usage_.at(s.remote_key) : 0.0);
     r.group = classad::make_literal_expr(std::string_view(s.remote_group));
@@ -252,26 +276,36 @@ void SlotPool::annotate(const accounting::Accountant& accountant, const accounti
           group_usage_.count(s.remote_group) ? group_usage_.at(s.remote_group) : 0.0);
     }
   }
+  parallel_chunks(annotated.size(), threads.count, threads.min_slots,
+                  [&](std::size_t begin, std::size_t end) {
+                    for (std::size_t k = begin; k < end; ++k) {
+                      const PoolSlot& s = slots_[annotated[k]];
+                      const Remote& r = remotes.at(s.remote_submitter);
+                      classad::ClassAd& ad = *copies_[annotated[k]];
+                      ad.insert("RemoteUserPrio", r.prio);
+                      ad.insert("RemoteUserResourcesInUse", r.in_use);
+                      ad.insert("RemoteGroup", r.group);
+                      if (ad.find("RemoteNegotiatingGroup") == nullptr)
+                        ad.insert("RemoteNegotiatingGroup", r.group);
+                      if (ad.find("RemoteAutoregroup") == nullptr) ad.insert("RemoteAutoregroup", kFalse);
+                      if (r.group_quota) {
+                        ad.insert("RemoteGroupQuota", r.group_quota);
+                        ad.insert("RemoteGroupResourcesInUse", r.group_in_use);
+                      }
+                    }
+                  });
+  complete_ = reads.takeable && reads.untakeable && reads.machine;
+  has_busy_ = has_busy_ || !busy.empty();
+  if (!reads.machine || machine_done_) return;
+  machine_done_ = true;
   // By busy slot: its SlotID, for the Slot<N>_RemoteUserPrio its machine's
   // slots get (none without a machine or a SlotID).
   std::vector<std::optional<long long>> slot_ids(busy.size());
   parallel_chunks(busy.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
     for (std::size_t k = begin; k < end; ++k) {
-      PoolSlot& s = slots_[busy[k]];
-      const Remote& r = remotes.at(s.remote_submitter);
-      s.remote_eup = r.eup;
-      classad::ClassAd& ad = *copies_[busy[k]];
-      ad.insert("RemoteUserPrio", r.prio);
-      ad.insert("RemoteUserResourcesInUse", r.in_use);
-      ad.insert("RemoteGroup", r.group);
-      if (ad.find("RemoteNegotiatingGroup") == nullptr) ad.insert("RemoteNegotiatingGroup", r.group);
-      if (ad.find("RemoteAutoregroup") == nullptr) ad.insert("RemoteAutoregroup", kFalse);
-      if (r.group_quota) {
-        ad.insert("RemoteGroupQuota", r.group_quota);
-        ad.insert("RemoteGroupResourcesInUse", r.group_in_use);
-      }
+      const PoolSlot& s = slots_[busy[k]];
       double id = 0;
-      if (!s.machine.empty() && classad::evaluate_attr(ad, "SlotID").number(id))
+      if (!s.machine.empty() && classad::evaluate_attr(*s.ad, "SlotID").number(id))
         slot_ids[k] = static_cast<long long>(id);
     }
   });

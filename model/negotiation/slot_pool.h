@@ -19,6 +19,7 @@
 #include "model/negotiation/concurrency_limits.h"
 #include "model/negotiation/cycle_types.h"
 #include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/remote_attributes.h"
 
 namespace cara::accounting {
 class Accountant;
@@ -96,11 +97,19 @@ class SlotPool {
            const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads = {});
 
   // Adds the Remote* attributes to the busy slots (and Slot<N>_RemoteUserPrio
-  // to every slot of a machine with a busy slot N). `groups` may be null
-  // (no GROUP_NAMES); its quotas must be assigned.
-  // On up to `threads` threads (the same annotations whatever the number).
+  // to every slot of a machine with a busy slot N) where `reads` says an
+  // expression may read them (remote_attributes.h); every busy slot's
+  // remote_eup is set. `groups` may be null (no GROUP_NAMES); its quotas
+  // must be assigned. Called again with more reads, it adds what the
+  // first call left out. On up to `threads` threads (the same annotations
+  // whatever the number).
   void annotate(const accounting::Accountant& accountant, const accounting::GroupTree* groups,
-                Threads threads = {});
+                RemoteReads reads = RemoteReads::all(), Threads threads = {});
+  // Some busy slot's annotations were left out (annotate() was not asked
+  // for every kind).
+  bool annotations_left_out() const { return has_busy_ && !complete_; }
+  // How many slot ads carry annotations (copies made for them).
+  std::size_t annotated_ads() const { return owned_.size(); }
 
   std::vector<PoolSlot>& slots() { return slots_; }
   const std::vector<PoolSlot>& slots() const { return slots_; }
@@ -129,6 +138,9 @@ class SlotPool {
   std::vector<PoolSlot> slots_;
   std::deque<classad::ClassAd> owned_;
   std::vector<classad::ClassAd*> copies_;  // by slot: its owned copy, or null
+  std::vector<unsigned char> annotated_;   // by slot: its Remote* attributes added
+  bool machine_done_ = false;              // Slot<N>_RemoteUserPrio added
+  bool complete_ = false, has_busy_ = false;
   std::int64_t total_ = 0, trimmed_ = 0;
   std::vector<unsigned char> signature_consumption_;  // by weight signature
   double total_weight_ = 0;

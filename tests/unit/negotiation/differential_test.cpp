@@ -10,7 +10,9 @@
 // that give it the value it has for no job, another, or one that depends
 // on the slot), slot
 // attributes that are literals, expressions or missing, and Requirements
-// whose conjuncts the prefilter reads and others it cannot.
+// whose conjuncts the prefilter reads and others it cannot, and
+// expressions of the slots, the requests and the negotiator that read the
+// Remote* attributes the cycle adds (or not: then it adds none).
 #include <random>
 
 #include "model/negotiation/request_prefilter.h"
@@ -58,6 +60,11 @@ std::string slot_extra(Random& r, int machine, int id, bool partitionable) {
     default: e += "; Rank = ifThenElse(TARGET.Department =?= \"physics\", 2, 0)"; break;
   }
   if (r.chance(4)) e += "; START = TARGET.RequestMemory <= MY.Memory; Requirements = START";
+  // Rarely, a slot that reads what the cycle adds: only its own
+  // expressions read it (remote_attributes.h).
+  if (r.chance(12))
+    e += "; START = Slot1_RemoteUserPrio =?= undefined || Slot1_RemoteUserPrio > 20; Requirements = START";
+  if (r.chance(12)) e += "; Requirements = RemoteUserPrio =?= undefined || RemoteUserPrio < 30";
   if (r.chance(5)) e += "; SlotWeight = Cpus * 2";
   if (partitionable) {
     e += "; PartitionableSlot = true";
@@ -87,6 +94,7 @@ std::string job_extra(Random& r) {
   if (r.chance(4)) conj("TARGET.KFlops == 2000");
   if (r.chance(4)) conj("(TARGET.Site == \"T1\" || TARGET.Memory >= 4096)");  // not the prefilter's
   if (r.chance(5)) conj("TARGET.Memory >= NeedMemory");                       // NeedMemory reads the slot
+  if (r.chance(8)) conj("(TARGET.RemoteUserPrio =?= undefined || TARGET.RemoteUserPrio < 25)");
   if (req.empty()) req = "true";
   std::string e = "RequestCpus = " + std::to_string(cpus) +
                   "; RequestMemory = " + std::to_string(512 * (1 + r.pick(6))) +
@@ -107,6 +115,8 @@ std::string random_config(Random& r) {
   std::string config = "XSW_LIMIT = " + std::to_string(1 + r.pick(5)) + "\n";
   if (r.pick(2)) config += "PREEMPTION_REQUIREMENTS = RemoteUserPrio > SubmitterUserPrio * 1.1\n";
   if (r.chance(4)) config += "NEGOTIATOR_CONSIDER_PREEMPTION = False\n";
+  if (r.chance(6))
+    config += "NEGOTIATOR_PRE_JOB_RANK = ifThenElse(isUndefined(Slot1_RemoteUserPrio), 0, 1)\n";
   if (r.chance(4)) config += "NEGOTIATOR_USE_SLOT_WEIGHTS = False\n";
   if (r.chance(3)) config += "ALLOW_PSLOT_PREEMPTION = True\n";
   if (r.pick(2))

@@ -1,9 +1,14 @@
 #include "model/claim/claim_charges.h"
 
-#include <set>
+#include <algorithm>
+#include <deque>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "model/claim/claim_id.h"
 #include "model/classad/eval.h"
+#include "model/classad/symbol.h"
 #include "model/schedd/job_status.h"
 
 namespace cara::claim {
@@ -26,32 +31,58 @@ double weight_of(const classad::ClassAd& slot, bool use_slot_weights) {
 ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
                         const std::vector<classad::ClassAd>& slots, bool use_slot_weights,
                         const std::function<bool(const classad::ClassAd&)>& in_shard) {
-  std::map<std::string, const classad::ClassAd*> claimed;
-  std::set<std::string> matched;  // matched last cycle, not claimed yet: still charged
+  // Every slot ad, every cycle: names and states are read as views of the
+  // ads' own text, and the charged claims met with the claimed slots in one
+  // pass over both, in name order (a simulated cycle spent a tenth of its
+  // time here, in copies and a map of every claimed slot's name).
+  static const classad::Symbol kState = classad::intern("State"), kName = classad::intern("Name");
+  std::deque<std::string> evaluated;  // names that are expressions, evaluated
+  std::string scratch;
+  auto name_of = [&](const classad::ClassAd& ad) -> std::string_view {
+    const std::string_view n = string_attr(ad, kName, scratch);
+    if (n.empty() || n.data() != scratch.data()) return n;
+    return evaluated.emplace_back(scratch);
+  };
+  std::vector<std::pair<std::string_view, const classad::ClassAd*>> claimed;
+  std::vector<std::string_view> matched;  // matched last cycle, not claimed yet: still charged
   for (const classad::ClassAd& s : slots) {
     if (in_shard && !in_shard(s)) continue;
-    const std::string state = string_attr(s, "State");
-    if (state == "Matched") matched.insert(string_attr(s, "Name"));
-    if (state == "Claimed") claimed.emplace(string_attr(s, "Name"), &s);
+    std::string state_text;
+    const std::string_view state = string_attr(s, kState, state_text);
+    if (state == "Matched") matched.push_back(name_of(s));
+    if (state == "Claimed") claimed.emplace_back(name_of(s), &s);
   }
+  // By name; of two slots with one name, the first counts.
+  std::stable_sort(claimed.begin(), claimed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  claimed.erase(std::unique(claimed.begin(), claimed.end(),
+                            [](const auto& a, const auto& b) { return a.first == b.first; }),
+                claimed.end());
+  std::sort(matched.begin(), matched.end());
   ChargeChanges out;
-  for (const auto& [slot, claim] : charged)
-    if (!claimed.count(slot) && !matched.count(slot)) out.ended.push_back(slot);
-  for (const auto& [name, ad] : claimed) {
-    if (charged.count(name)) continue;
-    std::string user = string_attr(*ad, "AccountingGroup");
-    if (user.empty()) user = string_attr(*ad, "RemoteUser");
-    if (user.empty()) continue;
+  auto begin = [&](std::string_view name, const classad::ClassAd& ad) {
+    std::string user = string_attr(ad, "AccountingGroup");
+    if (user.empty()) user = string_attr(ad, "RemoteUser");
+    if (user.empty()) return;
     // AccountingGroup holds group.user; the submitter adds the domain.
-    const std::string remote = string_attr(*ad, "RemoteUser");
+    const std::string remote = string_attr(ad, "RemoteUser");
     if (user.find('@') == std::string::npos && remote.find('@') != std::string::npos)
       user += remote.substr(remote.find('@'));
-    accounting::ClaimRecord c;
-    c.slot = name;
-    c.submitter = user;
-    c.weight = weight_of(*ad, use_slot_weights);
-    out.begun.push_back(std::move(c));
+    accounting::ClaimRecord r;
+    r.slot = std::string(name);
+    r.submitter = user;
+    r.weight = weight_of(ad, use_slot_weights);
+    out.begun.push_back(std::move(r));
+  };
+  auto c = claimed.begin();
+  for (const auto& [slot, record] : charged) {
+    for (; c != claimed.end() && c->first < slot; ++c) begin(c->first, *c->second);
+    const bool still = c != claimed.end() && c->first == slot;
+    if (still) ++c;
+    if (!still && !std::binary_search(matched.begin(), matched.end(), std::string_view(slot)))
+      out.ended.push_back(slot);
   }
+  for (; c != claimed.end(); ++c) begin(c->first, *c->second);
   return out;
 }
 

@@ -34,6 +34,18 @@ std::string string_attr(const classad::ClassAd& job, std::string_view name) {
   return v.is_string() ? std::string(v.as_string()) : std::string();
 }
 
+std::string_view string_attr(const classad::ClassAd& ad, classad::Symbol name, std::string& scratch) {
+  const classad::Attribute* a = ad.find(name);
+  if (a == nullptr || !a->expr) return {};
+  if (a->is_literal()) {
+    const classad::Value v = a->literal();  // a string's view of the tree
+    return v.is_string() ? v.as_string() : std::string_view();
+  }
+  const classad::Value v = classad::evaluate_attr(ad, classad::symbol_name(name));
+  scratch.assign(v.is_string() ? v.as_string() : std::string_view());
+  return scratch;
+}
+
 std::optional<JobStatus> job_status(const classad::ClassAd& job) {
   const std::int64_t s = int_attr(job, "JobStatus");
   if (s < 1 || s > 7) return std::nullopt;

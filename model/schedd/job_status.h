@@ -42,5 +42,10 @@ JobId job_id(const classad::ClassAd& job);
 std::int64_t int_attr(const classad::ClassAd& job, std::string_view name);
 // A string attribute of `job`, evaluated (empty when missing or not a string).
 std::string string_attr(const classad::ClassAd& job, std::string_view name);
+// The same, without a copy: a view of the ad's own text when the attribute
+// is a string literal (valid while the ad is neither changed nor freed),
+// else of `scratch`, which then holds the evaluated string. By symbol: the
+// negotiator reads a handful of names from every slot ad every cycle.
+std::string_view string_attr(const classad::ClassAd& ad, classad::Symbol name, std::string& scratch);
 
 }  // namespace cara::schedd

@@ -89,6 +89,23 @@ TEST_CASE("claims follow the slot ads", "[claim][accounting]") {
   }
 }
 
+TEST_CASE("claims begin in slot-name order, one per name, names that are expressions evaluated",
+          "[claim][accounting]") {
+  const std::vector<classad::ClassAd> slots = {
+      ad("[ Name = \"z\"; State = \"Claimed\"; RemoteUser = \"u@physik.rwth-aachen.de\" ]"),
+      ad("[ Name = strcat(\"e\", \"x\"); State = \"Claimed\"; RemoteUser = \"v@physik.rwth-aachen.de\" ]"),
+      ad("[ Name = \"m\"; State = \"Claimed\"; RemoteUser = \"first@physik.rwth-aachen.de\" ]"),
+      ad("[ Name = \"m\"; State = \"Claimed\"; RemoteUser = \"second@physik.rwth-aachen.de\" ]"),
+      ad("[ Name = strcat(\"k\", \"\"); State = \"Matched\" ]"),
+  };
+  // "k" is matched (still charged), "n" and "y" are gone, "z" is charged already.
+  ChargeChanges c = reconcile(charged({"k", "n", "y", "z"}), slots, true);
+  CHECK(c.ended == std::vector<std::string>{"n", "y"});
+  std::vector<std::string> begun;
+  for (const auto& r : c.begun) begun.push_back(r.slot + ":" + r.submitter);
+  CHECK(begun == std::vector<std::string>{"ex:v@physik.rwth-aachen.de", "m:first@physik.rwth-aachen.de"});
+}
+
 TEST_CASE("what the accountant refuses is said, not dropped", "[claim][accounting]") {
   accounting::Accountant a = accountant();
   REQUIRE(a.begin_claim({"x", "u@physik.rwth-aachen.de", 1, kT0, {}}, kT0));

@@ -42,7 +42,6 @@ struct RemoteReads {
   bool machine = true;
 
   static RemoteReads all() { return {}; }
-  bool any() const { return takeable || untakeable || machine; }
 };
 
 // What the negotiator's and the requests' expressions read (the slots'

@@ -30,9 +30,7 @@ const std::vector<classad::Symbol>& SlotKeyWriter::names_in(const classad::ExprP
 }
 
 bool SlotKeyWriter::reads(classad::Symbol name) const {
-  for (const auto& [tree, read] : refs_)
-    if (std::find(read.second.begin(), read.second.end(), name) != read.second.end()) return true;
-  return false;
+  return reads_any([name](classad::Symbol s) { return s == name; });
 }
 
 bool SlotKeyWriter::reads_any(const std::function<bool(classad::Symbol)>& pred) const {

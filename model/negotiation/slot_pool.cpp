@@ -321,7 +321,7 @@ void SlotPool::annotate(const accounting::Accountant& accountant, const accounti
                     }
                   });
   complete_ = reads.takeable && reads.untakeable && reads.machine;
-  has_busy_ = has_busy_ || !busy.empty();
+  has_busy_ = !busy.empty();
   if (!reads.machine || machine_done_) return;
   machine_done_ = true;
   // By busy slot: its SlotID, for the Slot<N>_RemoteUserPrio its machine's

@@ -24,17 +24,14 @@ std::int64_t int_attr(const classad::ClassAd& job, std::string_view name) {
 }
 
 std::string string_attr(const classad::ClassAd& job, std::string_view name) {
-  // A literal (most string attributes: Name, Machine, State, Owner) is
-  // copied once, straight from its tree, not through a detached Value.
-  if (const classad::Attribute* a = job.find(name); a != nullptr && a->expr && a->is_literal()) {
-    const classad::Value v = a->literal();
-    return v.is_string() ? std::string(v.as_string()) : std::string();
-  }
-  const classad::Value v = classad::evaluate_attr(job, name);
-  return v.is_string() ? std::string(v.as_string()) : std::string();
+  std::string scratch;
+  const std::string_view v = string_attr(job, classad::intern(name), scratch);
+  return v.data() == scratch.data() ? std::move(scratch) : std::string(v);
 }
 
 std::string_view string_attr(const classad::ClassAd& ad, classad::Symbol name, std::string& scratch) {
+  // A literal (most string attributes: Name, Machine, State, Owner) is
+  // read straight from its tree, not through a detached Value.
   const classad::Attribute* a = ad.find(name);
   if (a == nullptr || !a->expr) return {};
   if (a->is_literal()) {

@@ -26,6 +26,7 @@ CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::A
     if (!s.requests.empty()) submitters.push_back(std::move(s));
   negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
   if (input.clock) cycle.set_clock(input.clock);
+  cycle.set_memo(input.memo);
   out.result = cycle.run(slots, submitters);
 
   for (const negotiation::Match& m : out.result.matches) {

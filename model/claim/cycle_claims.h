@@ -22,6 +22,10 @@
 #include "model/negotiation/cycle_types.h"
 #include "model/negotiation/negotiator_policy.h"
 
+namespace cara::negotiation {
+class SlotMemo;
+}
+
 namespace cara::claim {
 
 // A match as its schedd hears of it.
@@ -42,6 +46,9 @@ struct CycleInput {
   // A monotonic clock in seconds for the cycle's statistics (its duration
   // and phases, LastNegotiationCycleDuration0); none leaves them 0.
   std::function<double()> clock;
+  // What the negotiator's earlier cycles learnt of unchanged slot ads
+  // (negotiation/slot_memo.h); null: none.
+  negotiation::SlotMemo* memo = nullptr;
 };
 
 struct CycleClaims {

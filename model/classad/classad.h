@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/classad/expr.h"
@@ -223,6 +224,12 @@ class ClassAd {
   bool shares_with(const ClassAd& other) const {
     return (body_ || parent_) && body_ == other.body_ && parent_ == other.parent_;
   }
+
+  // What shares_with() compares, as a value to index ads by: two ads have
+  // the same identity when they share their attributes. Meaningful while
+  // a copy of the ad is kept (an identity is not reused while its
+  // attributes are alive).
+  std::pair<const void*, const void*> identity() const { return {body_.get(), parent_.get()}; }
 
   // HTCondor's ClassAd::SameAs: the same attribute names with structurally
   // equal expressions, in any order.

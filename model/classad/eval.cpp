@@ -332,7 +332,13 @@ class Evaluator {
       return ev_.referenced_text(t_, t_.arg(n_, static_cast<std::uint32_t>(i)), f_);
     }
     Value eval_text(std::string_view text) override { return ev_.eval_text(text, f_); }
-    const EvalEnv& env() const override { return ev_.env(); }
+    // Only the functions that read the outside world ask for it: time(),
+    // absTime(), formatTime(), random(), userMap().
+    const EvalEnv& env() const override {
+      const EvalEnv& e = ev_.env();
+      if (e.outside_read != nullptr) *e.outside_read = true;
+      return e;
+    }
 
    private:
     Evaluator& ev_;

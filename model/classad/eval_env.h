@@ -36,6 +36,11 @@ struct EvalEnv {
   std::int32_t local_offset = 0;   // seconds east of UTC, for local-time functions
   RandomSource* random = nullptr;  // null: a fixed-seed generator per thread
   const UserMaps* user_maps = nullptr;
+  // Set to true when an evaluation reads any of the above (the clock, the
+  // random source or the user maps): its value may then differ from one
+  // evaluation to the next. A negotiator keeps what it learnt of a slot ad
+  // across cycles only when nothing of it did (negotiation/slot_memo.h).
+  bool* outside_read = nullptr;
 };
 
 }  // namespace cara::classad

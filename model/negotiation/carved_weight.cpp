@@ -58,24 +58,33 @@ const std::string& WeightSignatures::text(const classad::ExprPtr& e) {
 // The signature is what decides the weight, as text: the consumption
 // policy's expressions and how SlotWeight reads the carved resources.
 int WeightSignatures::of(const PoolSlot& s) {
-  if (s.carved_weight == PoolSlot::CarvedWeight::Copy) return -1;
+  const std::optional<std::string> key = key_of(s);
+  return key ? number(*key, s.consumption_policy) : -1;
+}
+
+std::optional<std::string> WeightSignatures::key_of(const PoolSlot& s) {
+  if (s.carved_weight == PoolSlot::CarvedWeight::Copy) return std::nullopt;
   // Without a consumption policy a resource the job does not request is
   // the slot's own: only a weight of the carved Cpus (always set) is the
   // job's alone.
   if (!s.consumption_policy &&
       !(s.carved_weight == PoolSlot::CarvedWeight::Resource && classad::iequals(s.weight_resource, "Cpus")))
-    return -1;
+    return std::nullopt;
   std::string key = s.consumption_policy ? "c" : "n";
   for (const auto& [resource, expr] : s.consumption_exprs) {
     classad::References refs;
     classad::collect_references(*expr, s.ad, refs);
-    if (!refs.internal.empty()) return -1;  // reads the slot: no signature
+    if (!refs.internal.empty()) return std::nullopt;  // reads the slot: no signature
     key += to_lower(resource) + '=' + text(expr) + ';';
   }
   key += std::to_string(static_cast<int>(s.carved_weight)) + to_lower(s.weight_resource);
   if (s.carved_weight == PoolSlot::CarvedWeight::Overlay) key += '|' + text(s.ad->find("SlotWeight")->expr);
-  auto [it, fresh] = numbers_.emplace(std::move(key), static_cast<int>(numbers_.size()));
-  if (fresh) consumption_.push_back(s.consumption_policy ? 1 : 0);
+  return key;
+}
+
+int WeightSignatures::number(const std::string& key, bool consumption) {
+  auto [it, fresh] = numbers_.try_emplace(key, static_cast<int>(numbers_.size()));
+  if (fresh) consumption_.push_back(consumption ? 1 : 0);
   return it->second;
 }
 

@@ -4,6 +4,7 @@
 // carve the same weight for the same job (weight signatures).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -29,6 +30,12 @@ class WeightSignatures {
   // The slot's signature, or -1 when its weight reads the slot beyond the
   // carved resources (each such slot is weighed on its own).
   int of(const PoolSlot& s);
+  // What of() numbers: the slot's signature as text, or nothing (-1). It
+  // depends on the slot's ad alone (a memo keeps it: slot_memo.h).
+  std::optional<std::string> key_of(const PoolSlot& s);
+  // The number of signature `key` (of a slot with a consumption policy or
+  // not), given in the order keys are first seen.
+  int number(const std::string& key, bool consumption);
   // By signature: whether its slots split by a consumption policy.
   const std::vector<unsigned char>& consumption() const { return consumption_; }
 

@@ -525,7 +525,10 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   // thread then, so that random() in slot ads stays reproducible.
   const Threads threads{env_.random != nullptr ? 1 : threads_, min_slots_per_thread_};
   // Held by pointer: freed at the end on the cycle's threads.
-  auto pool = std::make_unique<SlotPool>(slots, policy_, accountant_, env_, threads);
+  // The memo only with slot classes: the plain algorithm keys no class.
+  SlotMemo* memo = classes_on_ ? memo_ : nullptr;
+  auto pool = std::make_unique<SlotPool>(slots, policy_, accountant_, env_, threads, memo);
+  stats.described_slots = pool->described();
   stats.total_slots = pool->total_slots();
   stats.trimmed_slots = pool->trimmed_slots();
   if (clock_) stats.duration_phase1 = clock_() - start;
@@ -541,7 +544,7 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
   // attributes the requests and the negotiator's expressions read.
   const double phase3_start = clock_ ? clock_() : 0;
   auto key = [&] {
-    return std::make_unique<SlotClasses>(*pool, read.names, read.match_names, classes_on_, threads);
+    return std::make_unique<SlotClasses>(*pool, read.names, read.match_names, classes_on_, threads, memo);
   };
   auto classes = key();
   if (pool->annotations_left_out() && slots_read_remote_attributes(*classes)) {

@@ -44,6 +44,8 @@ class Accountant;
 
 namespace cara::negotiation {
 
+class SlotMemo;
+
 class NegotiationCycle {
  public:
   // `groups` is null without GROUP_NAMES. The accountant is read, not
@@ -71,6 +73,10 @@ class NegotiationCycle {
     min_slots_per_thread_ = min_slots;
   }
 
+  // What this negotiator's earlier cycles learnt of slot ads that have
+  // not changed since (slot_memo.h); null: none. It must outlive run().
+  void set_memo(SlotMemo* memo) { memo_ = memo; }
+
   CycleResult run(const std::vector<classad::ClassAd>& slots,
                   const std::vector<SubmitterRequests>& submitters);
 
@@ -84,6 +90,7 @@ class NegotiationCycle {
   bool prefilter_on_ = true;
   int threads_ = 1;
   std::size_t min_slots_per_thread_ = kMinSlotsPerThread;
+  SlotMemo* memo_ = nullptr;
 };
 
 }  // namespace cara::negotiation

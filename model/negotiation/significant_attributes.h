@@ -13,7 +13,12 @@
 
 namespace cara::negotiation {
 
+class SlotMemo;
+
+// With a `memo` (slot_memo.h), what an ad it remembers reads is worked out
+// once while the ad is unchanged.
 std::vector<std::string> significant_attributes(const NegotiatorPolicy& policy,
-                                                const std::vector<classad::ClassAd>& slots);
+                                                const std::vector<classad::ClassAd>& slots,
+                                                SlotMemo* memo = nullptr);
 
 }  // namespace cara::negotiation

@@ -6,12 +6,13 @@
 #include <utility>
 
 #include "model/common/parallel.h"
+#include "model/negotiation/slot_memo.h"
 
 namespace cara::negotiation {
 
 SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
-                         bool grouping, Threads threads)
-    : pool_(pool), grouping_(grouping) {
+                         bool grouping, Threads threads, SlotMemo* memo)
+    : pool_(pool), memo_(memo), keys_(memo != nullptr ? memo->writer() : own_keys_), grouping_(grouping) {
   // SlotWeight: a family's slots weigh alike for any job.
   for (const char* always :
        {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot", "SlotWeight"})
@@ -57,10 +58,24 @@ std::vector<std::string> SlotClasses::write_keys(const std::vector<std::size_t>&
                                                  Threads threads) {
   std::vector<std::string> keys(slots.size());
   if (!grouping_) return keys;  // every slot a class and a family of its own
+  // The class key's part (kind 0) or the family key's (1), as the memo
+  // keeps them for the names of this generation.
+  const int kind = with_use ? 0 : 1;
+  const std::uint32_t generation = memo_ != nullptr ? memo_->generation(names, !with_use) : 0;
   std::mutex absorbing;
   parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
     SlotKeyWriter writer;
-    for (std::size_t k = begin; k < end; ++k) keys[k] = writer.key(pool_.slots()[slots[k]], names, with_use);
+    for (std::size_t k = begin; k < end; ++k) {
+      const PoolSlot& s = pool_.slots()[slots[k]];
+      RememberedSlot* e = memo_ != nullptr ? pool_.remembered(slots[k]) : nullptr;
+      if (const std::string* part = e != nullptr ? e->key_part(kind, generation) : nullptr) {
+        keys[k] = SlotKeyWriter::key_with(s, with_use, *part);
+        continue;
+      }
+      const std::string& attributes = writer.attributes(s, names);
+      if (e != nullptr) e->keep_key_part(kind, generation, attributes);
+      keys[k] = SlotKeyWriter::key_with(s, with_use, attributes);
+    }
     std::lock_guard lock(absorbing);
     keys_.absorb(std::move(writer));
   });

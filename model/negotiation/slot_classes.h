@@ -44,8 +44,11 @@ class SlotClasses {
   // `match_names` those the requests alone read (a subset).
   // The slots are keyed on `threads` (merged in slot order: the same
   // classes, numbered alike, whatever their count).
+  // With a `memo` (slot_memo.h), the part of a key its ad decides is
+  // written once while the ad is unchanged, and the memo's key writer
+  // serves (its reads() cover every slot it followed since).
   SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names, bool grouping,
-              Threads threads = {});
+              Threads threads = {}, SlotMemo* memo = nullptr);
 
   std::size_t size() const { return classes_.size(); }
   // Slots are grouped (not one class per slot, the plain algorithm).
@@ -140,7 +143,9 @@ class SlotClasses {
 
   const SlotPool& pool_;
   std::vector<classad::Symbol> name_symbols_, match_symbols_;
-  SlotKeyWriter keys_;
+  SlotMemo* memo_;
+  SlotKeyWriter own_keys_;
+  SlotKeyWriter& keys_;  // own_keys_, or the memo's writer
   bool grouping_;
   std::vector<Family> families_;
   std::vector<int> live_families_;

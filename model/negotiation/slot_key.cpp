@@ -57,11 +57,12 @@ const std::string& SlotKeyWriter::text_of(const classad::ExprPtr& expr) {
 }
 
 std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Symbol>& names, bool with_use) {
-  // Written into a buffer that keeps its capacity, then copied at its
-  // size: a key of some 65 attributes grown by appends was reallocated
-  // about seven times, which cost more than writing it.
-  std::string& k = buffer_;
-  k.clear();
+  return key_with(s, with_use, attributes(s, names));
+}
+
+std::string SlotKeyWriter::key_with(const PoolSlot& s, bool with_use, std::string_view attributes) {
+  std::string k;
+  k.reserve(attributes.size() + 48);
   // A partitionable slot whose dynamic slots it may preempt is alike to
   // no other: what it offers depends on them.
   if (!s.children.empty()) k += "p" + std::to_string(s.input) + "|";
@@ -77,6 +78,16 @@ std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Sym
     }
     k += '|';
   }
+  k += attributes;
+  return k;
+}
+
+const std::string& SlotKeyWriter::attributes(const PoolSlot& s, const std::vector<classad::Symbol>& names) {
+  // Written into a buffer that keeps its capacity: a key of some 65
+  // attributes grown by appends was reallocated about seven times, which
+  // cost more than writing it.
+  std::string& k = buffer_;
+  k.clear();
   // The attributes read, followed through the ad; sorted by symbol, a
   // canonical order (symbols ignore case).
   // Each name with its entry in the ad's lookup index (null: not there),
@@ -150,7 +161,7 @@ std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Sym
     k.append(reinterpret_cast<const char*>(&size), sizeof size);
     k += text;
   }
-  return std::string(k);
+  return k;
 }
 
 }  // namespace cara::negotiation

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -25,6 +26,14 @@ class SlotKeyWriter {
   // The slot's weight, its use (`with_use`: idle, or whose job at which
   // CurrentRank) and the values of `names` followed through its ad.
   std::string key(const PoolSlot& slot, const std::vector<classad::Symbol>& names, bool with_use);
+  // The part of key() that depends on the slot's ad and `names` alone
+  // (what a memo may keep while the ad is unchanged: slot_memo.h); valid
+  // until the next call.
+  const std::string& attributes(const PoolSlot& slot, const std::vector<classad::Symbol>& names);
+  // key() from that part: the slot's weight and use, then `attributes`.
+  static std::string key_with(const PoolSlot& slot, bool with_use, std::string_view attributes);
+  // How many expression trees the caches hold.
+  std::size_t cached() const { return refs_.size() + texts_.size(); }
   // Whether an expression of a slot this writer followed refers to `name`.
   bool reads(classad::Symbol name) const;
   // Whether one of them refers to a name `pred` accepts.

@@ -15,6 +15,7 @@
 #include "model/common/text.h"
 #include "model/negotiation/ad_layer.h"
 #include "model/negotiation/carved_weight.h"
+#include "model/negotiation/slot_memo.h"
 #include "model/schedd/job_status.h"
 
 namespace cara::negotiation {
@@ -73,13 +74,14 @@ std::string remote_submitter(const classad::ClassAd& ad) {
 namespace {
 
 // What one slot ad says of itself (step 1), or nothing when
-// NEGOTIATOR_SLOT_CONSTRAINT leaves it out. Reads only the ad, the policy
-// and the accountant, so slots are described in parallel; what depends on
-// the slots before it (weight signatures, sums) is done in input order by
-// the caller.
-bool describe(PoolSlot& s, const classad::ClassAd& ad, std::size_t i, const NegotiatorPolicy& policy,
-              const accounting::Accountant& accountant, const classad::EvalEnv& env,
-              bool priority_preemption) {
+// NEGOTIATOR_SLOT_CONSTRAINT leaves it out: what depends on the ad alone
+// (and the policy's slot constraint and SlotWeight use), so that a memo
+// may keep it while the ad is unchanged. Reads only the ad, the policy
+// and the environment, so slots are described in parallel; what depends
+// on the slots before it (weight signatures, sums) is done in input order
+// by the caller, and what depends on the cycle by settle().
+bool describe(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& ad, std::size_t i,
+              const NegotiatorPolicy& policy, const classad::EvalEnv& env) {
   if (!policy.negotiates_for(ad, env)) return false;
   s.ad = &ad;
   s.input = i;
@@ -127,58 +129,132 @@ bool describe(PoolSlot& s, const classad::ClassAd& ad, std::size_t i, const Nego
     s.use = SlotUse::Unavailable;  // Matched, Preempting, Drained, retiring
   }
   if (s.partitionable && s.use != SlotUse::Unavailable) s.use = SlotUse::Idle;
+  facts = SlotClaimFacts{};
   if (claimed) {
+    facts.claimed = true;
     s.remote_submitter = remote_submitter(ad, scratch);
     s.remote_key = to_lower(s.remote_submitter);
-    s.remote_group = accountant.group_of(s.remote_submitter);
     s.current_rank = number_attr(ad, "CurrentRank", 0, env);
     if (auto limits = parse_concurrency_limits(string_attr(ad, "ConcurrencyLimits"))) {
       s.running_limits = std::move(*limits);
     }
-    // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION false: a job still within
-    // its MaxJobRetirementTime is not matched away.
-    const double retirement = number_attr(ad, "MaxJobRetirementTime", 0, env);
-    const double start = number_attr(ad, "JobStart", static_cast<double>(env.now), env);
-    s.in_retirement = retirement > 0 && static_cast<double>(env.now) - start < retirement;
-    s.retiring = !policy.consider_early_preemption && s.in_retirement;
+    facts.retirement = number_attr(ad, "MaxJobRetirementTime", 0, env);
+    double start = 0;
+    facts.has_start = classad::evaluate_attr(ad, "JobStart", nullptr, env).number(start);
+    facts.start = start;
   }
   s.dynamic = true_attr(ad, "DynamicSlot");
+  return true;
+}
+
+// What a described slot is this cycle: its running submitter's group (the
+// accountant's), whether its job is within MaxJobRetirementTime now,
+// whether the cycle offers it and whether a request can take it.
+void settle(PoolSlot& s, const SlotClaimFacts& facts, const NegotiatorPolicy& policy,
+            const accounting::Accountant& accountant, std::int64_t now, bool priority_preemption) {
+  if (facts.claimed) {
+    s.remote_group = accountant.group_of(s.remote_submitter);
+    // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION false: a job still within
+    // its MaxJobRetirementTime is not matched away. No JobStart: it
+    // started now.
+    const double start = facts.has_start ? facts.start : static_cast<double>(now);
+    s.in_retirement = facts.retirement > 0 && static_cast<double>(now) - start < facts.retirement;
+    s.retiring = !policy.consider_early_preemption && s.in_retirement;
+  }
   s.offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
   s.untakeable =
       s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) && !priority_preemption;
-  return true;
 }
 
 }  // namespace
 
 SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
-                   const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads) {
+                   const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads,
+                   SlotMemo* memo) {
   total_ = static_cast<std::int64_t>(slots.size());
   const bool priority_preemption = policy.priority_preemption_possible();
+  if (memo != nullptr) memo->begin(policy);
   // Described in place: one array of slots per cycle, written once (a
   // second one, of optional slots moved into this one, cost a simulated
   // cycle a tenth of its time in fresh pages and copies).
   slots_.resize(slots.size());
   std::vector<unsigned char> kept(slots.size(), 0);
+  // By input slot: the memo's entry of its ad (found, or to be made when
+  // its description read nothing outside the ad), and its claim facts.
+  std::vector<RememberedSlot*> found(memo != nullptr ? slots.size() : 0, nullptr);
+  std::vector<unsigned char> outside(found.size(), 0);
+  std::vector<SlotClaimFacts> facts(slots.size());
   parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
+      if (memo != nullptr) {
+        if (RememberedSlot* e = memo->find(slots[i])) {
+          found[i] = e;
+          kept[i] = e->kept ? 1 : 0;
+          if (!e->kept) continue;
+          PoolSlot& s = slots_[i];
+          s = e->slot;
+          s.ad = &slots[i];
+          s.input = i;
+          facts[i] = e->claim;
+          settle(s, facts[i], policy, accountant, env.now, priority_preemption);
+          continue;
+        }
+      }
       // The ads are cold (some 5 kB each, 30,000 of them): the lookup
       // index of one a few ahead is on its way while this one is read.
       if (i + 4 < end) slots[i + 4].prefetch_index();
-      kept[i] = describe(slots_[i], slots[i], i, policy, accountant, env, priority_preemption) ? 1 : 0;
+      bool read_outside = false;
+      classad::EvalEnv probe = env;
+      probe.outside_read = &read_outside;
+      kept[i] = describe(slots_[i], facts[i], slots[i], i, policy, probe) ? 1 : 0;
+      if (!found.empty()) outside[i] = read_outside ? 1 : 0;
+      if (kept[i] != 0) settle(slots_[i], facts[i], policy, accountant, env.now, priority_preemption);
     }
   });
   WeightSignatures signatures;
   std::size_t out = 0;
+  if (memo != nullptr) remembered_.assign(slots.size(), nullptr);
   for (std::size_t i = 0; i < slots.size(); ++i) {
+    RememberedSlot* e = nullptr;
+    if (memo != nullptr) {
+      e = found[i];
+      if (e != nullptr) {
+        if (!memo->see(*e)) e = nullptr;  // the same ad twice: its key is not shared
+      } else {
+        ++described_;
+        // Not when an evaluation read the outside world, nor for an ad
+        // given twice (made by its first copy this cycle).
+        if (outside[i] == 0 && SlotMemo::rememberable(slots[i]) && memo->find(slots[i]) == nullptr) {
+          e = &memo->remember(slots[i]);
+          e->kept = kept[i] != 0;
+          if (e->kept) {
+            e->slot = slots_[i];
+            e->claim = facts[i];
+          }
+        }
+      }
+    } else {
+      ++described_;
+    }
     if (kept[i] == 0) {
       ++trimmed_;
       continue;
     }
+    if (memo != nullptr) remembered_[out] = e;
     if (out != i) slots_[out] = std::move(slots_[i]);
     PoolSlot& s = slots_[out++];
     total_weight_ += s.weight;
-    if (s.partitionable && policy.use_slot_weights) s.weight_signature = signatures.of(s);
+    if (s.partitionable && policy.use_slot_weights) {
+      if (e == nullptr) {
+        s.weight_signature = signatures.of(s);
+      } else {
+        if (!e->signature_known) {
+          e->signature = signatures.key_of(s);
+          e->signature_known = true;
+        }
+        s.weight_signature = e->signature ? signatures.number(*e->signature, s.consumption_policy) : -1;
+      }
+    }
     if (!s.running_limits.empty()) concurrency_.add(s.running_limits);
     if (!s.remote_submitter.empty()) {
       usage_[s.remote_key] += s.weight;
@@ -186,6 +262,10 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
     }
   }
   slots_.resize(out);
+  if (memo != nullptr) {
+    remembered_.resize(out);
+    memo->end_pool();
+  }
   signature_consumption_ = signatures.consumption();
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
   for (const PoolSlot& s : slots_)
@@ -233,6 +313,9 @@ void SlotPool::release(Threads threads) {
 classad::ClassAd& SlotPool::own(std::size_t i) {
   if (copies_.size() < slots_.size()) copies_.resize(slots_.size(), nullptr);
   if (copies_[i] == nullptr) {
+    // The copy is this cycle's: what the memo keeps of the input ad is
+    // not its.
+    if (i < remembered_.size()) remembered_[i] = nullptr;
     owned_.push_back(ad_layer(*slots_[i].ad));
     copies_[i] = &owned_.back();
     slots_[i].ad = copies_[i];

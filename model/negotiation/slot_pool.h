@@ -89,12 +89,35 @@ struct PoolSlot {
   std::vector<std::size_t> children;
 };
 
+// What a claimed slot's ad says of its job's retirement: whether the job
+// is still within MaxJobRetirementTime depends on the cycle's time, and is
+// decided anew each cycle from these.
+struct SlotClaimFacts {
+  bool claimed = false;
+  double retirement = 0;  // MaxJobRetirementTime
+  bool has_start = false;
+  double start = 0;  // JobStart
+};
+
+struct RememberedSlot;
+class SlotMemo;
+
 class SlotPool {
  public:
   // `slots` must outlive the pool. The slots are described on up to
-  // `threads` threads (the same pool whatever the number).
+  // `threads` threads (the same pool whatever the number). With a `memo`
+  // (slot_memo.h), an ad described in an earlier cycle and unchanged since
+  // is not described again.
   SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
-           const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads = {});
+           const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads = {},
+           SlotMemo* memo = nullptr);
+  // How many slots were described anew (not found in the memo).
+  std::int64_t described() const { return described_; }
+  // What the memo remembers of slot `i`'s ad, or null (no memo, an ad not
+  // remembered, or an owned copy made this cycle).
+  RememberedSlot* remembered(std::size_t i) const {
+    return i < remembered_.size() ? remembered_[i] : nullptr;
+  }
 
   // Adds the Remote* attributes to the busy slots (and Slot<N>_RemoteUserPrio
   // to every slot of a machine with a busy slot N) where `reads` says an
@@ -136,6 +159,8 @@ class SlotPool {
   void adopt_dynamic_slots();
 
   std::vector<PoolSlot> slots_;
+  std::vector<RememberedSlot*> remembered_;  // by slot
+  std::int64_t described_ = 0;
   std::deque<classad::ClassAd> owned_;
   std::vector<classad::ClassAd*> copies_;  // by slot: its owned copy, or null
   std::vector<unsigned char> annotated_;   // by slot: its Remote* attributes added

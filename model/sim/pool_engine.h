@@ -20,6 +20,7 @@
 #include "model/config/config_host.h"
 #include "model/negotiation/cycle_timing.h"
 #include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/slot_memo.h"
 #include "model/schedd/schedd_settings.h"
 #include "model/sim/virtual_pool.h"
 #include "model/startd/startd.h"
@@ -109,6 +110,9 @@ struct VirtualPool::Engine {
   std::optional<std::int64_t> cycle_at;  // the pending cycle timer
   bool changed = true;                   // since the last cycle
   std::uint64_t claim_counter = 0;
+  // What the last cycles learnt of the slot ads that have not changed:
+  // between two cycles a few slots change (issue 29).
+  negotiation::SlotMemo memo;
 
   // The access point.
   std::shared_ptr<config::MemoryHost> files;  // what submit files read, and their $RANDOM_*

@@ -246,8 +246,9 @@ void Engine::cycle() {
   // Each submitter's requests, as its schedd answers the negotiator.
   claim::CycleInput input;
   input.slots = &slots;
+  input.memo = &memo;
   const auto significant =
-      schedd::SignificantAttributes::from_list(negotiation::significant_attributes(policy, slots));
+      schedd::SignificantAttributes::from_list(negotiation::significant_attributes(policy, slots, &memo));
   for (const std::string& s : queue->submitters()) {
     auto requests = queue->resource_requests(
         s, significant, [&](schedd::JobId id) { return claims->busy(id); }, policy.job_constraint.get(), now);

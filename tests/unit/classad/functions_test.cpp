@@ -294,3 +294,29 @@ TEST_CASE("userMap goes through the configuration hook", "[functions]") {
   CHECK(ev("userMap(\"Groups\", \"bob\", \"cms\", \"none\")", nullptr, nullptr, env) == "\"none\"");
   CHECK(ev("userMap(\"Groups\", \"alice\")") == "undefined");  // no maps configured
 }
+
+TEST_CASE("an evaluation that reads the clock, the random source or the user maps says so", "[functions]") {
+  // A negotiator keeps what it learnt of a slot ad across cycles only when
+  // no evaluation of it read the outside world (negotiation/slot_memo.h).
+  Maps maps;
+  Counter c;
+  auto reads_outside = [&](const std::string& text) {
+    bool outside = false;
+    EvalEnv env;
+    env.now = 1174737600;
+    env.random = &c;
+    env.user_maps = &maps;
+    env.outside_read = &outside;
+    const ClassAd my = ad("[ Start = 1174737000; Retired = time() - Start > 300; Memory = 2048 ]");
+    (void)evaluate(**parse_expression(text), &my, nullptr, env);
+    return outside;
+  };
+  CHECK_FALSE(reads_outside("Memory * 2 > 1024 && strcat(\"a\", \"b\") == \"ab\""));
+  CHECK_FALSE(reads_outside("int(relTime(\"01:00:01\"))"));
+  CHECK(reads_outside("time()"));
+  CHECK(reads_outside("Retired"));  // through an attribute that reads it
+  CHECK(reads_outside("formatTime()"));
+  CHECK(reads_outside("random(5)"));
+  CHECK(reads_outside("userMap(\"Groups\", \"alice\")"));
+  CHECK_FALSE(reads_outside("false && time() > 0"));  // not evaluated
+}

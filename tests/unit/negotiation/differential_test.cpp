@@ -16,6 +16,8 @@
 #include <random>
 
 #include "model/negotiation/request_prefilter.h"
+#include "model/negotiation/significant_attributes.h"
+#include "model/negotiation/slot_memo.h"
 #include "tests/unit/negotiation/support.h"
 
 using namespace cara;
@@ -288,4 +290,83 @@ TEST_CASE("a cycle on several threads gives one thread's matches, order, reasons
   }
   CHECK(matched > 500);
   CHECK(preempting > 10);  // the Remote* annotations were read
+}
+
+TEST_CASE("cycles that remember unchanged slot ads give fresh cycles' matches, order and reasons",
+          "[negotiation][issue29][issue30][differential]") {
+  // Episodes of seven cycles over one pool that changes between them as a
+  // pool does: some slot ads replaced by new ones (the rest the very same
+  // ads), priorities moved, new requests, the clock on. One side keeps a
+  // memo (slot_memo.h) from cycle to cycle, the other describes every
+  // slot anew. Some slots' jobs are within MaxJobRetirementTime for a
+  // while, some SlotWeights and the slot constraint read the clock.
+  Random r{std::mt19937(20261130)};
+  std::int64_t described = 0, offered = 0, matched = 0, preempting = 0;
+  for (int episode = 0; episode < 300; ++episode) {
+    std::string config = random_config(r);
+    if (r.chance(4))
+      config += "NEGOTIATOR_SLOT_CONSTRAINT = time() < " + std::to_string(kNow + 1500) + " || SlotID != 2\n";
+    Pool remembering(config), fresh(config);
+    fill_random_pool(r, episode, remembering, fresh);
+    for (int m = 0; m < 2; ++m) {
+      const std::string name = "slot1@retiring" + std::to_string(m);
+      const auto retiring =
+          slot(name, "SlotID = 1; State = \"Claimed\"; Activity = \"Busy\"; RemoteUser = \"" +
+                         std::string(kUsers[r.pick(5)]) +
+                         "\"; CurrentRank = 0; Rank = 1; "
+                         "MaxJobRetirementTime = 600; JobStart = " +
+                         std::to_string(kNow - 300 * m));
+      remembering.slots.push_back(retiring);
+      fresh.slots.push_back(retiring);
+    }
+    if (r.chance(3)) {
+      const auto clocked = slot("slot1@clocked", "SlotID = 1; SlotWeight = ifThenElse(time() > " +
+                                                     std::to_string(kNow + 900) + ", 2, 1)");
+      remembering.slots.push_back(clocked);
+      fresh.slots.push_back(clocked);
+    }
+    negotiation::SlotMemo memo;
+    std::int64_t now = kNow;
+    for (int step = 0; step < 7; ++step) {
+      INFO("episode " << episode << ", step " << step);
+      CHECK(negotiation::significant_attributes(remembering.policy, remembering.slots, &memo) ==
+            negotiation::significant_attributes(fresh.policy, fresh.slots));
+      const auto a = remembering.run(true, true, 0, &memo, now), b = fresh.run(true, true, 0, nullptr, now);
+      check_same(a, b);
+      CHECK(a.stats.trimmed_slots == b.stats.trimmed_slots);
+      CHECK(b.stats.described_slots == b.stats.total_slots);
+      if (step > 0) {
+        described += a.stats.described_slots;
+        offered += a.stats.total_slots;
+      }
+      matched += static_cast<std::int64_t>(a.matches.size());
+      for (const auto& m : a.matches) preempting += m.preempts.has_value();
+      // The pool changes: a few slot ads are replaced, the rest stay.
+      for (std::size_t i = 0; i < remembering.slots.size(); ++i) {
+        if (!r.chance(6)) continue;
+        const int cpus = 1 + r.pick(2);
+        const auto fresh_ad = slot("slot1@new" + std::to_string(step) + "_" + std::to_string(i),
+                                   slot_extra(r, 0, 1, r.chance(3)), cpus);
+        remembering.slots[i] = fresh_ad;
+        fresh.slots[i] = fresh_ad;
+      }
+      const char* user = kUsers[r.pick(5)];
+      const double prio = 0.5 + r.pick(50);
+      REQUIRE(remembering.accountant.set_priority(user, prio));
+      REQUIRE(fresh.accountant.set_priority(user, prio));
+      if (r.chance(2)) {
+        const std::string extra = job_extra(r);
+        const int count = 1 + r.pick(3);
+        remembering.submit(user, 10000 + 10 * episode + step, count, extra);
+        fresh.submit(user, 10000 + 10 * episode + step, count, extra);
+      }
+      now += r.pick(600);
+    }
+  }
+  // Most slots were remembered (all are described anew where the slot
+  // constraint reads the clock, a quarter of the episodes, and a sixth are
+  // new ads each cycle); the pools matched and preempted.
+  CHECK(described * 2 < offered);
+  CHECK(matched > 3000);
+  CHECK(preempting > 50);
 }

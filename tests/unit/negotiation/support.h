@@ -86,12 +86,15 @@ struct Pool {
 
   // `threads` > 0: that many threads for the per-slot phases, splitting
   // however small the pool (else the policy's NEGOTIATOR_THREADS).
-  negotiation::CycleResult run(bool classes = true, bool prefilter = true, int threads = 0) {
+  // With a `memo`, what earlier cycles learnt of unchanged slot ads.
+  negotiation::CycleResult run(bool classes = true, bool prefilter = true, int threads = 0,
+                               negotiation::SlotMemo* memo = nullptr, std::int64_t now = kNow) {
     classad::EvalEnv env;
-    env.now = kNow;
+    env.now = now;
     negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
     cycle.set_slot_classes(classes);
     cycle.set_prefilter(prefilter);
+    cycle.set_memo(memo);
     if (threads > 0) cycle.set_threads(threads, 1);
     return cycle.run(slots, submitters);
   }

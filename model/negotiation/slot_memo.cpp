@@ -1,0 +1,108 @@
+#include "model/negotiation/slot_memo.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cara::negotiation {
+
+void SlotMemo::begin(const NegotiatorPolicy& policy) {
+  // The writer caches one entry per slot expression tree it followed; ads
+  // whose updates bring new trees each time would grow it without end.
+  const std::size_t bound = 16 * entries_.size() + 4096;
+  if (!begun_ || slot_constraint_ != policy.slot_constraint || use_slot_weights_ != policy.use_slot_weights ||
+      writer_.cached() > bound) {
+    clear();
+    slot_constraint_ = policy.slot_constraint;
+    use_slot_weights_ = policy.use_slot_weights;
+    begun_ = true;
+  }
+  ++cycle_;
+}
+
+bool SlotMemo::rememberable(const classad::ClassAd& ad) {
+  // An ad with no attributes has no identity of its own.
+  return ad.identity() != std::pair<const void*, const void*>{nullptr, nullptr};
+}
+
+RememberedSlot* SlotMemo::find(const classad::ClassAd& ad) {
+  if (!rememberable(ad)) return nullptr;
+  auto it = entries_.find(ad.identity());
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+RememberedSlot& SlotMemo::remember(const classad::ClassAd& ad) {
+  RememberedSlot& e = entries_[ad.identity()];
+  e = RememberedSlot{};
+  e.ad = ad;
+  e.seen = cycle_;
+  return e;
+}
+
+bool SlotMemo::see(RememberedSlot& e) {
+  if (e.seen == cycle_) return false;
+  e.seen = cycle_;
+  return true;
+}
+
+void SlotMemo::end_pool() {
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    if (it->second.seen != cycle_)
+      it = entries_.erase(it);
+    else
+      ++it;
+  }
+}
+
+std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, bool family) {
+  std::vector<Names>& lists = lists_[family ? 1 : 0];
+  for (const Names& n : lists)
+    if (n.names == names) return n.generation;
+  // A list not among the last few: a new generation, in place of the
+  // oldest (whose parts then never match again).
+  if (lists.size() < kLists) {
+    lists.emplace_back();
+  } else {
+    std::rotate(lists.begin(), lists.begin() + 1, lists.end());
+  }
+  lists.back().names = names;
+  lists.back().generation = ++next_generation_;
+  return lists.back().generation;
+}
+
+const std::string* RememberedSlot::key_part(int kind, std::uint32_t generation) const {
+  for (const KeyPart& p : parts_[kind])
+    if (p.generation == generation && generation != 0) return &p.text;
+  return nullptr;
+}
+
+void RememberedSlot::keep_key_part(int kind, std::uint32_t generation, const std::string& text) {
+  KeyPart* parts = parts_[kind];
+  KeyPart& oldest = parts[0].generation <= parts[1].generation ? parts[0] : parts[1];
+  oldest.generation = generation;
+  oldest.text = text;
+}
+
+int SlotMemo::significant_id(const std::vector<std::string>& names) {
+  auto [it, fresh] = significant_ids_.try_emplace(names, static_cast<int>(significant_lists_.size()));
+  if (fresh) significant_lists_.push_back(names);
+  return it->second;
+}
+
+void SlotMemo::trim_significant() {
+  if (significant_lists_.size() <= entries_.size() + 1024) return;
+  significant_ids_.clear();
+  significant_lists_.clear();
+  for (auto& [id, e] : entries_) e.significant = -1;
+}
+
+void SlotMemo::clear() {
+  significant_ids_.clear();
+  significant_lists_.clear();
+  entries_.clear();
+  lists_[0].clear();
+  lists_[1].clear();
+  writer_ = SlotKeyWriter{};
+  begun_ = false;
+}
+
+}  // namespace cara::negotiation

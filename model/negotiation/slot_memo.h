@@ -1,0 +1,142 @@
+// What a negotiator learnt of slot ads in earlier cycles, kept while the
+// ads do not change (issues 29 and 30: a cycle whose cost follows what
+// changed). Between two cycles a pool changes a few slots: the ones
+// matched, claimed, released or carved since. The rest are the same ads —
+// the same attributes, shared with the last cycle's copies
+// (ClassAd::shares_with) — and what phase 1 reads of them (slot_pool.h:
+// name, use, weight, Rank, consumption policy) and the attribute part of
+// their class and family keys (slot_key.h) are what they were.
+//
+// Not kept: a description whose evaluation read the clock, the random
+// source or the user maps (a NEGOTIATOR_SLOT_CONSTRAINT or SlotWeight
+// reading time()); what depends on the cycle rather than the ad (the
+// running submitter's group and EUP, whether the job is still within its
+// MaxJobRetirementTime, whether the slot is offered or can be taken) is
+// worked out again each cycle from the kept facts. A change of the
+// policy's slot constraint or of NEGOTIATOR_USE_SLOT_WEIGHTS forgets
+// everything. The memo holds a copy of every ad it remembers, so an
+// identity is never reused for another ad while remembered, and it forgets
+// the ads a cycle no longer offers.
+//
+// One memo serves one negotiator, one cycle at a time. A cycle with a memo
+// gives the matches, order and reasons of one without
+// (tests/unit/negotiation/slot_memo_test.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "model/classad/classad.h"
+#include "model/classad/symbol.h"
+#include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/slot_key.h"
+#include "model/negotiation/slot_pool.h"
+
+namespace cara::negotiation {
+
+// One slot ad remembered, and what was learnt of it.
+struct RememberedSlot {
+  classad::ClassAd ad;  // a copy: keeps the identity taken
+  bool kept = false;    // passes NEGOTIATOR_SLOT_CONSTRAINT
+  PoolSlot slot;        // as described, before the cycle's own parts
+  SlotClaimFacts claim;
+  // A partitionable slot's weight signature as text (WeightSignatures::
+  // key_of), once known.
+  bool signature_known = false;
+  std::optional<std::string> signature;
+  std::uint64_t seen = 0;  // the last cycle that offered the ad
+  // The job attributes the ad's START, Requirements and Rank read
+  // (significant_attributes.h), as a list number of SlotMemo::
+  // significant_list(); -1: not known yet.
+  int significant = -1;
+
+  // The attribute part of the slot's class key (`kind` 0) or family key
+  // (1) for the names of `generation` (SlotMemo::generation), or null.
+  const std::string* key_part(int kind, std::uint32_t generation) const;
+  // Keeps it, in place of the part of the oldest generation.
+  void keep_key_part(int kind, std::uint32_t generation, const std::string& text);
+
+ private:
+  // The last two name lists' parts of each kind: a pool whose requests
+  // read one list in some cycles and another in the rest (jobs whose
+  // Requirements name OpSys and Arch, and jobs whose do not) keys every
+  // slot once per list, not once per cycle.
+  struct KeyPart {
+    std::uint32_t generation = 0;  // 0: none
+    std::string text;
+  };
+  KeyPart parts_[2][2];
+};
+
+class SlotMemo {
+ public:
+  // Starts a cycle under `policy`: forgets everything when what the
+  // descriptions depend on changed, or when the key writer's caches
+  // outgrew what the remembered ads can need.
+  void begin(const NegotiatorPolicy& policy);
+  // The entry of an ad with `ad`'s identity, or null. Safe on several
+  // threads at once (nothing is added meanwhile).
+  RememberedSlot* find(const classad::ClassAd& ad);
+  // Whether `ad` can be remembered (an ad without attributes has no
+  // identity of its own).
+  static bool rememberable(const classad::ClassAd& ad);
+  // A new entry for `ad` (rememberable, not found this cycle).
+  RememberedSlot& remember(const classad::ClassAd& ad);
+  // Marks `e` as offered this cycle; false when it already was (one ad
+  // given twice: the second must not share the first one's entry).
+  bool see(RememberedSlot& e);
+  // Forgets the ads this cycle did not see.
+  void end_pool();
+
+  // The generation of a list of key names (`family`: the family key's):
+  // the same for the same list while it is among the last few of its kind.
+  std::uint32_t generation(const std::vector<classad::Symbol>& names, bool family);
+  // The writer of the keys of the cycles that use this memo: its caches of
+  // what slot expressions read are kept with the keys they wrote.
+  SlotKeyWriter& writer() { return writer_; }
+
+  // The number of a list of significant attributes, the same for lists
+  // alike; and the list of a number.
+  int significant_id(const std::vector<std::string>& names);
+  const std::vector<std::string>& significant_list(int id) const {
+    return significant_lists_[static_cast<std::size_t>(id)];
+  }
+  // Forgets the lists (and every ad's number) when there are more than
+  // the remembered ads can need.
+  void trim_significant();
+
+  std::size_t size() const { return entries_.size(); }
+  void clear();
+
+ private:
+  struct IdentityHash {
+    std::size_t operator()(const std::pair<const void*, const void*>& id) const {
+      const auto a = reinterpret_cast<std::uintptr_t>(id.first),
+                 b = reinterpret_cast<std::uintptr_t>(id.second);
+      return static_cast<std::size_t>((a * 0x9E3779B97F4A7C15ull) ^ (b + (a >> 17)));
+    }
+  };
+  std::unordered_map<std::pair<const void*, const void*>, RememberedSlot, IdentityHash> entries_;
+  std::uint64_t cycle_ = 0;
+  // What the descriptions depend on in the policy.
+  classad::ExprPtr slot_constraint_;
+  bool use_slot_weights_ = true, begun_ = false;
+  // The last name lists of each kind, with their generations.
+  struct Names {
+    std::vector<classad::Symbol> names;
+    std::uint32_t generation = 0;
+  };
+  static constexpr std::size_t kLists = 4;
+  std::vector<Names> lists_[2];
+  std::uint32_t next_generation_ = 0;
+  SlotKeyWriter writer_;
+  std::map<std::vector<std::string>, int> significant_ids_;
+  std::vector<std::vector<std::string>> significant_lists_;
+};
+
+}  // namespace cara::negotiation

@@ -43,7 +43,13 @@ struct Gathered {
   std::map<std::string, schedd_actor> schedds;    // by Name
   std::vector<RequestsReply> replies;
   std::size_t waiting = 0;
+  bool local_collector = false;  // the slot ads came from a collector on this node
 };
+
+// The memo, where the slot ads keep their identity from cycle to cycle.
+negotiation::SlotMemo* memo_for(Self self, const Gathered& g) {
+  return g.local_collector ? &self->state.memo : nullptr;
+}
 
 using schedd::string_attr;
 
@@ -89,6 +95,7 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
   const std::int64_t now = setup.clock.now(self);
   claim::CycleInput input;
   input.slots = &g->slots;
+  input.memo = memo_for(self, *g);
   input.schedd_of = st.submitter_schedd;
   for (RequestsReply& r : g->replies) {
     negotiation::SubmitterRequests s;
@@ -211,7 +218,8 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
 
 void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g) {
   auto& st = self->state;
-  const std::vector<std::string> significant = negotiation::significant_attributes(st.policy, g->slots);
+  const std::vector<std::string> significant =
+      negotiation::significant_attributes(st.policy, g->slots, memo_for(self, *g));
   const std::string job_constraint =
       st.policy.job_constraint ? classad::unparse(*st.policy.job_constraint) : "";
   for (std::size_t i = 0; i < g->submitter_ads.size(); ++i) {
@@ -256,6 +264,8 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
           [self, setup, g, collector, failed](AdQueryReply& slots) {
             for (WireAd& a : slots.ads) g->slots.push_back(std::move(a.ad));
             g->slot_endpoints = endpoints<AdType::Machine>(slots.endpoints);
+            g->local_collector = collector.node() == self->node();
+            if (!g->local_collector) self->state.memo.clear();
             self->request(collector, setup.request_timeout,
                           AdQueryRequest{static_cast<std::int32_t>(AdType::Scheduler), "", {"Name"}, false})
                 .then(

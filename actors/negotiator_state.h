@@ -21,6 +21,7 @@
 #include "model/negotiation/cycle_timing.h"
 #include "model/negotiation/negotiation_cycle.h"
 #include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/slot_memo.h"
 #include "persistence/accountant_store.h"
 
 namespace cara::actors {
@@ -42,6 +43,12 @@ struct NegotiatorState {
   std::uint64_t claim_counter = 0;
   std::int64_t started = 0;  // when this negotiator started: claim ids' public part
   negotiation::CycleStats last_stats;
+  // What the last cycles learnt of the slot ads that have not changed
+  // since (model/negotiation/slot_memo.h). Used while the collector runs
+  // on this node: its ads then reach the negotiator as the very ads it
+  // stores, unchanged from cycle to cycle until a startd updates them; a
+  // collector on another node sends copies that are new every cycle.
+  negotiation::SlotMemo memo;
   // What the last cycle did for each submitter (submitter_cycle_ads):
   // condor_q -better-analyze reads it through condor_userprio's query.
   std::vector<classad::ClassAd> last_submitters;

@@ -109,8 +109,8 @@ struct CycleStats {
   std::int64_t candidate_lists = 0;  // potential match lists built (one per request and spin it is tried in)
   std::int64_t rank_views = 0;       // pool-wide orders made (rank_views.h), the base included
   std::int64_t annotated_slots = 0;  // slot ads given Remote* attributes (remote_attributes.h)
-  std::int64_t described_slots =
-      0;  // slot ads described anew, not remembered from a cycle before (slot_memo.h)
+  // Slot ads described anew, not remembered from a cycle before (slot_memo.h).
+  std::int64_t described_slots = 0;
 
   // Name/value pairs under HTCondor's attribute names
   // (LastNegotiationCycleDuration0, ...), for the negotiator ad.

@@ -28,7 +28,7 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   std::vector<std::size_t> offered;
   for (std::size_t i = 0; i < slots.size(); ++i)
     if (slots[i].offered) offered.push_back(i);
-  std::vector<std::string> keys = write_keys(offered, name_symbols_, true, threads);
+  std::vector<std::string> keys = write_keys(offered, 0, threads);
   std::unordered_map<std::string, int> untakeable_keys;
   std::vector<std::size_t> firsts;  // by class: the slot that made it
   for (std::size_t k = 0; k < offered.size(); ++k) {
@@ -37,49 +37,60 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
       const auto [c, fresh] = class_for(i, std::move(keys[k]));
       if (fresh) firsts.push_back(i);
       class_of_[i] = c;
-      classes_[static_cast<std::size_t>(c)].members.insert(i);
+      Class& cls = classes_[static_cast<std::size_t>(c)];
+      cls.slots.push_back(i);  // in index order: offered is
+      ++cls.left;
     } else if (!grouping_ || untakeable_keys.emplace(std::move(keys[k]), 0).second) {
       untakeable_.push_back(i);
     }
   }
   // Then their families (keyed on the threads too), in class order: the
   // numbers and live lists place() would have made slot by slot.
-  std::vector<std::string> family_keys = write_keys(firsts, match_symbols_, false, threads);
+  std::vector<std::string> family_keys = write_keys(firsts, 1, threads);
   for (std::size_t c = 0; c < firsts.size(); ++c) {
     join_family(static_cast<int>(c), firsts[c], std::move(family_keys[c]));
-    heads_[c] = *classes_[c].members.begin();
+    heads_[c] = classes_[c].slots.front();
     set_live(static_cast<int>(c), true);
   }
   late_from_ = static_cast<int>(classes_.size());
 }
 
-std::vector<std::string> SlotClasses::write_keys(const std::vector<std::size_t>& slots,
-                                                 const std::vector<classad::Symbol>& names, bool with_use,
+std::vector<std::string> SlotClasses::write_keys(const std::vector<std::size_t>& slots, int kind,
                                                  Threads threads) {
   std::vector<std::string> keys(slots.size());
   if (!grouping_) return keys;  // every slot a class and a family of its own
-  // The class key's part (kind 0) or the family key's (1), as the memo
-  // keeps them for the names of this generation.
-  const int kind = with_use ? 0 : 1;
-  const std::uint32_t generation = memo_ != nullptr ? memo_->generation(names, !with_use) : 0;
+  // With a memo, the class key's part (kind 0) or the family key's (1) is
+  // the memo's number of it for the names of this generation.
+  if (memo_ != nullptr)
+    generation_[kind] = memo_->generation(kind == 0 ? name_symbols_ : match_symbols_, kind == 1);
   std::mutex absorbing;
   parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
     SlotKeyWriter writer;
-    for (std::size_t k = begin; k < end; ++k) {
-      const PoolSlot& s = pool_.slots()[slots[k]];
-      RememberedSlot* e = memo_ != nullptr ? pool_.remembered(slots[k]) : nullptr;
-      if (const std::string* part = e != nullptr ? e->key_part(kind, generation) : nullptr) {
-        keys[k] = SlotKeyWriter::key_with(s, with_use, *part);
-        continue;
-      }
-      const std::string& attributes = writer.attributes(s, names);
-      if (e != nullptr) e->keep_key_part(kind, generation, attributes);
-      keys[k] = SlotKeyWriter::key_with(s, with_use, attributes);
-    }
+    for (std::size_t k = begin; k < end; ++k) keys[k] = key_of(writer, slots[k], kind, true);
     std::lock_guard lock(absorbing);
     keys_.absorb(std::move(writer));
   });
   return keys;
+}
+
+std::string SlotClasses::key_of(SlotKeyWriter& writer, std::size_t slot, int kind, bool remembered) {
+  const PoolSlot& s = pool_.slots()[slot];
+  const bool with_use = kind == 0;
+  const std::vector<classad::Symbol>& names = kind == 0 ? name_symbols_ : match_symbols_;
+  if (memo_ == nullptr) return SlotKeyWriter::key_with(s, with_use, writer.attributes(s, names));
+  auto key = [&](std::uint32_t number) {
+    return SlotKeyWriter::key_with(s, with_use,
+                                   std::string_view(reinterpret_cast<const char*>(&number), sizeof number));
+  };
+  RememberedSlot* e = remembered ? pool_.remembered(slot) : nullptr;
+  const std::uint32_t generation = generation_[kind];
+  if (e != nullptr) {
+    if (const std::int64_t number = e->key_part(kind, generation); number >= 0)
+      return key(static_cast<std::uint32_t>(number));
+  }
+  const std::uint32_t number = memo_->part_number(kind, generation, writer.attributes(s, names));
+  if (e != nullptr) e->keep_key_part(kind, generation, number);
+  return key(number);
 }
 
 bool SlotClasses::reads(classad::Symbol name) const {
@@ -134,14 +145,27 @@ void SlotClasses::join_family(int c, std::size_t slot, std::string key) {
 }
 
 int SlotClasses::place(std::size_t slot) {
-  const PoolSlot& s = pool_.slots()[slot];
-  const auto [c, fresh] = class_for(slot, grouping_ ? keys_.key(s, name_symbols_, true) : std::string());
-  if (fresh) join_family(c, slot, grouping_ ? keys_.key(s, match_symbols_, false) : std::string());
-  Class& cls = classes_[static_cast<std::size_t>(c)];
-  cls.members.insert(slot);
-  heads_[static_cast<std::size_t>(c)] = *cls.members.begin();
+  // The slot's ad changed this cycle (an owned copy): keyed from it, not
+  // from what the memo remembers of the input ad.
+  const auto [c, fresh] = class_for(slot, grouping_ ? key_of(keys_, slot, 0, false) : std::string());
+  if (fresh) join_family(c, slot, grouping_ ? key_of(keys_, slot, 1, false) : std::string());
+  class_of_[slot] = c;
+  join_class(c, slot);
   if (live_pos_[static_cast<std::size_t>(c)] < 0) set_live(c, true);
   return c;
+}
+
+void SlotClasses::join_class(int c, std::size_t slot) {
+  Class& cls = classes_[static_cast<std::size_t>(c)];
+  // A slot that left the class and comes back is still in its vector.
+  auto at = std::lower_bound(cls.slots.begin(), cls.slots.end(), slot);
+  if (at == cls.slots.end() || *at != slot) at = cls.slots.insert(at, slot);
+  const auto pos = static_cast<std::size_t>(at - cls.slots.begin());
+  std::size_t& head = heads_[static_cast<std::size_t>(c)];
+  // Before the first slot left (or none was left): the first now.
+  if (cls.left == 0 || pos <= cls.first) cls.first = pos;
+  ++cls.left;
+  head = cls.slots[cls.first];
 }
 
 void SlotClasses::set_live(int c, bool live) {
@@ -189,10 +213,17 @@ void SlotClasses::take(std::size_t slot) {
   const int c = class_of_[slot];
   if (c < 0) return;
   Class& cls = classes_[static_cast<std::size_t>(c)];
-  cls.members.erase(slot);
-  heads_[static_cast<std::size_t>(c)] = cls.members.empty() ? kNoHead : *cls.members.begin();
   class_of_[slot] = -1;
-  if (cls.members.empty()) set_live(c, false);
+  --cls.left;
+  std::size_t& head = heads_[static_cast<std::size_t>(c)];
+  if (cls.left == 0) {
+    head = kNoHead;
+    set_live(c, false);
+    return;
+  }
+  if (head != slot) return;
+  while (class_of_[cls.slots[cls.first]] != c) ++cls.first;
+  head = cls.slots[cls.first];
 }
 
 int SlotClasses::reclassify(std::size_t slot) {

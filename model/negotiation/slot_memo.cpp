@@ -1,7 +1,7 @@
 #include "model/negotiation/slot_memo.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <stdexcept>
 
 namespace cara::negotiation {
 
@@ -55,8 +55,17 @@ void SlotMemo::end_pool() {
 
 std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, bool family) {
   std::vector<Names>& lists = lists_[family ? 1 : 0];
-  for (const Names& n : lists)
-    if (n.names == names) return n.generation;
+  for (Names& n : lists) {
+    if (n.names != names) continue;
+    // Parts numbered for ads long gone would grow the table without end:
+    // past a bound, the list starts a new generation (the remembered
+    // numbers of the old one then never match).
+    if (n.parts.size() > 4 * entries_.size() + 1024) {
+      n.parts.clear();
+      n.generation = ++next_generation_;
+    }
+    return n.generation;
+  }
   // A list not among the last few: a new generation, in place of the
   // oldest (whose parts then never match again).
   if (lists.size() < kLists) {
@@ -65,21 +74,32 @@ std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, bo
     std::rotate(lists.begin(), lists.begin() + 1, lists.end());
   }
   lists.back().names = names;
+  lists.back().parts.clear();
   lists.back().generation = ++next_generation_;
   return lists.back().generation;
 }
 
-const std::string* RememberedSlot::key_part(int kind, std::uint32_t generation) const {
-  for (const KeyPart& p : parts_[kind])
-    if (p.generation == generation && generation != 0) return &p.text;
-  return nullptr;
+std::uint32_t SlotMemo::part_number(int kind, std::uint32_t generation, const std::string& text) {
+  std::lock_guard lock(numbering_);
+  for (Names& n : lists_[kind])
+    if (n.generation == generation)
+      return n.parts.try_emplace(text, static_cast<std::uint32_t>(n.parts.size())).first->second;
+  // A generation no longer listed (it cannot be: generation() made it for
+  // this cycle's keys, and only a later call evicts it).
+  throw std::logic_error("key part numbered for a generation that is gone");
 }
 
-void RememberedSlot::keep_key_part(int kind, std::uint32_t generation, const std::string& text) {
+std::int64_t RememberedSlot::key_part(int kind, std::uint32_t generation) const {
+  for (const KeyPart& p : parts_[kind])
+    if (p.generation == generation && generation != 0) return p.number;
+  return -1;
+}
+
+void RememberedSlot::keep_key_part(int kind, std::uint32_t generation, std::uint32_t number) {
   KeyPart* parts = parts_[kind];
   KeyPart& oldest = parts[0].generation <= parts[1].generation ? parts[0] : parts[1];
   oldest.generation = generation;
-  oldest.text = text;
+  oldest.number = number;
 }
 
 int SlotMemo::significant_id(const std::vector<std::string>& names) {

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -55,11 +56,12 @@ struct RememberedSlot {
   // significant_list(); -1: not known yet.
   int significant = -1;
 
-  // The attribute part of the slot's class key (`kind` 0) or family key
-  // (1) for the names of `generation` (SlotMemo::generation), or null.
-  const std::string* key_part(int kind, std::uint32_t generation) const;
+  // The number (SlotMemo::part_number) of the attribute part of the
+  // slot's class key (`kind` 0) or family key (1) for the names of
+  // `generation` (SlotMemo::generation), or -1.
+  std::int64_t key_part(int kind, std::uint32_t generation) const;
   // Keeps it, in place of the part of the oldest generation.
-  void keep_key_part(int kind, std::uint32_t generation, const std::string& text);
+  void keep_key_part(int kind, std::uint32_t generation, std::uint32_t number);
 
  private:
   // The last two name lists' parts of each kind: a pool whose requests
@@ -68,7 +70,7 @@ struct RememberedSlot {
   // slot once per list, not once per cycle.
   struct KeyPart {
     std::uint32_t generation = 0;  // 0: none
-    std::string text;
+    std::uint32_t number = 0;
   };
   KeyPart parts_[2][2];
 };
@@ -96,6 +98,11 @@ class SlotMemo {
   // The generation of a list of key names (`family`: the family key's):
   // the same for the same list while it is among the last few of its kind.
   std::uint32_t generation(const std::vector<classad::Symbol>& names, bool family);
+  // The number of a key part's text among those written for the names of
+  // `generation` (of `kind`): the same for the same text, so that a key
+  // holds the number instead of the text (some 500 bytes for a slot ad
+  // whose 65 attributes are read). Safe on several threads at once.
+  std::uint32_t part_number(int kind, std::uint32_t generation, const std::string& text);
   // The writer of the keys of the cycles that use this memo: its caches of
   // what slot expressions read are kept with the keys they wrote.
   SlotKeyWriter& writer() { return writer_; }
@@ -130,11 +137,13 @@ class SlotMemo {
   struct Names {
     std::vector<classad::Symbol> names;
     std::uint32_t generation = 0;
+    std::unordered_map<std::string, std::uint32_t> parts;  // part_number()
   };
   static constexpr std::size_t kLists = 4;
   std::vector<Names> lists_[2];
   std::uint32_t next_generation_ = 0;
   SlotKeyWriter writer_;
+  std::mutex numbering_;
   std::map<std::vector<std::string>, int> significant_ids_;
   std::vector<std::vector<std::string>> significant_lists_;
 };

@@ -237,12 +237,13 @@ void Engine::cycle() {
   // What the collector holds: every slot's ad.
   std::vector<classad::ClassAd> slots;
   std::vector<SlotKey> where;
-  for (std::size_t m = 0; m < machines.size(); ++m)
-    for (const std::string& n :
-         machines[m].gone ? std::vector<std::string>{} : machines[m].startd->slot_names()) {
-      slots.push_back(machines[m].startd->slot(n)->ad());
-      where.push_back(SlotKey{m, n});
-    }
+  for (std::size_t m = 0; m < machines.size(); ++m) {
+    if (machines[m].gone) continue;
+    machines[m].startd->for_each_slot([&](std::string name, const startd::Slot& slot) {
+      slots.push_back(slot.ad());
+      where.push_back(SlotKey{m, std::move(name)});
+    });
+  }
   // Each submitter's requests, as its schedd answers the negotiator.
   claim::CycleInput input;
   input.slots = &slots;

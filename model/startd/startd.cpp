@@ -169,15 +169,20 @@ Status Startd::reconfigure(const config::Config& config, std::int64_t now) {
 }
 
 std::vector<std::string> Startd::slot_names() const {
+  std::vector<std::string> names;
+  for_each_slot([&](std::string name, const Slot&) { names.push_back(std::move(name)); });
+  return names;
+}
+
+void Startd::for_each_slot(const std::function<void(std::string name, const Slot& slot)>& visit) const {
   std::vector<const Entry*> order;
+  order.reserve(slots_.size());
   for (const Entry& e : slots_) order.push_back(&e);
   std::stable_sort(order.begin(), order.end(), [](const Entry* a, const Entry* b) {
     return std::pair(a->description.id, a->description.sub_id) <
            std::pair(b->description.id, b->description.sub_id);
   });
-  std::vector<std::string> names;
-  for (const Entry* e : order) names.push_back(e->description.short_name());
-  return names;
+  for (const Entry* e : order) visit(e->description.short_name(), *e->slot);
 }
 
 namespace {

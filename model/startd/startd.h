@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -104,6 +105,10 @@ class Startd {
   bool has_running_jobs() const;
   // Slot short names, in SlotID order (dynamic slots after their parent).
   std::vector<std::string> slot_names() const;
+  // Each slot with its short name, in slot_names() order: a driver that
+  // reads every slot each negotiation cycle (the simulator) without a
+  // lookup by name per slot.
+  void for_each_slot(const std::function<void(std::string name, const Slot& slot)>& visit) const;
   // Changes whenever a slot is added or removed (a dynamic slot carved or
   // given back): a driver that mirrors the slots compares it, not names.
   std::uint64_t layout_version() const { return layout_version_; }

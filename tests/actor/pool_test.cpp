@@ -496,3 +496,35 @@ TEST_CASE_METHOD(PoolFixture,
   CHECK(ask("Shard == 7").empty());
   CHECK(ask("Shard >= ").empty());  // not an expression: nothing, rather than jobs outside the shard
 }
+
+TEST_CASE_METHOD(PoolFixture,
+                 "the negotiator remembers the slot ads that did not change since its last cycle",
+                 "[actors][issue30]") {
+  // The collector runs on the negotiator's node: its slot ads reach each
+  // cycle as the ads it stores (model/negotiation/slot_memo.h). A slot
+  // whose ad changed is described again; the others are remembered.
+  auto stat = [](const classad::ClassAd& ad, const char* name) {
+    double d = -1;
+    (void)classad::evaluate_attr(ad, name).number(d);
+    return d;
+  };
+  start({execution_point("ep1.test", 1), execution_point("ep2.test", 1)});
+  REQUIRE(submit(kOneJob).ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 1);
+  advance(130);  // two cycles more (NEGOTIATOR_INTERVAL = 60), nothing changed
+  auto negotiators = ads(collector::AdType::Negotiator);
+  REQUIRE(negotiators.ads.size() == 1);
+  const classad::ClassAd& n = negotiators.ads[0].ad;
+  CHECK(stat(n, "LastNegotiationCycleTotalSlots0") == 3);  // two partitionable slots, one dynamic slot
+  CHECK(stat(n, "LastNegotiationCycleDescribedSlots0") == 0);
+  // The job ends: its dynamic slot goes, ep1's partitionable slot gets
+  // its core back (a new ad, described again); ep2's is remembered.
+  runner->finish(0, 3);
+  settle();
+  advance(61);
+  negotiators = ads(collector::AdType::Negotiator);
+  REQUIRE(negotiators.ads.size() == 1);
+  CHECK(stat(negotiators.ads[0].ad, "LastNegotiationCycleTotalSlots0") == 2);
+  CHECK(stat(negotiators.ads[0].ad, "LastNegotiationCycleDescribedSlots0") == 1);
+}

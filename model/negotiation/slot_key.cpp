@@ -1,22 +1,11 @@
 #include "model/negotiation/slot_key.h"
 
 #include <algorithm>
-#include <charconv>
 
 #include "model/classad/references.h"
 #include "model/classad/unparse.h"
 
 namespace cara::negotiation {
-namespace {
-
-// The shortest text that reads back as `d`: one number, one text.
-std::string number_text(double d) {
-  char buf[32];
-  const auto end = std::to_chars(buf, buf + sizeof buf, d).ptr;
-  return std::string(buf, end);
-}
-
-}  // namespace
 
 const std::vector<classad::Symbol>& SlotKeyWriter::names_in(const classad::ExprPtr& expr) {
   auto it = refs_.find(expr.get());
@@ -61,22 +50,29 @@ std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Sym
 }
 
 std::string SlotKeyWriter::key_with(const PoolSlot& s, bool with_use, std::string_view attributes) {
+  // Numbers as their bytes, strings after their length: each field has a
+  // fixed size or says its size, so two keys are equal exactly when every
+  // field is (a key per slot and cycle: no text conversions).
   std::string k;
   k.reserve(attributes.size() + 48);
+  auto raw = [&k](const auto& v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
   // A partitionable slot whose dynamic slots it may preempt is alike to
   // no other: what it offers depends on them.
-  if (!s.children.empty()) k += "p" + std::to_string(s.input) + "|";
+  if (!s.children.empty()) {
+    k += 'p';
+    raw(s.input);
+  }
   k += s.consumption_policy ? 'c' : '-';
-  k += number_text(s.weight);
-  k += '|';
+  raw(s.weight);
   if (with_use) {
     k += static_cast<char>('0' + static_cast<int>(s.use));
     k += s.retiring ? 'r' : '-';
     if (s.use == SlotUse::Busy) {
+      raw(static_cast<std::uint32_t>(s.remote_key.size()));
       k += s.remote_key;
-      k += '|' + number_text(s.current_rank) + '|' + number_text(s.remote_eup);
+      raw(s.current_rank);
+      raw(s.remote_eup);
     }
-    k += '|';
   }
   k += attributes;
   return k;

@@ -4,8 +4,10 @@
 // matched, claimed, released or carved since. The rest are the same ads —
 // the same attributes, shared with the last cycle's copies
 // (ClassAd::shares_with) — and what phase 1 reads of them (slot_pool.h:
-// name, use, weight, Rank, consumption policy) and the attribute part of
-// their class and family keys (slot_key.h) are what they were.
+// name, use, weight, Rank, consumption policy), the attribute part of
+// their class and family keys (slot_key.h), their weight signature
+// (carved_weight.h) and the job attributes their expressions read
+// (significant_attributes.h) are what they were.
 //
 // Not kept: a description whose evaluation read the clock, the random
 // source or the user maps (a NEGOTIATOR_SLOT_CONSTRAINT or SlotWeight
@@ -19,8 +21,8 @@
 // the ads a cycle no longer offers.
 //
 // One memo serves one negotiator, one cycle at a time. A cycle with a memo
-// gives the matches, order and reasons of one without
-// (tests/unit/negotiation/slot_memo_test.cpp).
+// gives the matches, order and reasons of one without (tests/unit/
+// negotiation/differential_test.cpp and slot_memo_test.cpp).
 #pragma once
 
 #include <cstdint>

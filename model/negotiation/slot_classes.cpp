@@ -62,7 +62,7 @@ std::vector<std::string> SlotClasses::write_keys(const std::vector<std::size_t>&
   // With a memo, the class key's part (kind 0) or the family key's (1) is
   // the memo's number of it for the names of this generation.
   if (memo_ != nullptr)
-    generation_[kind] = memo_->generation(kind == 0 ? name_symbols_ : match_symbols_, kind == 1);
+    generation_[kind] = memo_->generation(kind == 0 ? name_symbols_ : match_symbols_, kind);
   std::mutex absorbing;
   parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
     SlotKeyWriter writer;

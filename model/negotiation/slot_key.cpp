@@ -45,10 +45,6 @@ const std::string& SlotKeyWriter::text_of(const classad::ExprPtr& expr) {
   return texts_.emplace(expr.get(), std::make_pair(expr, classad::unparse(*expr))).first->second.second;
 }
 
-std::string SlotKeyWriter::key(const PoolSlot& s, const std::vector<classad::Symbol>& names, bool with_use) {
-  return key_with(s, with_use, attributes(s, names));
-}
-
 std::string SlotKeyWriter::key_with(const PoolSlot& s, bool with_use, std::string_view attributes) {
   // Numbers as their bytes, strings after their length: each field has a
   // fixed size or says its size, so two keys are equal exactly when every

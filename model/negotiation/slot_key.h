@@ -23,14 +23,14 @@ namespace cara::negotiation {
 
 class SlotKeyWriter {
  public:
-  // The slot's weight, its use (`with_use`: idle, or whose job at which
-  // CurrentRank) and the values of `names` followed through its ad.
-  std::string key(const PoolSlot& slot, const std::vector<classad::Symbol>& names, bool with_use);
-  // The part of key() that depends on the slot's ad and `names` alone
-  // (what a memo may keep while the ad is unchanged: slot_memo.h); valid
-  // until the next call.
+  // The values of `names` followed through the slot's ad: the part of a
+  // key that depends on the ad and `names` alone (what a memo may keep, or
+  // number, while the ad is unchanged: slot_memo.h); valid until the next
+  // call.
   const std::string& attributes(const PoolSlot& slot, const std::vector<classad::Symbol>& names);
-  // key() from that part: the slot's weight and use, then `attributes`.
+  // The key: the slot's weight, its use (`with_use`: idle, or whose job at
+  // which CurrentRank), then `attributes` (that part, or the memo's number
+  // of it).
   static std::string key_with(const PoolSlot& slot, bool with_use, std::string_view attributes);
   // How many expression trees the caches hold.
   std::size_t cached() const { return refs_.size() + texts_.size(); }
@@ -48,7 +48,7 @@ class SlotKeyWriter {
   std::string buffer_;
   std::vector<std::pair<classad::Symbol, const classad::ClassAd::IndexSlot*>> seen_;
   std::vector<classad::Symbol> pending_;
-  std::vector<std::uint32_t> marks_;  // by symbol: the key() call that saw it
+  std::vector<std::uint32_t> marks_;  // by symbol: the attributes() call that saw it
   std::uint32_t mark_ = 0;
   // By tree, which the maps keep alive so that an address is never reused
   // for another expression while cached.

@@ -53,8 +53,8 @@ void SlotMemo::end_pool() {
   }
 }
 
-std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, bool family) {
-  std::vector<Names>& lists = lists_[family ? 1 : 0];
+std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, int kind) {
+  std::vector<Names>& lists = lists_[kind];
   for (Names& n : lists) {
     if (n.names != names) continue;
     // Parts numbered for ads long gone would grow the table without end:

@@ -97,9 +97,10 @@ class SlotMemo {
   // Forgets the ads this cycle did not see.
   void end_pool();
 
-  // The generation of a list of key names (`family`: the family key's):
-  // the same for the same list while it is among the last few of its kind.
-  std::uint32_t generation(const std::vector<classad::Symbol>& names, bool family);
+  // The generation of a list of key names of `kind` (0: the class key's,
+  // 1: the family key's): the same for the same list while it is among the
+  // last few of its kind.
+  std::uint32_t generation(const std::vector<classad::Symbol>& names, int kind);
   // The number of a key part's text among those written for the names of
   // `generation` (of `kind`): the same for the same text, so that a key
   // holds the number instead of the text (some 500 bytes for a slot ad

@@ -9,6 +9,7 @@
 #include "model/claim/claim_id.h"
 #include "model/classad/eval.h"
 #include "model/classad/symbol.h"
+#include "model/negotiation/slot_board.h"
 #include "model/schedd/job_status.h"
 
 namespace cara::claim {
@@ -28,37 +29,15 @@ double weight_of(const classad::ClassAd& slot, bool use_slot_weights) {
 
 }  // namespace
 
-ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
-                        const std::vector<classad::ClassAd>& slots, bool use_slot_weights,
-                        const std::function<bool(const classad::ClassAd&)>& in_shard) {
-  // Every slot ad, every cycle: names and states are read as views of the
-  // ads' own text, and the charged claims met with the claimed slots in one
-  // pass over both, in name order (a simulated cycle spent a tenth of its
-  // time here, in copies and a map of every claimed slot's name).
-  static const classad::Symbol kState = classad::intern("State"), kName = classad::intern("Name");
-  std::deque<std::string> evaluated;  // names that are expressions, evaluated
-  std::string scratch;
-  auto name_of = [&](const classad::ClassAd& ad) -> std::string_view {
-    const std::string_view n = string_attr(ad, kName, scratch);
-    if (n.empty() || n.data() != scratch.data()) return n;
-    return evaluated.emplace_back(scratch);
-  };
-  std::vector<std::pair<std::string_view, const classad::ClassAd*>> claimed;
-  std::vector<std::string_view> matched;  // matched last cycle, not claimed yet: still charged
-  for (const classad::ClassAd& s : slots) {
-    if (in_shard && !in_shard(s)) continue;
-    std::string state_text;
-    const std::string_view state = string_attr(s, kState, state_text);
-    if (state == "Matched") matched.push_back(name_of(s));
-    if (state == "Claimed") claimed.emplace_back(name_of(s), &s);
-  }
-  // By name; of two slots with one name, the first counts.
-  std::stable_sort(claimed.begin(), claimed.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  claimed.erase(std::unique(claimed.begin(), claimed.end(),
-                            [](const auto& a, const auto& b) { return a.first == b.first; }),
-                claimed.end());
-  std::sort(matched.begin(), matched.end());
+namespace {
+
+using Claimed = std::vector<std::pair<std::string_view, const classad::ClassAd*>>;
+
+// The charged claims met with the claimed slots (by name, one each) in
+// one pass over both in name order: the claims to end (neither claimed nor
+// matched, `matched` sorted) and those to begin.
+ChargeChanges merge(const std::map<std::string, accounting::ClaimRecord>& charged, const Claimed& claimed,
+                    const std::vector<std::string_view>& matched, bool use_slot_weights) {
   ChargeChanges out;
   auto begin = [&](std::string_view name, const classad::ClassAd& ad) {
     std::string user = string_attr(ad, "AccountingGroup");
@@ -84,6 +63,63 @@ ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& ch
   }
   for (; c != claimed.end(); ++c) begin(c->first, *c->second);
   return out;
+}
+
+}  // namespace
+
+ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
+                        const std::vector<classad::ClassAd>& slots, bool use_slot_weights,
+                        const std::function<bool(const classad::ClassAd&)>& in_shard) {
+  // Every slot ad, every cycle: names and states are read as views of the
+  // ads' own text, and the charged claims met with the claimed slots in one
+  // pass over both, in name order (a simulated cycle spent a tenth of its
+  // time here, in copies and a map of every claimed slot's name).
+  static const classad::Symbol kState = classad::intern("State"), kName = classad::intern("Name");
+  std::deque<std::string> evaluated;  // names that are expressions, evaluated
+  std::string scratch;
+  auto name_of = [&](const classad::ClassAd& ad) -> std::string_view {
+    const std::string_view n = string_attr(ad, kName, scratch);
+    if (n.empty() || n.data() != scratch.data()) return n;
+    return evaluated.emplace_back(scratch);
+  };
+  Claimed claimed;
+  std::vector<std::string_view> matched;  // matched last cycle, not claimed yet: still charged
+  for (const classad::ClassAd& s : slots) {
+    if (in_shard && !in_shard(s)) continue;
+    std::string state_text;
+    const std::string_view state = string_attr(s, kState, state_text);
+    if (state == "Matched") matched.push_back(name_of(s));
+    if (state == "Claimed") claimed.emplace_back(name_of(s), &s);
+  }
+  // By name; of two slots with one name, the first counts.
+  std::stable_sort(claimed.begin(), claimed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  claimed.erase(std::unique(claimed.begin(), claimed.end(),
+                            [](const auto& a, const auto& b) { return a.first == b.first; }),
+                claimed.end());
+  std::sort(matched.begin(), matched.end());
+  return merge(charged, claimed, matched, use_slot_weights);
+}
+
+ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
+                        const negotiation::SlotBoard& board, bool use_slot_weights,
+                        const std::function<bool(std::uint64_t key)>& in_shard) {
+  // The board keeps them by name, each name's slots in key order: of two
+  // slots with one name, the first in the shard counts.
+  using Slots = negotiation::SlotBoard::Named::mapped_type;
+  auto first_in_shard = [&](const Slots& slots) -> const classad::ClassAd* {
+    for (const auto& [k, ad] : slots)
+      if (!in_shard || in_shard(k)) return ad;
+    return nullptr;
+  };
+  Claimed claimed;
+  claimed.reserve(board.claimed().size());
+  for (const auto& [name, slots] : board.claimed())
+    if (const classad::ClassAd* ad = first_in_shard(slots)) claimed.emplace_back(name, ad);
+  std::vector<std::string_view> matched;
+  for (const auto& [name, slots] : board.matched())
+    if (first_in_shard(slots) != nullptr) matched.push_back(name);
+  return merge(charged, claimed, matched, use_slot_weights);
 }
 
 std::vector<std::string> charge(accounting::Accountant& accountant, const ChargeChanges& changes,

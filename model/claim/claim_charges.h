@@ -20,6 +20,10 @@
 #include "model/classad/classad.h"
 #include "model/negotiation/cycle_types.h"
 
+namespace cara::negotiation {
+class SlotBoard;
+}
+
 namespace cara::claim {
 
 struct ChargeChanges {
@@ -35,6 +39,12 @@ struct ChargeChanges {
 ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
                         const std::vector<classad::ClassAd>& slots, bool use_slot_weights,
                         const std::function<bool(const classad::ClassAd&)>& in_shard = {});
+
+// The same over the slots of `board` (negotiation/slot_board.h), from its
+// index of Claimed and Matched slots: `in_shard` says which keys count.
+ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
+                        const negotiation::SlotBoard& board, bool use_slot_weights,
+                        const std::function<bool(std::uint64_t key)>& in_shard = {});
 
 // Applies `changes` at `now`; each change the accountant refuses is one
 // line of the result (what was not charged, and why).

@@ -4,22 +4,31 @@
 
 #include "model/claim/claim_charges.h"
 #include "model/negotiation/negotiation_cycle.h"
+#include "model/negotiation/slot_board.h"
 
 namespace cara::claim {
 
 CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::Accountant& accountant,
                       const std::optional<accounting::GroupTree>& groups, CycleInput input,
                       const std::function<std::string()>& fresh_claim_id, std::int64_t now) {
-  const std::vector<classad::ClassAd>& slots = *input.slots;
+  negotiation::SlotBoard* board = input.board;
   CycleClaims out;
   classad::EvalEnv env;
   env.now = now;
   accountant.update_priorities(now);
-  std::function<bool(const classad::ClassAd&)> in_shard;
-  if (policy.slot_constraint)
-    in_shard = [&](const classad::ClassAd& slot) { return policy.negotiates_for(slot, env); };
-  out.warnings =
-      charge(accountant, reconcile(accountant.claims(), slots, policy.use_slot_weights, in_shard), now);
+  if (board != nullptr) {
+    board->prepare(policy, env);
+    std::function<bool(std::uint64_t)> in_shard;
+    if (policy.slot_constraint) in_shard = [&](std::uint64_t k) { return board->in_shard(k, policy, env); };
+    out.warnings =
+        charge(accountant, reconcile(accountant.claims(), *board, policy.use_slot_weights, in_shard), now);
+  } else {
+    std::function<bool(const classad::ClassAd&)> in_shard;
+    if (policy.slot_constraint)
+      in_shard = [&](const classad::ClassAd& slot) { return policy.negotiates_for(slot, env); };
+    out.warnings = charge(
+        accountant, reconcile(accountant.claims(), *input.slots, policy.use_slot_weights, in_shard), now);
+  }
 
   std::vector<negotiation::SubmitterRequests> submitters;
   for (negotiation::SubmitterRequests& s : input.submitters)
@@ -27,14 +36,14 @@ CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::A
   negotiation::NegotiationCycle cycle(policy, accountant, groups, env);
   if (input.clock) cycle.set_clock(input.clock);
   cycle.set_memo(input.memo);
-  out.result = cycle.run(slots, submitters);
+  out.result = board != nullptr ? cycle.run(*board, submitters) : cycle.run(*input.slots, submitters);
 
   for (const negotiation::Match& m : out.result.matches) {
     ClaimOffer offer;
     offer.slot = m.slot;
     offer.claim_id = fresh_claim_id();
-    if (Status charged = charge_match(accountant, match_claim(m, slots[m.slot], offer.claim_id), now);
-        !charged)
+    const classad::ClassAd& slot = board != nullptr ? *board->find(m.slot) : (*input.slots)[m.slot];
+    if (Status charged = charge_match(accountant, match_claim(m, slot, offer.claim_id), now); !charged)
       out.warnings.push_back(charged.error());
     offer.submitter = m.submitter;
     offer.slot_name = m.slot_name;

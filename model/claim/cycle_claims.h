@@ -23,14 +23,15 @@
 #include "model/negotiation/negotiator_policy.h"
 
 namespace cara::negotiation {
+class SlotBoard;
 class SlotMemo;
-}
+}  // namespace cara::negotiation
 
 namespace cara::claim {
 
 // A match as its schedd hears of it.
 struct ClaimOffer {
-  std::size_t slot = 0;  // index into the cycle's slots
+  std::size_t slot = 0;  // index into the cycle's slots (with a board: its key)
   std::string claim_id;
   std::string submitter;
   std::string slot_name;
@@ -41,6 +42,9 @@ struct ClaimOffer {
 
 struct CycleInput {
   const std::vector<classad::ClassAd>* slots = nullptr;
+  // Or the negotiator's standing board of slots (negotiation/slot_board.h),
+  // in place of `slots`: an offer's slot is then its board key.
+  negotiation::SlotBoard* board = nullptr;
   std::vector<negotiation::SubmitterRequests> submitters;  // those without requests are left out
   std::map<std::string, std::string> schedd_of;            // submitter -> its ad's ScheddName
   // A monotonic clock in seconds for the cycle's statistics (its duration

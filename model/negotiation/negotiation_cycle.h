@@ -44,7 +44,9 @@ class Accountant;
 
 namespace cara::negotiation {
 
+class SlotBoard;
 class SlotMemo;
+struct PoolInput;
 
 class NegotiationCycle {
  public:
@@ -79,8 +81,23 @@ class NegotiationCycle {
 
   CycleResult run(const std::vector<classad::ClassAd>& slots,
                   const std::vector<SubmitterRequests>& submitters);
+  // The same over the slots of `board` (slot_board.h), which it prepares:
+  // the matches, order and reasons of a cycle over board.ads(), from the
+  // slots a match may use and a digest of the rest. A Match's slot and
+  // victims are board keys. The memo (set_memo) is not used: the board
+  // remembers.
+  CycleResult run(SlotBoard& board, const std::vector<SubmitterRequests>& submitters);
 
  private:
+  // Phases 1 to 4 over `input`, with `memo` (the board's numbering, when
+  // the input is a board's). With `whole` false (a board's slots, some
+  // left out), none when the slots' own expressions read a Remote*
+  // attribute that the left-out slots would add to the others: the caller
+  // takes every slot then.
+  std::optional<CycleResult> run_input(const PoolInput& input,
+                                       const std::vector<SubmitterRequests>& submitters, SlotMemo* memo,
+                                       bool whole);
+
   const NegotiatorPolicy& policy_;
   const accounting::Accountant& accountant_;
   std::optional<accounting::GroupTree> groups_;

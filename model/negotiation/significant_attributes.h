@@ -13,6 +13,7 @@
 
 namespace cara::negotiation {
 
+class SlotBoard;
 class SlotMemo;
 
 // With a `memo` (slot_memo.h), what an ad it remembers reads is worked out
@@ -20,5 +21,8 @@ class SlotMemo;
 std::vector<std::string> significant_attributes(const NegotiatorPolicy& policy,
                                                 const std::vector<classad::ClassAd>& slots,
                                                 SlotMemo* memo = nullptr);
+// The same over the slots of `board` (slot_board.h), prepared for `policy`:
+// what each of its ads reads is worked out once, when it is set.
+std::vector<std::string> significant_attributes(const NegotiatorPolicy& policy, SlotBoard& board);
 
 }  // namespace cara::negotiation

@@ -10,24 +10,39 @@
 
 namespace cara::negotiation {
 
-SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
-                         bool grouping, Threads threads, SlotMemo* memo)
-    : pool_(pool), memo_(memo), keys_(memo != nullptr ? memo->writer() : own_keys_), grouping_(grouping) {
+ClassKeyNames class_key_names(classad::NameSet names, classad::NameSet match_names) {
   // SlotWeight: a family's slots weigh alike for any job.
   for (const char* always :
        {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot", "SlotWeight"})
     match_names.insert(always);
   // A class must refine its family.
   names.insert(match_names.begin(), match_names.end());
-  for (const std::string& n : names) name_symbols_.push_back(classad::intern(n));
-  for (const std::string& n : match_names) match_symbols_.push_back(classad::intern(n));
+  ClassKeyNames out;
+  for (const std::string& n : names) out.names.push_back(classad::intern(n));
+  for (const std::string& n : match_names) out.match.push_back(classad::intern(n));
+  return out;
+}
+
+SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
+                         bool grouping, Threads threads, SlotMemo* memo)
+    : pool_(pool), memo_(memo), keys_(memo != nullptr ? memo->writer() : own_keys_), grouping_(grouping) {
+  ClassKeyNames key_names = class_key_names(std::move(names), std::move(match_names));
+  name_symbols_ = std::move(key_names.names);
+  match_symbols_ = std::move(key_names.match);
   const auto& slots = pool.slots();
   class_of_.assign(slots.size(), -1);
   // The offered slots' class keys, written on the cycle's threads; then,
   // in slot order, the classes they make.
+  // A board's bundle slots are each of a class of their own among the
+  // untakeable ones (slot_board.h): kept, not keyed.
   std::vector<std::size_t> offered;
-  for (std::size_t i = 0; i < slots.size(); ++i)
-    if (slots[i].offered) offered.push_back(i);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i].offered) continue;
+    if (slots[i].bundle_slot && slots[i].untakeable)
+      untakeable_.push_back(i);
+    else
+      offered.push_back(i);
+  }
   std::vector<std::string> keys = write_keys(offered, 0, threads);
   std::unordered_map<std::string, int> untakeable_keys;
   std::vector<std::size_t> firsts;  // by class: the slot that made it

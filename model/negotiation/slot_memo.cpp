@@ -8,7 +8,7 @@ namespace cara::negotiation {
 void SlotMemo::begin(const NegotiatorPolicy& policy) {
   // The writer caches one entry per slot expression tree it followed; ads
   // whose updates bring new trees each time would grow it without end.
-  const std::size_t bound = 16 * entries_.size() + 4096;
+  const std::size_t bound = 16 * entries() + 4096;
   if (!begun_ || slot_constraint_ != policy.slot_constraint || use_slot_weights_ != policy.use_slot_weights ||
       writer_.cached() > bound) {
     clear();
@@ -60,7 +60,7 @@ std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, in
     // Parts numbered for ads long gone would grow the table without end:
     // past a bound, the list starts a new generation (the remembered
     // numbers of the old one then never match).
-    if (n.parts.size() > 4 * entries_.size() + 1024) {
+    if (n.parts.size() > 4 * entries() + 1024) {
       n.parts.clear();
       n.generation = ++next_generation_;
     }
@@ -109,10 +109,16 @@ int SlotMemo::significant_id(const std::vector<std::string>& names) {
 }
 
 void SlotMemo::trim_significant() {
-  if (significant_lists_.size() <= entries_.size() + 1024) return;
+  if (!trim_significant_lists()) return;
+  for (auto& [id, e] : entries_) e.significant = -1;
+}
+
+bool SlotMemo::trim_significant_lists() {
+  if (significant_lists_.size() <= entries() + 1024) return false;
   significant_ids_.clear();
   significant_lists_.clear();
-  for (auto& [id, e] : entries_) e.significant = -1;
+  ++epoch_;
+  return true;
 }
 
 void SlotMemo::clear() {
@@ -123,6 +129,7 @@ void SlotMemo::clear() {
   lists_[1].clear();
   writer_ = SlotKeyWriter{};
   begun_ = false;
+  ++epoch_;
 }
 
 }  // namespace cara::negotiation

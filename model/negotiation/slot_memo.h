@@ -123,6 +123,18 @@ class SlotMemo {
   std::size_t size() const { return entries_.size(); }
   void clear();
 
+  // A board (slot_board.h) keeps the entries itself and uses the memo only
+  // to number key parts and significant lists: `n` is how many it keeps,
+  // for the bounds that size() gives otherwise.
+  void set_kept_elsewhere(std::size_t n) { kept_elsewhere_ = n; }
+  // Changes whenever the memo forgets what it numbered (clear(),
+  // trim_significant()): numbers kept elsewhere are stale then.
+  std::uint64_t epoch() const { return epoch_; }
+  // Forgets the significant lists when there are more than the entries
+  // can need (trim_significant() for a board's entries, which the memo
+  // cannot reset itself): true when it did.
+  bool trim_significant_lists();
+
  private:
   struct IdentityHash {
     std::size_t operator()(const std::pair<const void*, const void*>& id) const {
@@ -133,6 +145,9 @@ class SlotMemo {
   };
   std::unordered_map<std::pair<const void*, const void*>, RememberedSlot, IdentityHash> entries_;
   std::uint64_t cycle_ = 0;
+  std::size_t kept_elsewhere_ = 0;
+  std::uint64_t epoch_ = 0;
+  std::size_t entries() const { return entries_.size() + kept_elsewhere_; }
   // What the descriptions depend on in the policy.
   classad::ExprPtr slot_constraint_;
   bool use_slot_weights_ = true, begun_ = false;

@@ -71,17 +71,12 @@ std::string remote_submitter(const classad::ClassAd& ad) {
   return std::string(remote_submitter(ad, scratch));
 }
 
-namespace {
-
-// What one slot ad says of itself (step 1), or nothing when
-// NEGOTIATOR_SLOT_CONSTRAINT leaves it out: what depends on the ad alone
-// (and the policy's slot constraint and SlotWeight use), so that a memo
-// may keep it while the ad is unchanged. Reads only the ad, the policy
-// and the environment, so slots are described in parallel; what depends
-// on the slots before it (weight signatures, sums) is done in input order
-// by the caller, and what depends on the cycle by settle().
-bool describe(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& ad, std::size_t i,
-              const NegotiatorPolicy& policy, const classad::EvalEnv& env) {
+// Reads only the ad, the policy and the environment, so slots are
+// described in parallel; what depends on the slots before it (weight
+// signatures, sums) is done in input order by the caller, and what depends
+// on the cycle by settle_slot().
+bool describe_slot(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& ad, std::size_t i,
+                   const NegotiatorPolicy& policy, const classad::EvalEnv& env) {
   if (!policy.negotiates_for(ad, env)) return false;
   s.ad = &ad;
   s.input = i;
@@ -147,11 +142,8 @@ bool describe(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& ad, st
   return true;
 }
 
-// What a described slot is this cycle: its running submitter's group (the
-// accountant's), whether its job is within MaxJobRetirementTime now,
-// whether the cycle offers it and whether a request can take it.
-void settle(PoolSlot& s, const SlotClaimFacts& facts, const NegotiatorPolicy& policy,
-            const accounting::Accountant& accountant, std::int64_t now, bool priority_preemption) {
+void settle_slot(PoolSlot& s, const SlotClaimFacts& facts, const NegotiatorPolicy& policy,
+                 const accounting::Accountant& accountant, std::int64_t now, bool priority_preemption) {
   if (facts.claimed) {
     s.remote_group = accountant.group_of(s.remote_submitter);
     // NEGOTIATOR_CONSIDER_EARLY_PREEMPTION false: a job still within
@@ -166,11 +158,29 @@ void settle(PoolSlot& s, const SlotClaimFacts& facts, const NegotiatorPolicy& po
       s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) && !priority_preemption;
 }
 
+namespace {
+
+PoolInput input_of(const std::vector<classad::ClassAd>& slots) {
+  PoolInput in;
+  in.ads.reserve(slots.size());
+  for (const classad::ClassAd& s : slots) in.ads.push_back(&s);
+  return in;
+}
+
 }  // namespace
 
 SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
                    const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads,
+                   SlotMemo* memo)
+    : SlotPool(input_of(slots), policy, accountant, env, threads, memo) {}
+
+SlotPool::SlotPool(const PoolInput& input, const NegotiatorPolicy& policy,
+                   const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads,
                    SlotMemo* memo) {
+  const std::vector<const classad::ClassAd*>& slots = input.ads;
+  // A board's descriptions (slot_board.h): the memo is not asked.
+  const bool from_board = input.from_board;
+  if (from_board) memo = nullptr;
   total_ = static_cast<std::int64_t>(slots.size());
   const bool priority_preemption = policy.priority_preemption_possible();
   if (memo != nullptr) memo->begin(policy);
@@ -180,43 +190,48 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
   slots_.resize(slots.size());
   std::vector<unsigned char> kept(slots.size(), 0);
   // By input slot: the memo's entry of its ad (found, or to be made when
-  // its description read nothing outside the ad), and its claim facts.
+  // its description read nothing outside the ad) or the board's, and its
+  // claim facts.
   std::vector<RememberedSlot*> found(memo != nullptr ? slots.size() : 0, nullptr);
+  if (from_board) found = input.known;
   std::vector<unsigned char> outside(found.size(), 0);
   std::vector<SlotClaimFacts> facts(slots.size());
   parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      if (memo != nullptr) {
-        if (RememberedSlot* e = memo->find(slots[i])) {
+      if (memo != nullptr || from_board) {
+        if (RememberedSlot* e = from_board ? found[i] : memo->find(*slots[i])) {
           found[i] = e;
           kept[i] = e->kept ? 1 : 0;
           if (!e->kept) continue;
           PoolSlot& s = slots_[i];
           s = e->slot;
-          s.ad = &slots[i];
+          s.ad = slots[i];
           s.input = i;
           facts[i] = e->claim;
-          settle(s, facts[i], policy, accountant, env.now, priority_preemption);
+          settle_slot(s, facts[i], policy, accountant, env.now, priority_preemption);
           continue;
         }
       }
       // The ads are cold (some 5 kB each, 30,000 of them): the lookup
       // index of one a few ahead is on its way while this one is read.
-      if (i + 4 < end) slots[i + 4].prefetch_index();
+      if (i + 4 < end) slots[i + 4]->prefetch_index();
       bool read_outside = false;
       classad::EvalEnv probe = env;
       probe.outside_read = &read_outside;
-      kept[i] = describe(slots_[i], facts[i], slots[i], i, policy, probe) ? 1 : 0;
-      if (!found.empty()) outside[i] = read_outside ? 1 : 0;
-      if (kept[i] != 0) settle(slots_[i], facts[i], policy, accountant, env.now, priority_preemption);
+      kept[i] = describe_slot(slots_[i], facts[i], *slots[i], i, policy, probe) ? 1 : 0;
+      if (!outside.empty()) outside[i] = read_outside ? 1 : 0;
+      if (kept[i] != 0) settle_slot(slots_[i], facts[i], policy, accountant, env.now, priority_preemption);
     }
   });
   WeightSignatures signatures;
   std::size_t out = 0;
-  if (memo != nullptr) remembered_.assign(slots.size(), nullptr);
+  if (memo != nullptr || from_board) remembered_.assign(slots.size(), nullptr);
   for (std::size_t i = 0; i < slots.size(); ++i) {
     RememberedSlot* e = nullptr;
-    if (memo != nullptr) {
+    if (from_board) {
+      e = found[i];
+      if (e == nullptr) ++described_;
+    } else if (memo != nullptr) {
       e = found[i];
       if (e != nullptr) {
         if (!memo->see(*e)) e = nullptr;  // the same ad twice: its key is not shared
@@ -224,8 +239,8 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
         ++described_;
         // Not when an evaluation read the outside world, nor for an ad
         // given twice (made by its first copy this cycle).
-        if (outside[i] == 0 && SlotMemo::rememberable(slots[i]) && memo->find(slots[i]) == nullptr) {
-          e = &memo->remember(slots[i]);
+        if (outside[i] == 0 && SlotMemo::rememberable(*slots[i]) && memo->find(*slots[i]) == nullptr) {
+          e = &memo->remember(*slots[i]);
           e->kept = kept[i] != 0;
           if (e->kept) {
             e->slot = slots_[i];
@@ -240,10 +255,13 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
       ++trimmed_;
       continue;
     }
-    if (memo != nullptr) remembered_[out] = e;
+    if (!remembered_.empty()) remembered_[out] = e;
     if (out != i) slots_[out] = std::move(slots_[i]);
     PoolSlot& s = slots_[out++];
-    total_weight_ += s.weight;
+    const bool summed = !input.in_digest.empty() && input.in_digest[i] != 0;
+    s.bundle_slot = summed;
+    if (summed) --total_;
+    if (!summed) total_weight_ += s.weight;
     if (s.partitionable && policy.use_slot_weights) {
       if (e == nullptr) {
         s.weight_signature = signatures.of(s);
@@ -255,6 +273,7 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
         s.weight_signature = e->signature ? signatures.number(*e->signature, s.consumption_policy) : -1;
       }
     }
+    if (summed) continue;
     if (!s.running_limits.empty()) concurrency_.add(s.running_limits);
     if (!s.remote_submitter.empty()) {
       usage_[s.remote_key] += s.weight;
@@ -262,14 +281,30 @@ SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorP
     }
   }
   slots_.resize(out);
-  if (memo != nullptr) {
-    remembered_.resize(out);
-    memo->end_pool();
-  }
+  if (!remembered_.empty()) remembered_.resize(out);
+  if (memo != nullptr) memo->end_pool();
+  if (input.digest != nullptr) add_digest(*input.digest, accountant);
   signature_consumption_ = signatures.consumption();
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
   for (const PoolSlot& s : slots_)
     if (!s.offered) ++trimmed_;
+}
+
+void SlotPool::add_digest(const PoolDigest& d, const accounting::Accountant& accountant) {
+  // After the slots given, in the order a board keeps (slot_board.h): sums
+  // of SlotWeights are exact while the weights are whole numbers, as Cpus
+  // are, so the totals are those of the slots one by one.
+  total_ += d.slots;
+  trimmed_ += d.trimmed;
+  total_weight_ += d.weight;
+  for (const auto& [submitter, weight] : d.held) {
+    usage_[to_lower(submitter)] += weight;
+    group_usage_[accountant.group_of(submitter)] += weight;
+  }
+  std::vector<LimitUse> limits;
+  for (const auto& [name, units] : d.concurrency) limits.push_back(LimitUse{name, units});
+  if (!limits.empty()) concurrency_.add(limits);
+  digest_claimed_ = d.claimed > 0;
 }
 
 void SlotPool::adopt_dynamic_slots() {

@@ -64,6 +64,9 @@ struct PoolSlot {
   // running one and PREEMPTION_REQUIREMENTS is False. Still offered, for
   // the rejection reason of a request that matches only such slots.
   bool untakeable = false;
+  // One slot of a board's bundle (slot_board.h): untakeable, and alike to
+  // no other slot of the cycle's pool under its class key's names.
+  bool bundle_slot = false;
   bool partitionable = false;
   bool consumption_policy = false;  // partitionable with Consumption<R> expressions
   // The Consumption<R> expressions, by resource name R (read once: a
@@ -102,6 +105,51 @@ struct SlotClaimFacts {
 struct RememberedSlot;
 class SlotMemo;
 
+// What the slots a board left out of a cycle add to its pool (slot_board.h):
+// slots nobody can be matched to this cycle — trimmed by the slot
+// constraint, not offered, or running a job no request can take — are
+// only counted and summed; the pool's totals are as if they were there.
+struct PoolDigest {
+  std::int64_t slots = 0;    // every slot left out
+  std::int64_t trimmed = 0;  // of those, left out by the constraint or not offered
+  double weight = 0;         // SlotWeight of those that passed the constraint
+  // Of those that passed it and are claimed: the weight each job's
+  // submitter (PoolSlot::remote_submitter, as spelled) holds there.
+  std::map<std::string, double> held;
+  std::map<std::string, double> concurrency;  // units of each limit their jobs use (lower-cased)
+  std::int64_t claimed = 0;                   // how many of them have a job's submitter
+};
+
+// The slots a pool is built from: their ads (which must outlive it), in
+// the cycle's order; what a board (slot_board.h) already knows of each
+// (by ad: its description, or null to describe it; empty: nothing known);
+// and what the slots it left out add.
+struct PoolInput {
+  std::vector<const classad::ClassAd*> ads;
+  std::vector<RememberedSlot*> known;
+  const PoolDigest* digest = nullptr;
+  bool from_board = false;  // `known` is a board's (however empty)
+  // By ad (or empty: none): counted and summed in the digest already (one
+  // slot of a board's bundle), so not again.
+  std::vector<unsigned char> in_digest;
+};
+
+// What one slot ad says of itself (phase 1), or false when
+// NEGOTIATOR_SLOT_CONSTRAINT leaves it out: what depends on the ad alone
+// (and the policy's slot constraint and SlotWeight use), so that it may be
+// kept while the ad is unchanged (slot_memo.h, slot_board.h). `i` is its
+// place in the cycle's slots (its name when it has none, and
+// PoolSlot::input). An evaluation that reads the clock, the random source
+// or the user maps says so through env.outside_read.
+bool describe_slot(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& ad, std::size_t i,
+                   const NegotiatorPolicy& policy, const classad::EvalEnv& env);
+// What a described slot is this cycle: its running submitter's group (the
+// accountant's), whether its job is within MaxJobRetirementTime at `now`,
+// whether the cycle offers it and whether a request can take it
+// (`priority_preemption`: NegotiatorPolicy::priority_preemption_possible()).
+void settle_slot(PoolSlot& s, const SlotClaimFacts& facts, const NegotiatorPolicy& policy,
+                 const accounting::Accountant& accountant, std::int64_t now, bool priority_preemption);
+
 class SlotPool {
  public:
   // `slots` must outlive the pool. The slots are described on up to
@@ -111,6 +159,11 @@ class SlotPool {
   SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
            const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads = {},
            SlotMemo* memo = nullptr);
+  // The same from `input`: its known descriptions are taken as they are
+  // (a `memo` is then not asked: the board remembers), and its digest is
+  // added to the totals.
+  SlotPool(const PoolInput& input, const NegotiatorPolicy& policy, const accounting::Accountant& accountant,
+           const classad::EvalEnv& env, Threads threads = {}, SlotMemo* memo = nullptr);
   // How many slots were described anew (not found in the memo).
   std::int64_t described() const { return described_; }
   // What the memo remembers of slot `i`'s ad, or null (no memo, an ad not
@@ -130,7 +183,7 @@ class SlotPool {
                 RemoteReads reads = RemoteReads::all(), Threads threads = {});
   // Some busy slot's annotations were left out (annotate() was not asked
   // for every kind).
-  bool annotations_left_out() const { return has_busy_ && !complete_; }
+  bool annotations_left_out() const { return (has_busy_ || digest_claimed_) && !complete_; }
   // How many slot ads carry annotations (copies made for them).
   std::size_t annotated_ads() const { return owned_.size(); }
 
@@ -157,6 +210,7 @@ class SlotPool {
 
  private:
   void adopt_dynamic_slots();
+  void add_digest(const PoolDigest& digest, const accounting::Accountant& accountant);
 
   std::vector<PoolSlot> slots_;
   std::vector<RememberedSlot*> remembered_;  // by slot
@@ -166,6 +220,7 @@ class SlotPool {
   std::vector<unsigned char> annotated_;   // by slot: its Remote* attributes added
   bool machine_done_ = false;              // Slot<N>_RemoteUserPrio added
   bool complete_ = false, has_busy_ = false;
+  bool digest_claimed_ = false;  // slots left out (PoolDigest) have a job's submitter
   std::int64_t total_ = 0, trimmed_ = 0;
   std::vector<unsigned char> signature_consumption_;  // by weight signature
   double total_weight_ = 0;

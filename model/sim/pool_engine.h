@@ -20,7 +20,7 @@
 #include "model/config/config_host.h"
 #include "model/negotiation/cycle_timing.h"
 #include "model/negotiation/negotiator_policy.h"
-#include "model/negotiation/slot_memo.h"
+#include "model/negotiation/slot_board.h"
 #include "model/schedd/schedd_settings.h"
 #include "model/sim/virtual_pool.h"
 #include "model/startd/startd.h"
@@ -44,7 +44,8 @@ struct Machine {
   std::int64_t poll_interval = 5;           // POLLING_INTERVAL
   std::optional<std::int64_t> deadline_at;  // the pending timer for next_deadline()
   bool poll_pending = false;
-  std::map<std::string, std::string> holder;       // slot -> the claim it holds (as the slot actor knows it)
+  bool dirty = true;                          // its startd was called since the board last read its slots
+  std::map<std::string, std::string> holder;  // slot -> the claim it holds (as the slot actor knows it)
   std::map<std::string, schedd::JobId> activated;  // slot -> the job activated on it
 };
 
@@ -110,9 +111,24 @@ struct VirtualPool::Engine {
   std::optional<std::int64_t> cycle_at;  // the pending cycle timer
   bool changed = true;                   // since the last cycle
   std::uint64_t claim_counter = 0;
-  // What the last cycles learnt of the slot ads that have not changed:
-  // between two cycles a few slots change (issue 29).
-  negotiation::SlotMemo memo;
+  // The slot ads as the collector holds them, kept from cycle to cycle
+  // (negotiation/slot_board.h): between two cycles a few slots change
+  // (issue 29), and only the machines whose startd was called since are
+  // read again. Keys order the slots by machine, SlotID and dynamic slot.
+  negotiation::SlotBoard board;
+  std::vector<std::size_t> dirty;  // machines to read again
+  std::map<negotiation::SlotBoard::Key, SlotKey> slot_at;
+  static negotiation::SlotBoard::Key board_key(std::size_t machine, int id, int sub_id) {
+    return (static_cast<std::uint64_t>(machine) << 40) | (static_cast<std::uint64_t>(id) << 24) |
+           static_cast<std::uint64_t>(sub_id);
+  }
+  void touch(std::size_t machine) {
+    if (!machines[machine].dirty) {
+      machines[machine].dirty = true;
+      dirty.push_back(machine);
+    }
+  }
+  void sync_board();
 
   // The access point.
   std::shared_ptr<config::MemoryHost> files;  // what submit files read, and their $RANDOM_*

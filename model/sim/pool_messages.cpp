@@ -157,6 +157,7 @@ void Engine::periodic() {
 // collector (here: a change the negotiator's next cycle sees).
 void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCall* call) {
   Machine& m = machines[mi];
+  touch(mi);
   bool advertised = false;
   bool deferred = false;
   // The schedd's claim model takes a refusal without its reason (the

@@ -124,6 +124,7 @@ Status start_machine(Engine& e, const MachineSetup& m) {
   machine.cores = survey(machine);
   e.total_cores += machine.cores;
   e.machines.push_back(std::move(machine));
+  e.dirty.push_back(e.machines.size() - 1);  // its slots go on the board at the next cycle
   return Ok{};
 }
 
@@ -225,6 +226,33 @@ bool Engine::preemption_by_priority() const {
   return !(v.is_bool() && !v.as_bool());
 }
 
+void Engine::sync_board() {
+  // The machines whose startd was called since the last cycle: their
+  // slots as they are now (an ad unchanged since is the very same ad, and
+  // the board keeps what it knew of it), those gone erased.
+  for (std::size_t m : dirty) {
+    Machine& machine = machines[m];
+    machine.dirty = false;
+    const negotiation::SlotBoard::Key first = board_key(m, 0, 0), last = board_key(m + 1, 0, 0);
+    std::vector<negotiation::SlotBoard::Key> before = board.keys_in(first, last), now_there;
+    if (!machine.gone) {
+      machine.startd->visit_slots([&](const startd::SlotDescription& d, const startd::Slot& slot) {
+        const negotiation::SlotBoard::Key k = board_key(m, d.id, d.sub_id);
+        board.set(k, slot.ad());
+        now_there.push_back(k);
+        if (auto [it, fresh] = slot_at.try_emplace(k); fresh) it->second = SlotKey{m, d.short_name()};
+      });
+    }
+    std::sort(now_there.begin(), now_there.end());
+    for (negotiation::SlotBoard::Key k : before) {
+      if (std::binary_search(now_there.begin(), now_there.end(), k)) continue;
+      board.erase(k);
+      slot_at.erase(k);
+    }
+  }
+  dirty.clear();
+}
+
 void Engine::cycle() {
   const bool sensitive = preemption_by_priority();
   if (!changed && !sensitive) {
@@ -235,21 +263,15 @@ void Engine::cycle() {
   times.last_start = now;
   times.requested = false;
   // What the collector holds: every slot's ad.
-  std::vector<classad::ClassAd> slots;
-  std::vector<SlotKey> where;
-  for (std::size_t m = 0; m < machines.size(); ++m) {
-    if (machines[m].gone) continue;
-    machines[m].startd->for_each_slot([&](std::string name, const startd::Slot& slot) {
-      slots.push_back(slot.ad());
-      where.push_back(SlotKey{m, std::move(name)});
-    });
-  }
+  sync_board();
+  classad::EvalEnv env;
+  env.now = now;
+  board.prepare(policy, env);
   // Each submitter's requests, as its schedd answers the negotiator.
   claim::CycleInput input;
-  input.slots = &slots;
-  input.memo = &memo;
+  input.board = &board;
   const auto significant =
-      schedd::SignificantAttributes::from_list(negotiation::significant_attributes(policy, slots, &memo));
+      schedd::SignificantAttributes::from_list(negotiation::significant_attributes(policy, board));
   for (const std::string& s : queue->submitters()) {
     auto requests = queue->resource_requests(
         s, significant, [&](schedd::JobId id) { return claims->busy(id); }, policy.job_constraint.get(), now);
@@ -291,7 +313,7 @@ void Engine::cycle() {
   // Each slot hears of its match before the schedd does (actors/negotiator.cpp).
   for (auto& [schedd_name, offers] : result.offers) {
     for (claim::ClaimOffer& o : offers) {
-      const SlotKey key = where[o.slot];
+      const SlotKey key = slot_at.at(o.slot);
       dispatch(key.machine,
                machines[key.machine].startd->deliver(key.slot, startd::MatchNotified{o.claim_id}, now),
                nullptr);
@@ -300,8 +322,8 @@ void Engine::cycle() {
       claim::Offer offer{o.claim_id,
                          o.submitter,
                          o.slot_name,
-                         slots[o.slot],
-                         ref_of(where[o.slot]),
+                         *board.find(o.slot),
+                         ref_of(slot_at.at(o.slot)),
                          std::move(o.job_ids),
                          o.preempting,
                          std::move(o.preempt_dslots)};
@@ -474,6 +496,7 @@ Status VirtualPool::remove_machine(const std::string& name) {
   if (mi == e.machines.size()) return Error{"the pool has no machine named " + name};
   Machine& m = e.machines[mi];
   m.gone = true;
+  e.touch(mi);  // its slots leave the board
   e.total_cores -= m.cores;
   const std::string why = "the machine " + name + " left the pool";
   for (auto it = e.runs.begin(); it != e.runs.end();) {

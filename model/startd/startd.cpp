@@ -156,6 +156,7 @@ Status Startd::reconfigure(const config::Config& config, std::int64_t now) {
   machine_ = std::move(*machine);
   slot_attrs_ = std::move(*attrs);
   policies_.clear();
+  carved_policies_.clear();
   advance_clock(now);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Entry& e = slots_[i];
@@ -175,6 +176,11 @@ std::vector<std::string> Startd::slot_names() const {
 }
 
 void Startd::for_each_slot(const std::function<void(std::string name, const Slot& slot)>& visit) const {
+  visit_slots([&](const SlotDescription& d, const Slot& slot) { visit(d.short_name(), slot); });
+}
+
+void Startd::visit_slots(
+    const std::function<void(const SlotDescription& slot, const Slot& state)>& visit) const {
   std::vector<const Entry*> order;
   order.reserve(slots_.size());
   for (const Entry& e : slots_) order.push_back(&e);
@@ -182,7 +188,7 @@ void Startd::for_each_slot(const std::function<void(std::string name, const Slot
     return std::pair(a->description.id, a->description.sub_id) <
            std::pair(b->description.id, b->description.sub_id);
   });
-  for (const Entry* e : order) visit(e->description.short_name(), *e->slot);
+  for (const Entry* e : order) visit(e->description, *e->slot);
 }
 
 namespace {
@@ -267,12 +273,24 @@ Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, s
   e.description.slot_total = dynamic->resources;
   e.description.custom_ids = dynamic->custom_ids;
   auto base = base_slot_ad(config_, machine_, e.description);
-  auto policy = SlotPolicy::from_config(config_, parent.description.id, parent.description.type);
-  if (!base || !policy) {
-    parent.partition->release(*dynamic);
-    return Error{!base ? base.error() : policy.error()};
+  // The dynamic slots of one slot type evaluate one policy, read from the
+  // configuration once (a simulated year carves a million of them).
+  const std::pair<int, int> type{parent.description.id, parent.description.type};
+  std::shared_ptr<const SlotPolicy>& policy = carved_policies_[type];
+  Status read = Ok{};
+  if (!policy) {
+    auto p = SlotPolicy::from_config(config_, type.first, type.second);
+    if (p)
+      policy = shared_policy(std::move(*p));
+    else
+      read = Error{p.error()};
   }
-  e.slot = std::make_unique<Slot>(std::move(*base), shared_policy(std::move(*policy)), now, local_offset_);
+  if (!base || !read) {
+    if (!policy) carved_policies_.erase(type);
+    parent.partition->release(*dynamic);
+    return Error{!base ? base.error() : read.error()};
+  }
+  e.slot = std::make_unique<Slot>(std::move(*base), policy, now, local_offset_);
   e.slot->chain_to(machine_ad_);
   const std::string parent_name = parent.description.short_name();
   slots_.push_back(std::move(e));  // `parent` may move: find it again

@@ -109,6 +109,8 @@ class Startd {
   // reads every slot each negotiation cycle (the simulator) without a
   // lookup by name per slot.
   void for_each_slot(const std::function<void(std::string name, const Slot& slot)>& visit) const;
+  // The same, each slot with its description (SlotID, dynamic slot number).
+  void visit_slots(const std::function<void(const SlotDescription& slot, const Slot& state)>& visit) const;
   // Changes whenever a slot is added or removed (a dynamic slot carved or
   // given back): a driver that mirrors the slots compares it, not names.
   std::uint64_t layout_version() const { return layout_version_; }
@@ -170,8 +172,10 @@ class Startd {
   std::vector<Entry> slots_;     // static and partitionable, then dynamic ones appended
   classad::ClassAd machine_ad_;  // every slot's ad chains to it
   std::vector<std::shared_ptr<const SlotPolicy>> policies_;  // the distinct ones
-  std::int64_t clock_ = 0;                                   // the machine ad's MyCurrentTime
-  std::vector<std::string> slot_attrs_;                      // STARTD_SLOT_ATTRS
+  // The policy of the dynamic slots carved from each (SlotID, slot type).
+  std::map<std::pair<int, int>, std::shared_ptr<const SlotPolicy>> carved_policies_;
+  std::int64_t clock_ = 0;               // the machine ad's MyCurrentTime
+  std::vector<std::string> slot_attrs_;  // STARTD_SLOT_ATTRS
   bool draining_ = false;
   bool drain_waits_ = false;  // a graceful drain admitting interruptible jobs, before its final phase
   bool all_drained_sent_ = false;

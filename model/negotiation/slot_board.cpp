@@ -1,0 +1,505 @@
+#include "model/negotiation/slot_board.h"
+
+#include <algorithm>
+#include <compare>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include "model/negotiation/slot_memo.h"
+#include "model/schedd/autocluster.h"
+#include "model/schedd/job_status.h"
+
+namespace cara::negotiation {
+namespace {
+
+enum class Part { Active, Quiet, Bundled };
+
+// What the parts depend on in the policy: a change describes every slot
+// again.
+struct Fingerprint {
+  classad::ExprPtr slot_constraint;
+  bool use_slot_weights = true, consider_preemption = true, consider_early_preemption = false;
+  bool pslot_children = false;       // ALLOW_PSLOT_PREEMPTION with preemption considered
+  bool priority_preemption = false;  // PREEMPTION_REQUIREMENTS may let a user take a busy slot
+  static Fingerprint of(const NegotiatorPolicy& p) {
+    return {p.slot_constraint,
+            p.use_slot_weights,
+            p.consider_preemption,
+            p.consider_early_preemption,
+            p.allow_pslot_preemption && p.consider_preemption,
+            p.priority_preemption_possible()};
+  }
+  bool operator==(const Fingerprint& o) const {
+    return slot_constraint == o.slot_constraint && use_slot_weights == o.use_slot_weights &&
+           consider_preemption == o.consider_preemption &&
+           consider_early_preemption == o.consider_early_preemption && pslot_children == o.pslot_children &&
+           priority_preemption == o.priority_preemption;
+  }
+};
+
+// A bundle: slots of one submitter's jobs, at one CurrentRank and
+// SlotWeight, alike to the class key's names (the number of their key
+// part, slot_memo.h) — every field of the class key (slot_key.h) that can
+// differ among bundled slots, the submitter's EUP a function of its name.
+struct BundleKey {
+  std::string submitter;
+  double current_rank = 0, weight = 0;
+  bool consumption = false;
+  std::uint32_t part = 0;
+  auto tie() const { return std::tie(submitter, current_rank, weight, consumption, part); }
+  bool operator<(const BundleKey& o) const { return tie() < o.tie(); }
+};
+
+// The bundles of the class key names of one generation (SlotMemo::generation),
+// each with its slots by key (their entries, SlotBoard::Impl::Entry).
+template <class Entry>
+struct Table {
+  std::uint32_t generation = 0;
+  std::vector<classad::Symbol> names;
+  std::map<BundleKey, std::map<SlotBoard::Key, Entry*>> bundles;
+  std::uint64_t used = 0;  // the last cycle_slots() call that read it
+};
+constexpr std::size_t kTables = 4;  // as the memo keeps name lists (slot_memo.h)
+
+using Slots = std::vector<std::pair<SlotBoard::Key, const classad::ClassAd*>>;
+
+Slots::iterator at_key(Slots& slots, SlotBoard::Key k) {
+  return std::lower_bound(slots.begin(), slots.end(), k,
+                          [](const auto& e, SlotBoard::Key x) { return e.first < x; });
+}
+
+void insert_sorted(Slots& slots, SlotBoard::Key k, const classad::ClassAd* ad) {
+  slots.insert(at_key(slots, k), {k, ad});
+}
+
+void erase_sorted(SlotBoard::Named& index, const std::string& name, SlotBoard::Key k) {
+  auto it = index.find(name);
+  if (it == index.end()) return;
+  Slots& slots = it->second;
+  auto at = at_key(slots, k);
+  if (at != slots.end() && at->first == k) slots.erase(at);
+  if (slots.empty()) index.erase(it);
+}
+
+}  // namespace
+
+struct SlotBoard::Impl {
+  struct Entry {
+    RememberedSlot known;  // known.ad: the slot's ad; known.slot: its description
+    bool described = false;
+    bool volatile_ = false;  // its description read the outside world: the cycle describes it
+    Part part = Part::Active;
+    bool placed = false;  // in its part's structures
+    // As claim::reconcile reads it: its Name, and whether its State is
+    // Claimed (1), Matched (2) or anything else (0).
+    std::string name;
+    int state = 0;
+    // The key part of each table it is in: (generation, part number).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> parts;
+  };
+
+  struct Counts {
+    std::map<std::string, std::int64_t> held, limits;
+  };
+
+  using Table = negotiation::Table<Entry>;
+  std::map<Key, Entry> entries;
+  std::vector<Key> pending;  // set since the last prepare() (some may be gone)
+  std::map<Key, Entry*> active, bundled;
+  bool prepared = false;
+  Fingerprint policy;
+  SlotMemo memo;
+  std::uint64_t memo_epoch = 0;
+  PoolDigest digest;
+  Counts counts;                                // behind `digest`
+  std::vector<std::int64_t> significant_count;  // by list number (SlotMemo::significant_id)
+  std::vector<Table> tables;
+  std::uint64_t calls = 0;
+  std::size_t last_bundles = 0;
+  std::int64_t described = 0;
+  Named claimed, matched;
+
+  Part part_of(const Entry& e) const;
+  void describe(Entry& e, const NegotiatorPolicy& policy, const classad::EvalEnv& env);
+  void place(Key key, Entry& e);
+  void unplace(Key key, Entry& e);
+  // Adds (`sign` 1) or takes away (-1) what `e` adds to digest `d`;
+  // `counts` has the slots behind each of its held and concurrency sums.
+  void sum(const Entry& e, int sign, PoolDigest& d, Counts& counts) const;
+  void join(Table& t, Key key, Entry& e);
+  void leave(Table& t, Key key, Entry& e);
+  BundleKey bundle_key(const Entry& e, std::uint32_t part) const;
+  Table& table_for(const std::vector<classad::Symbol>& names);
+  void forget_tables();
+  void count_significant(Entry& e, int sign);
+  void index(Key key, Entry& e, bool in);
+  void take(Key key, Entry& e, CycleSlots& out, bool in_digest) const;
+};
+
+Part SlotBoard::Impl::part_of(const Entry& e) const {
+  if (e.volatile_) return Part::Active;
+  if (!e.known.kept) return Part::Quiet;
+  const PoolSlot& s = e.known.slot;
+  // settle_slot()'s rules, which depend on the policy alone for these.
+  const bool offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
+  if (!offered) return Part::Quiet;
+  if (s.use != SlotUse::Busy) return Part::Active;
+  const bool untakeable = s.rank_constant && !(s.rank_value > s.current_rank) && !policy.priority_preemption;
+  if (!untakeable) return Part::Active;
+  // Whether its job is within MaxJobRetirementTime changes with the clock
+  // (and its class key with it).
+  if (e.known.claim.claimed && e.known.claim.retirement > 0 && !policy.consider_early_preemption)
+    return Part::Active;
+  // A partitionable slot may give it up (SlotPool::adopt_dynamic_slots).
+  if (policy.pslot_children && s.dynamic) return Part::Active;
+  return Part::Bundled;
+}
+
+void SlotBoard::Impl::describe(Entry& e, const NegotiatorPolicy& p, const classad::EvalEnv& env) {
+  bool outside = false;
+  classad::EvalEnv probe = env;
+  probe.outside_read = &outside;
+  classad::ClassAd ad = std::move(e.known.ad);
+  e.known = RememberedSlot{};
+  e.known.ad = std::move(ad);
+  e.known.kept = describe_slot(e.known.slot, e.known.claim, e.known.ad, 0, p, probe);
+  e.known.slot.ad = &e.known.ad;
+  // A slot without a Name is named by its place in each cycle's slots:
+  // the cycle describes it.
+  e.volatile_ = outside || !SlotMemo::rememberable(e.known.ad) || e.known.ad.find("Name") == nullptr;
+  e.parts.clear();
+  e.described = true;
+  ++described;
+}
+
+void SlotBoard::Impl::sum(const Entry& e, int sign, PoolDigest& d, Counts& c) const {
+  d.slots += sign;
+  if (!e.known.kept) {
+    d.trimmed += sign;
+    return;
+  }
+  const PoolSlot& s = e.known.slot;
+  if (e.part == Part::Quiet) d.trimmed += sign;
+  d.weight += sign * s.weight;
+  auto add = [sign](std::map<std::string, double>& sums, std::map<std::string, std::int64_t>& counts,
+                    const std::string& name, double amount) {
+    sums[name] += sign * amount;
+    if ((counts[name] += sign) == 0) {
+      sums.erase(name);
+      counts.erase(name);
+    }
+  };
+  for (const LimitUse& u : s.running_limits) add(d.concurrency, c.limits, u.name, u.units);
+  if (!s.remote_submitter.empty()) {
+    add(d.held, c.held, s.remote_submitter, s.weight);
+    d.claimed += sign;
+  }
+}
+
+BundleKey SlotBoard::Impl::bundle_key(const Entry& e, std::uint32_t part) const {
+  const PoolSlot& s = e.known.slot;
+  return BundleKey{s.remote_submitter, s.current_rank, s.weight, s.consumption_policy, part};
+}
+
+void SlotBoard::Impl::join(Table& t, Key key, Entry& e) {
+  std::int64_t part = e.known.key_part(0, t.generation);
+  if (part < 0) {
+    part = memo.part_number(0, t.generation, memo.writer().attributes(e.known.slot, t.names));
+    e.known.keep_key_part(0, t.generation, static_cast<std::uint32_t>(part));
+  }
+  const auto number = static_cast<std::uint32_t>(part);
+  e.parts.emplace_back(t.generation, number);
+  t.bundles[bundle_key(e, number)].emplace(key, &e);
+}
+
+void SlotBoard::Impl::leave(Table& t, Key key, Entry& e) {
+  for (auto it = e.parts.begin(); it != e.parts.end(); ++it) {
+    if (it->first != t.generation) continue;
+    auto b = t.bundles.find(bundle_key(e, it->second));
+    if (b != t.bundles.end()) {
+      b->second.erase(key);
+      if (b->second.empty()) t.bundles.erase(b);
+    }
+    e.parts.erase(it);
+    return;
+  }
+}
+
+void SlotBoard::Impl::place(Key key, Entry& e) {
+  e.part = part_of(e);
+  e.placed = true;
+  count_significant(e, +1);
+  if (e.part == Part::Active) {
+    active.emplace(key, &e);
+    return;
+  }
+  sum(e, +1, digest, counts);
+  if (e.part == Part::Bundled) {
+    bundled.emplace(key, &e);
+    for (Table& t : tables) join(t, key, e);
+  }
+}
+
+void SlotBoard::Impl::unplace(Key key, Entry& e) {
+  if (!e.placed) return;
+  e.placed = false;
+  count_significant(e, -1);
+  if (e.part == Part::Active) {
+    active.erase(key);
+    return;
+  }
+  sum(e, -1, digest, counts);
+  if (e.part == Part::Bundled) {
+    bundled.erase(key);
+    for (Table& t : tables) leave(t, key, e);
+  }
+}
+
+void SlotBoard::Impl::count_significant(Entry& e, int sign) {
+  int& id = e.known.significant;
+  if (sign > 0 && id < 0) {
+    const classad::NameSet own = schedd::SignificantAttributes::from_slots({&e.known.ad}, {}).names();
+    id = memo.significant_id(std::vector<std::string>(own.begin(), own.end()));
+  }
+  if (id < 0) return;
+  const auto i = static_cast<std::size_t>(id);
+  if (significant_count.size() <= i) significant_count.resize(i + 1, 0);
+  significant_count[i] += sign;
+}
+
+void SlotBoard::Impl::index(Key key, Entry& e, bool in) {
+  auto& list = e.state == 1 ? claimed : matched;
+  if (e.state == 0) return;
+  if (in)
+    insert_sorted(list[e.name], key, &e.known.ad);
+  else
+    erase_sorted(list, e.name, key);
+}
+
+void SlotBoard::Impl::forget_tables() {
+  tables.clear();
+  for (auto& [k, e] : bundled) e->parts.clear();
+}
+
+SlotBoard::Impl::Table& SlotBoard::Impl::table_for(const std::vector<classad::Symbol>& names) {
+  const std::uint32_t generation = memo.generation(names, 0);
+  for (Table& t : tables)
+    if (t.generation == generation) return t;
+  // A name list not among the last few (or a new generation of one): its
+  // bundles made from every bundled slot, in place of the longest unused.
+  if (tables.size() >= kTables) {
+    auto oldest = std::min_element(tables.begin(), tables.end(),
+                                   [](const Table& a, const Table& b) { return a.used < b.used; });
+    for (auto& [k, e] : bundled)
+      std::erase_if(e->parts, [&](const auto& p) { return p.first == oldest->generation; });
+    tables.erase(oldest);
+  }
+  Table& t = tables.emplace_back();
+  t.generation = generation;
+  t.names = names;
+  for (auto& [k, e] : bundled) join(t, k, *e);
+  return t;
+}
+
+void SlotBoard::Impl::take(Key key, Entry& e, CycleSlots& out, bool in_digest) const {
+  out.keys.push_back(key);
+  out.input.ads.push_back(&e.known.ad);
+  out.input.known.push_back(e.volatile_ ? nullptr : &e.known);
+  out.input.in_digest.push_back(in_digest ? 1 : 0);
+}
+
+SlotBoard::SlotBoard() : impl_(std::make_unique<Impl>()) {}
+SlotBoard::~SlotBoard() = default;
+
+void SlotBoard::set(Key key, const classad::ClassAd& ad) {
+  Impl& m = *impl_;
+  auto [it, fresh] = m.entries.try_emplace(key);
+  Impl::Entry& e = it->second;
+  if (!fresh) {
+    if (SlotMemo::rememberable(ad) && e.known.ad.identity() == ad.identity()) return;
+    m.unplace(key, e);
+    m.index(key, e, false);
+  }
+  e.known = RememberedSlot{};
+  e.known.ad = ad;
+  e.described = false;
+  e.parts.clear();
+  static const classad::Symbol kState = classad::intern("State"), kName = classad::intern("Name");
+  std::string scratch;
+  e.name = std::string(schedd::string_attr(ad, kName, scratch));
+  const std::string_view state = schedd::string_attr(ad, kState, scratch);
+  e.state = state == "Claimed" ? 1 : state == "Matched" ? 2 : 0;
+  m.index(key, e, true);
+  m.pending.push_back(key);
+}
+
+void SlotBoard::erase(Key key) {
+  Impl& m = *impl_;
+  auto it = m.entries.find(key);
+  if (it == m.entries.end()) return;
+  m.unplace(key, it->second);
+  m.index(key, it->second, false);
+  m.entries.erase(it);
+}
+
+const classad::ClassAd* SlotBoard::find(Key key) const {
+  auto it = impl_->entries.find(key);
+  return it == impl_->entries.end() ? nullptr : &it->second.known.ad;
+}
+
+const classad::ClassAd* SlotBoard::first() const {
+  return impl_->entries.empty() ? nullptr : &impl_->entries.begin()->second.known.ad;
+}
+
+std::size_t SlotBoard::size() const {
+  return impl_->entries.size();
+}
+
+std::vector<SlotBoard::Key> SlotBoard::keys_in(Key first, Key last) const {
+  std::vector<Key> out;
+  for (auto it = impl_->entries.lower_bound(first); it != impl_->entries.end() && it->first < last; ++it)
+    out.push_back(it->first);
+  return out;
+}
+
+std::vector<SlotBoard::Key> SlotBoard::keys() const {
+  std::vector<Key> out;
+  out.reserve(impl_->entries.size());
+  for (const auto& [k, e] : impl_->entries) out.push_back(k);
+  return out;
+}
+
+std::vector<classad::ClassAd> SlotBoard::ads() const {
+  std::vector<classad::ClassAd> out;
+  out.reserve(impl_->entries.size());
+  for (const auto& [k, e] : impl_->entries) out.push_back(e.known.ad);
+  return out;
+}
+
+void SlotBoard::prepare(const NegotiatorPolicy& policy, const classad::EvalEnv& env) {
+  Impl& m = *impl_;
+  const Fingerprint f = Fingerprint::of(policy);
+  m.memo.set_kept_elsewhere(m.entries.size());
+  m.memo.begin(policy);
+  if (!m.prepared || !(f == m.policy)) {
+    // Every slot described again under the new policy.
+    for (auto& [k, e] : m.entries) {
+      m.unplace(k, e);
+      e.described = false;
+    }
+    m.pending.clear();
+    for (const auto& [k, e] : m.entries) m.pending.push_back(k);
+    m.policy = f;
+    m.prepared = true;
+  }
+  if (m.memo.epoch() != m.memo_epoch || m.memo.trim_significant_lists()) {
+    // The memo forgot what it numbered: key parts and significant lists
+    // are numbered anew.
+    m.memo_epoch = m.memo.epoch();
+    m.forget_tables();
+    m.significant_count.clear();
+    for (auto& [k, e] : m.entries) {
+      if (!e.placed) continue;
+      e.known.significant = -1;
+      m.count_significant(e, +1);
+    }
+  }
+  for (Key k : m.pending) {
+    auto it = m.entries.find(k);
+    if (it == m.entries.end() || it->second.described) continue;
+    m.describe(it->second, policy, env);
+    m.place(k, it->second);
+  }
+  m.pending.clear();
+}
+
+std::int64_t SlotBoard::take_described() {
+  return std::exchange(impl_->described, 0);
+}
+
+void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, CycleSlots& out) {
+  Impl& m = *impl_;
+  Impl::Table& t = m.table_for(names);
+  t.used = ++m.calls;
+  m.last_bundles = t.bundles.size();
+  // One slot of each bundle (its first) enters the pool, counted in the
+  // digest already.
+  std::vector<std::pair<Key, Impl::Entry*>> reps;
+  reps.reserve(t.bundles.size());
+  for (const auto& [bk, members] : t.bundles) reps.push_back(*members.begin());
+  std::sort(reps.begin(), reps.end());
+  // The active slots and the bundles' in key order.
+  const std::size_t n = m.active.size() + reps.size();
+  out.keys.clear();
+  out.input = PoolInput{};
+  out.keys.reserve(n);
+  out.input.ads.reserve(n);
+  out.input.known.reserve(n);
+  out.input.in_digest.reserve(n);
+  auto a = m.active.begin();
+  auto r = reps.begin();
+  while (a != m.active.end() || r != reps.end()) {
+    if (r == reps.end() || (a != m.active.end() && a->first < r->first)) {
+      m.take(a->first, *a->second, out, false);
+      ++a;
+    } else {
+      m.take(r->first, *r->second, out, true);
+      ++r;
+    }
+  }
+  out.input.digest = &m.digest;
+  out.input.from_board = true;
+}
+
+void SlotBoard::all_slots(CycleSlots& out) {
+  Impl& m = *impl_;
+  out = CycleSlots{};
+  out.keys.reserve(m.entries.size());
+  out.input.ads.reserve(m.entries.size());
+  out.input.known.reserve(m.entries.size());
+  for (auto& [k, e] : m.entries) m.take(k, e, out, false);
+  out.input.from_board = true;
+}
+
+SlotMemo& SlotBoard::numbering() {
+  return impl_->memo;
+}
+
+SlotBoard::Parts SlotBoard::parts() const {
+  const Impl& m = *impl_;
+  Parts p;
+  p.active = m.active.size();
+  p.bundled = m.bundled.size();
+  p.bundles = m.last_bundles;
+  for (const auto& [k, e] : m.entries)
+    if (e.placed && e.part == Part::Quiet) ++p.quiet;
+  return p;
+}
+
+classad::NameSet SlotBoard::significant_reads() {
+  Impl& m = *impl_;
+  classad::NameSet names;
+  for (std::size_t id = 0; id < m.significant_count.size(); ++id) {
+    if (m.significant_count[id] <= 0) continue;
+    const std::vector<std::string>& list = m.memo.significant_list(static_cast<int>(id));
+    names.insert(list.begin(), list.end());
+  }
+  return names;
+}
+
+const SlotBoard::Named& SlotBoard::claimed() const {
+  return impl_->claimed;
+}
+const SlotBoard::Named& SlotBoard::matched() const {
+  return impl_->matched;
+}
+
+bool SlotBoard::in_shard(Key key, const NegotiatorPolicy& policy, const classad::EvalEnv& env) const {
+  if (!policy.slot_constraint) return true;
+  const Impl::Entry& e = impl_->entries.at(key);
+  if (!e.described || e.volatile_) return policy.negotiates_for(e.known.ad, env);
+  return e.known.kept;
+}
+
+}  // namespace cara::negotiation

@@ -92,6 +92,7 @@ Status Accountant::begin_claim(const ClaimRecord& claim, std::int64_t now) {
   }
   ClaimRecord& stored = claims_.emplace(claim.slot, claim).first->second;
   if (stored.start == 0) stored.start = now;  // when it began to be charged (-getreslist)
+  claim_log_.changed(claim.slot);
   return Ok{};
 }
 
@@ -109,6 +110,7 @@ Status Accountant::end_claim(const std::string& slot, std::int64_t now) {
     r->weighted_uncharged += since * claim.weight;
     r->last_usage_time = now;
   }
+  claim_log_.changed(slot);
   claims_.erase(it);
   return Ok{};
 }

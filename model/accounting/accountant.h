@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "model/accounting/accountant_config.h"
+#include "model/common/change_log.h"
 #include "model/common/result.h"
 
 namespace cara::accounting {
@@ -95,6 +96,9 @@ class Accountant {
   // The claim on `slot` ends at `now`.
   Status end_claim(const std::string& slot, std::int64_t now);
   const std::map<std::string, ClaimRecord>& claims() const { return claims_; }
+  // The slots whose claim began or ended, as they did (a negotiator that
+  // reconciles its claims from what changed: claim/claim_tracker.h).
+  const ChangeLog& claim_log() const { return claim_log_; }
 
   // Applies the decay formula to every record for the time since the last
   // update (nothing happens when no time has passed).
@@ -152,6 +156,7 @@ class Accountant {
   std::int64_t last_update_;
   std::map<std::string, CustomerRecord> records_;  // by lower-cased name
   std::map<std::string, ClaimRecord> claims_;      // by slot
+  ChangeLog claim_log_;
 };
 
 }  // namespace cara::accounting

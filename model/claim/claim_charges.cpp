@@ -29,6 +29,22 @@ double weight_of(const classad::ClassAd& slot, bool use_slot_weights) {
 
 }  // namespace
 
+std::optional<accounting::ClaimRecord> slot_claim(std::string_view name, const classad::ClassAd& ad,
+                                                  bool use_slot_weights) {
+  std::string user = string_attr(ad, "AccountingGroup");
+  if (user.empty()) user = string_attr(ad, "RemoteUser");
+  if (user.empty()) return std::nullopt;
+  // AccountingGroup holds group.user; the submitter adds the domain.
+  const std::string remote = string_attr(ad, "RemoteUser");
+  if (user.find('@') == std::string::npos && remote.find('@') != std::string::npos)
+    user += remote.substr(remote.find('@'));
+  accounting::ClaimRecord r;
+  r.slot = std::string(name);
+  r.submitter = user;
+  r.weight = weight_of(ad, use_slot_weights);
+  return r;
+}
+
 namespace {
 
 using Claimed = std::vector<std::pair<std::string_view, const classad::ClassAd*>>;
@@ -40,18 +56,7 @@ ChargeChanges merge(const std::map<std::string, accounting::ClaimRecord>& charge
                     const std::vector<std::string_view>& matched, bool use_slot_weights) {
   ChargeChanges out;
   auto begin = [&](std::string_view name, const classad::ClassAd& ad) {
-    std::string user = string_attr(ad, "AccountingGroup");
-    if (user.empty()) user = string_attr(ad, "RemoteUser");
-    if (user.empty()) return;
-    // AccountingGroup holds group.user; the submitter adds the domain.
-    const std::string remote = string_attr(ad, "RemoteUser");
-    if (user.find('@') == std::string::npos && remote.find('@') != std::string::npos)
-      user += remote.substr(remote.find('@'));
-    accounting::ClaimRecord r;
-    r.slot = std::string(name);
-    r.submitter = user;
-    r.weight = weight_of(ad, use_slot_weights);
-    out.begun.push_back(std::move(r));
+    if (auto r = slot_claim(name, ad, use_slot_weights)) out.begun.push_back(std::move(*r));
   };
   auto c = claimed.begin();
   for (const auto& [slot, record] : charged) {

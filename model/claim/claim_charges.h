@@ -13,7 +13,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/accounting/accountant.h"
@@ -45,6 +47,12 @@ ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& ch
 ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& charged,
                         const negotiation::SlotBoard& board, bool use_slot_weights,
                         const std::function<bool(std::uint64_t key)>& in_shard = {});
+
+// The claim a Claimed slot `name` is charged as: to its ad's
+// AccountingGroup (with RemoteUser's domain), else its RemoteUser; none
+// when it names neither.
+std::optional<accounting::ClaimRecord> slot_claim(std::string_view name, const classad::ClassAd& ad,
+                                                  bool use_slot_weights);
 
 // Applies `changes` at `now`; each change the accountant refuses is one
 // line of the result (what was not charged, and why).

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "model/claim/claim_charges.h"
+#include "model/claim/claim_tracker.h"
 #include "model/negotiation/negotiation_cycle.h"
 #include "model/negotiation/slot_board.h"
 
@@ -16,7 +17,12 @@ CycleClaims run_cycle(const negotiation::NegotiatorPolicy& policy, accounting::A
   classad::EvalEnv env;
   env.now = now;
   accountant.update_priorities(now);
-  if (board != nullptr) {
+  if (board != nullptr && input.tracker != nullptr) {
+    board->prepare(policy, env);
+    const ChargeChanges changes = input.tracker->changes(accountant, *board, policy, env);
+    out.warnings = charge(accountant, changes, now);
+    input.tracker->charged(accountant, *board, changes);
+  } else if (board != nullptr) {
     board->prepare(policy, env);
     std::function<bool(std::uint64_t)> in_shard;
     if (policy.slot_constraint) in_shard = [&](std::uint64_t k) { return board->in_shard(k, policy, env); };

@@ -29,6 +29,8 @@ class SlotMemo;
 
 namespace cara::claim {
 
+class ClaimTracker;
+
 // A match as its schedd hears of it.
 struct ClaimOffer {
   std::size_t slot = 0;  // index into the cycle's slots (with a board: its key)
@@ -45,6 +47,9 @@ struct CycleInput {
   // Or the negotiator's standing board of slots (negotiation/slot_board.h),
   // in place of `slots`: an offer's slot is then its board key.
   negotiation::SlotBoard* board = nullptr;
+  // With a board: what the last cycles reconciled (claim_tracker.h), so
+  // that this one looks only at the claims and slots that changed since.
+  ClaimTracker* tracker = nullptr;
   std::vector<negotiation::SubmitterRequests> submitters;  // those without requests are left out
   std::map<std::string, std::string> schedd_of;            // submitter -> its ad's ScheddName
   // A monotonic clock in seconds for the cycle's statistics (its duration

@@ -119,6 +119,7 @@ struct SlotBoard::Impl {
   std::size_t last_bundles = 0;
   std::int64_t described = 0;
   Named claimed, matched;
+  ChangeLog claim_log;
 
   Part part_of(const Entry& e) const;
   void describe(Entry& e, const NegotiatorPolicy& policy, const classad::EvalEnv& env);
@@ -271,6 +272,7 @@ void SlotBoard::Impl::count_significant(Entry& e, int sign) {
 void SlotBoard::Impl::index(Key key, Entry& e, bool in) {
   auto& list = e.state == 1 ? claimed : matched;
   if (e.state == 0) return;
+  claim_log.changed(e.name);
   if (in)
     insert_sorted(list[e.name], key, &e.known.ad);
   else
@@ -493,6 +495,10 @@ const SlotBoard::Named& SlotBoard::claimed() const {
 }
 const SlotBoard::Named& SlotBoard::matched() const {
   return impl_->matched;
+}
+
+const ChangeLog& SlotBoard::claim_log() const {
+  return impl_->claim_log;
 }
 
 bool SlotBoard::in_shard(Key key, const NegotiatorPolicy& policy, const classad::EvalEnv& env) const {

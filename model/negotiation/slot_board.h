@@ -51,6 +51,7 @@
 #include "model/classad/eval_env.h"
 #include "model/classad/references.h"
 #include "model/classad/symbol.h"
+#include "model/common/change_log.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/negotiation/slot_pool.h"
 
@@ -128,6 +129,9 @@ class SlotBoard {
   using Named = std::map<std::string, std::vector<std::pair<Key, const classad::ClassAd*>>>;
   const Named& claimed() const;
   const Named& matched() const;
+  // The names whose slots entered or left claimed() or matched(), as they
+  // did (claim/claim_tracker.h).
+  const ChangeLog& claim_log() const;
   // Whether this negotiator negotiates for slot `key` under `policy`
   // (NEGOTIATOR_SLOT_CONSTRAINT), as described by the last prepare()
   // (evaluated at `env` when its description read the clock).

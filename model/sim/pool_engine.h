@@ -15,6 +15,7 @@
 
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
+#include "model/claim/claim_tracker.h"
 #include "model/claim/schedd_claims.h"
 #include "model/config/config.h"
 #include "model/config/config_host.h"
@@ -116,7 +117,8 @@ struct VirtualPool::Engine {
   // (issue 29), and only the machines whose startd was called since are
   // read again. Keys order the slots by machine, SlotID and dynamic slot.
   negotiation::SlotBoard board;
-  std::vector<std::size_t> dirty;  // machines to read again
+  std::vector<std::size_t> dirty;     // machines to read again
+  claim::ClaimTracker claim_tracker;  // the claims reconciled from what changed
   std::map<negotiation::SlotBoard::Key, SlotKey> slot_at;
   static negotiation::SlotBoard::Key board_key(std::size_t machine, int id, int sub_id) {
     return (static_cast<std::uint64_t>(machine) << 40) | (static_cast<std::uint64_t>(id) << 24) |

@@ -270,6 +270,7 @@ void Engine::cycle() {
   // Each submitter's requests, as its schedd answers the negotiator.
   claim::CycleInput input;
   input.board = &board;
+  input.tracker = &claim_tracker;
   const auto significant =
       schedd::SignificantAttributes::from_list(negotiation::significant_attributes(policy, board));
   for (const std::string& s : queue->submitters()) {

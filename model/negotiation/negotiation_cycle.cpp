@@ -16,7 +16,6 @@
 #include "model/negotiation/rank_views.h"
 #include "model/negotiation/remote_attributes.h"
 #include "model/negotiation/slot_assessment.h"
-#include "model/negotiation/slot_board.h"
 #include "model/negotiation/slot_classes.h"
 #include "model/negotiation/slot_pool.h"
 #include "model/negotiation/submitter_attributes.h"
@@ -517,50 +516,12 @@ NegotiationCycle::NegotiationCycle(const NegotiatorPolicy& policy, const account
 
 CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
                                   const std::vector<SubmitterRequests>& submitters) {
-  PoolInput input;
-  input.ads.reserve(slots.size());
-  for (const classad::ClassAd& s : slots) input.ads.push_back(&s);
   // The memo only with slot classes: the plain algorithm keys no class.
-  return *run_input(input, submitters, classes_on_ ? memo_ : nullptr, true);
+  return *run_input(pool_input(slots), class_names(policy_, submitters), submitters,
+                    classes_on_ ? memo_ : nullptr, true);
 }
 
-CycleResult NegotiationCycle::run(SlotBoard& board, const std::vector<SubmitterRequests>& submitters) {
-  const double start = clock_ ? clock_() : 0;
-  board.prepare(policy_, env_);
-  SlotBoard::CycleSlots slots;
-  std::optional<CycleResult> result;
-  // The slots left out of the cycle add nothing an expression reads but
-  // their sums — unless one names Slot<N>_RemoteUserPrio, which every
-  // slot of a machine with a busy slot N gets. Without slot classes
-  // (the plain algorithm) every slot is a class of its own: all of them.
-  if (classes_on_ && !remote_reads(class_names(policy_, submitters)).machine) {
-    const ClassNames read = class_names(policy_, submitters);
-    board.cycle_slots(class_key_names(read.names, read.match_names).names, slots);
-    result = run_input(slots.input, submitters, &board.numbering(), false);
-  }
-  if (!result) {
-    board.all_slots(slots);
-    result = run_input(slots.input, submitters, classes_on_ ? &board.numbering() : nullptr, true);
-  }
-  // Slots by their board keys.
-  for (Match& m : result->matches) {
-    m.slot = slots.keys[m.slot];
-    for (std::size_t& v : m.victims) v = slots.keys[v];
-  }
-  CycleStats& stats = result->stats;
-  stats.described_slots += board.take_described();
-  if (clock_) {
-    // prepare() is phase 1's too.
-    const double end = clock_();
-    stats.duration_phase1 =
-        end - start - (stats.duration_phase2 + stats.duration_phase3 + stats.duration_phase4);
-    stats.duration = end - start;
-    stats.match_rate = stats.duration > 0 ? static_cast<double>(stats.matches) / stats.duration : 0;
-  }
-  return std::move(*result);
-}
-
-std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input,
+std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input, const ClassNames& read,
                                                        const std::vector<SubmitterRequests>& submitters,
                                                        SlotMemo* memo, bool whole) {
   CycleResult result;
@@ -580,7 +541,6 @@ std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input,
   // Phase 2: group quotas, and the Remote* priorities where the cycle's
   // expressions may read them (the plain algorithm: everywhere).
   const double phase2_start = clock_ ? clock_() : 0;
-  const ClassNames read = class_names(policy_, submitters);
   const accounting::GroupTree* groups = groups_ ? &*groups_ : nullptr;
   if (groups_) groups_->assign_quotas(pool->total_weight());
   pool->annotate(accountant_, groups, classes_on_ ? remote_reads(read) : RemoteReads::all(), threads);

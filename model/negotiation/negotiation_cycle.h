@@ -44,6 +44,7 @@ class Accountant;
 
 namespace cara::negotiation {
 
+struct ClassNames;
 class SlotBoard;
 class SlotMemo;
 struct PoolInput;
@@ -94,7 +95,8 @@ class NegotiationCycle {
   // left out), none when the slots' own expressions read a Remote*
   // attribute that the left-out slots would add to the others: the caller
   // takes every slot then.
-  std::optional<CycleResult> run_input(const PoolInput& input,
+  // `read`: class_names() of `submitters`.
+  std::optional<CycleResult> run_input(const PoolInput& input, const ClassNames& read,
                                        const std::vector<SubmitterRequests>& submitters, SlotMemo* memo,
                                        bool whole);
 

@@ -158,21 +158,17 @@ void settle_slot(PoolSlot& s, const SlotClaimFacts& facts, const NegotiatorPolic
       s.use == SlotUse::Busy && s.rank_constant && !(s.rank_value > s.current_rank) && !priority_preemption;
 }
 
-namespace {
-
-PoolInput input_of(const std::vector<classad::ClassAd>& slots) {
+PoolInput pool_input(const std::vector<classad::ClassAd>& slots) {
   PoolInput in;
   in.ads.reserve(slots.size());
   for (const classad::ClassAd& s : slots) in.ads.push_back(&s);
   return in;
 }
 
-}  // namespace
-
 SlotPool::SlotPool(const std::vector<classad::ClassAd>& slots, const NegotiatorPolicy& policy,
                    const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads,
                    SlotMemo* memo)
-    : SlotPool(input_of(slots), policy, accountant, env, threads, memo) {}
+    : SlotPool(pool_input(slots), policy, accountant, env, threads, memo) {}
 
 SlotPool::SlotPool(const PoolInput& input, const NegotiatorPolicy& policy,
                    const accounting::Accountant& accountant, const classad::EvalEnv& env, Threads threads,

@@ -133,6 +133,8 @@ struct PoolInput {
   // slot of a board's bundle), so not again.
   std::vector<unsigned char> in_digest;
 };
+// The input of a cycle over `slots` (which must outlive it), nothing known.
+PoolInput pool_input(const std::vector<classad::ClassAd>& slots);
 
 // What one slot ad says of itself (phase 1), or false when
 // NEGOTIATOR_SLOT_CONSTRAINT leaves it out: what depends on the ad alone

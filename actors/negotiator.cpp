@@ -1,5 +1,6 @@
 #include "actors/negotiator.h"
 
+#include <algorithm>
 #include <caf/actor_system.hpp>
 #include <caf/typed_event_based_actor.hpp>
 #include <map>
@@ -43,12 +44,16 @@ struct Gathered {
   std::map<std::string, schedd_actor> schedds;    // by Name
   std::vector<RequestsReply> replies;
   std::size_t waiting = 0;
-  bool local_collector = false;  // the slot ads came from a collector on this node
+  // The slot ads came from a collector on this node: the cycle runs over
+  // the negotiator's board, and `keys` are the slots' keys there (by
+  // place in `slots`, increasing).
+  bool local_collector = false;
+  std::vector<negotiation::SlotBoard::Key> keys;
 };
 
-// The memo, where the slot ads keep their identity from cycle to cycle.
-negotiation::SlotMemo* memo_for(Self self, const Gathered& g) {
-  return g.local_collector ? &self->state.memo : nullptr;
+// A board key's place in the gathered slots.
+std::size_t slot_index(const Gathered& g, negotiation::SlotBoard::Key key) {
+  return static_cast<std::size_t>(std::lower_bound(g.keys.begin(), g.keys.end(), key) - g.keys.begin());
 }
 
 using schedd::string_attr;
@@ -94,8 +99,12 @@ void finish_cycle(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
   auto& st = self->state;
   const std::int64_t now = setup.clock.now(self);
   claim::CycleInput input;
-  input.slots = &g->slots;
-  input.memo = memo_for(self, *g);
+  if (g->local_collector) {
+    input.board = &st.board;
+    input.tracker = &st.tracker;
+  } else {
+    input.slots = &g->slots;
+  }
   input.schedd_of = st.submitter_schedd;
   for (RequestsReply& r : g->replies) {
     negotiation::SubmitterRequests s;
@@ -148,6 +157,7 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     pending->schedd = to->second;
     pending->ready.term = term;
     for (claim::ClaimOffer& o : offers) {
+      if (g->local_collector) o.slot = slot_index(*g, o.slot);
       const slot_actor& slot = g->slot_endpoints[o.slot];
       if (!slot) continue;
       MatchInfo info;
@@ -218,8 +228,15 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
 
 void ask_submitters(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathered> g) {
   auto& st = self->state;
-  const std::vector<std::string> significant =
-      negotiation::significant_attributes(st.policy, g->slots, memo_for(self, *g));
+  std::vector<std::string> significant;
+  if (g->local_collector) {
+    classad::EvalEnv env;
+    env.now = setup.clock.now(self);
+    st.board.prepare(st.policy, env);
+    significant = negotiation::significant_attributes(st.policy, st.board);
+  } else {
+    significant = negotiation::significant_attributes(st.policy, g->slots);
+  }
   const std::string job_constraint =
       st.policy.job_constraint ? classad::unparse(*st.policy.job_constraint) : "";
   for (std::size_t i = 0; i < g->submitter_ads.size(); ++i) {
@@ -264,8 +281,12 @@ void start_cycle(Self self, const NegotiatorSetup& setup) {
           [self, setup, g, collector, failed](AdQueryReply& slots) {
             for (WireAd& a : slots.ads) g->slots.push_back(std::move(a.ad));
             g->slot_endpoints = endpoints<AdType::Machine>(slots.endpoints);
+            auto& st = self->state;
             g->local_collector = collector.node() == self->node();
-            if (!g->local_collector) self->state.memo.clear();
+            if (g->local_collector)
+              g->keys = st.feed.feed(st.board, g->slots);
+            else
+              st.feed.clear(st.board);
             self->request(collector, setup.request_timeout,
                           AdQueryRequest{static_cast<std::int32_t>(AdType::Scheduler), "", {"Name"}, false})
                 .then(

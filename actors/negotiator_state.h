@@ -17,11 +17,13 @@
 #include "actors/negotiator.h"
 #include "model/accounting/accountant.h"
 #include "model/accounting/group_tree.h"
+#include "model/claim/claim_tracker.h"
 #include "model/ha/election.h"
+#include "model/negotiation/board_feed.h"
 #include "model/negotiation/cycle_timing.h"
 #include "model/negotiation/negotiation_cycle.h"
 #include "model/negotiation/negotiator_policy.h"
-#include "model/negotiation/slot_memo.h"
+#include "model/negotiation/slot_board.h"
 #include "persistence/accountant_store.h"
 
 namespace cara::actors {
@@ -43,12 +45,17 @@ struct NegotiatorState {
   std::uint64_t claim_counter = 0;
   std::int64_t started = 0;  // when this negotiator started: claim ids' public part
   negotiation::CycleStats last_stats;
-  // What the last cycles learnt of the slot ads that have not changed
-  // since (model/negotiation/slot_memo.h). Used while the collector runs
-  // on this node: its ads then reach the negotiator as the very ads it
-  // stores, unchanged from cycle to cycle until a startd updates them; a
-  // collector on another node sends copies that are new every cycle.
-  negotiation::SlotMemo memo;
+  // The slot ads as the last cycles saw them (model/negotiation/
+  // slot_board.h, board_feed.h), and the claims reconciled from what
+  // changed since (model/claim/claim_tracker.h). Used while the collector
+  // runs on this node: its ads then reach the negotiator as the very ads
+  // it stores, unchanged from cycle to cycle until a startd updates them,
+  // and a cycle describes only those that changed and leaves out the
+  // slots no match can use. A collector on another node sends copies that
+  // are new every cycle: those cycles run over the list.
+  negotiation::SlotBoard board;
+  negotiation::BoardFeed feed;
+  claim::ClaimTracker tracker;
   // What the last cycle did for each submitter (submitter_cycle_ads):
   // condor_q -better-analyze reads it through condor_userprio's query.
   std::vector<classad::ClassAd> last_submitters;

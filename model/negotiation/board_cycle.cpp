@@ -37,6 +37,7 @@ CycleResult NegotiationCycle::run(SlotBoard& board, const std::vector<SubmitterR
   }
   CycleStats& stats = result->stats;
   stats.described_slots += board.take_described();
+  stats.summed_slots = stats.total_slots - static_cast<std::int64_t>(slots.input.ads.size());
   if (clock_) {
     // prepare() is phase 1's too.
     const double end = clock_();

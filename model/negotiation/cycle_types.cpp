@@ -35,6 +35,7 @@ std::vector<std::pair<std::string, double>> CycleStats::attributes() const {
       {"LastNegotiationCycleTrimmedSlots0", d(trimmed_slots)},
       {"LastNegotiationCycleCandidateSlots0", d(candidate_slots)},
       {"LastNegotiationCycleDescribedSlots0", d(described_slots)},
+      {"LastNegotiationCycleSummedSlots0", d(summed_slots)},
       {"LastNegotiationCycleActiveSubmitterCount0", d(active_submitter_count)},
       {"LastNegotiationCyclePies0", d(pies)},
       {"LastNegotiationCyclePieSpins0", d(pie_spins)},

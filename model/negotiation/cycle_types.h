@@ -111,6 +111,9 @@ struct CycleStats {
   std::int64_t annotated_slots = 0;  // slot ads given Remote* attributes (remote_attributes.h)
   // Slot ads described anew, not remembered from a cycle before (slot_memo.h).
   std::int64_t described_slots = 0;
+  // Slots a cycle over a slot board only counted and summed (slot_board.h:
+  // quiet, or bundled behind one slot of their bundle).
+  std::int64_t summed_slots = 0;
 
   // Name/value pairs under HTCondor's attribute names
   // (LastNegotiationCycleDuration0, ...), for the negotiator ad.

@@ -528,3 +528,37 @@ TEST_CASE_METHOD(PoolFixture,
   CHECK(stat(negotiators.ads[0].ad, "LastNegotiationCycleTotalSlots0") == 2);
   CHECK(stat(negotiators.ads[0].ad, "LastNegotiationCycleDescribedSlots0") == 1);
 }
+
+TEST_CASE_METHOD(PoolFixture, "the negotiator's cycles leave out the busy slots no match can use",
+                 "[actors][issue30]") {
+  // Two jobs of one user run on ep1's two cores: with the default
+  // PREEMPTION_REQUIREMENTS (False) and a Rank that reads nothing of the
+  // job, no request can take either dynamic slot. The negotiator's board
+  // (model/negotiation/slot_board.h) sums them and keeps one for the
+  // rejection reasons.
+  auto stat = [](const classad::ClassAd& ad, const char* name) {
+    double d = -1;
+    (void)classad::evaluate_attr(ad, name).number(d);
+    return d;
+  };
+  start({execution_point("ep1.test", 2)});
+  REQUIRE(submit("executable = /bin/true\nrequest_cpus = 1\nrequest_memory = 100\nqueue 2\n").ok);
+  advance(1);
+  REQUIRE(runner->runs.size() == 2);
+  REQUIRE(submit("executable = /bin/true\nrequest_cpus = 1\nrequest_memory = 100\nqueue 1\n").ok);
+  advance(61);
+  auto negotiators = ads(collector::AdType::Negotiator);
+  REQUIRE(negotiators.ads.size() == 1);
+  const classad::ClassAd& n = negotiators.ads[0].ad;
+  CHECK(stat(n, "LastNegotiationCycleTotalSlots0") == 3);
+  CHECK(stat(n, "LastNegotiationCycleSummedSlots0") == 1);
+  CHECK(stat(n, "LastNegotiationCycleMatches0") == 0);
+  CHECK(stat(n, "LastNegotiationCycleNumIdleJobs0") == 1);
+  CHECK(runner->runs.size() == 2);
+  // A job ends: its core goes back to the partitionable slot, and the
+  // waiting job is matched to it.
+  runner->finish(0, 0);
+  settle();
+  advance(61);
+  CHECK(runner->runs.size() == 3);
+}

@@ -205,6 +205,7 @@ TEST_CASE("a slot board leaves out the slots no request can take and keeps one o
   CHECK(parts.quiet == 1);
   CHECK(r.stats.total_slots == 8);
   CHECK(r.stats.trimmed_slots == 1);
+  CHECK(r.stats.summed_slots == 5);  // the quiet one, and all of each bundle but one
   REQUIRE(r.matches.size() == 1);
   CHECK(r.matches[0].slot == 1);
   CHECK(r.matches[0].slot_name == "slot1@idle");

@@ -12,7 +12,7 @@ namespace {
 // it carves (slot_assessment.cpp, match_weight).
 bool carved_resource(std::string_view name, const PoolSlot& s) {
   if (s.consumption_policy) {
-    for (const auto& [resource, expr] : s.consumption_exprs)
+    for (const auto& [resource, expr] : s.consumptions())
       if (classad::iequals(resource, name)) return true;
     return false;
   }
@@ -71,7 +71,7 @@ std::optional<std::string> WeightSignatures::key_of(const PoolSlot& s) {
       !(s.carved_weight == PoolSlot::CarvedWeight::Resource && classad::iequals(s.weight_resource, "Cpus")))
     return std::nullopt;
   std::string key = s.consumption_policy ? "c" : "n";
-  for (const auto& [resource, expr] : s.consumption_exprs) {
+  for (const auto& [resource, expr] : s.consumptions()) {
     classad::References refs;
     classad::collect_references(*expr, s.ad, refs);
     if (!refs.internal.empty()) return std::nullopt;  // reads the slot: no signature

@@ -46,8 +46,8 @@ std::optional<std::vector<std::pair<std::string, double>>> consumption(const Poo
                                                                        const classad::ClassAd& job,
                                                                        const classad::EvalEnv& env) {
   std::vector<std::pair<std::string, double>> out;
-  out.reserve(pslot.consumption_exprs.size());
-  for (const auto& [resource, expr] : pslot.consumption_exprs) {
+  out.reserve(pslot.consumptions().size());
+  for (const auto& [resource, expr] : pslot.consumptions()) {
     double d = 0;
     if (!classad::evaluate(*expr, pslot.ad, &job, env).number(d) || d < 0 || std::isnan(d))
       return std::nullopt;
@@ -151,7 +151,7 @@ double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const Neg
   if (slot.consumption_policy) {
     if (auto amounts = consumption(slot, job, env)) {
       for (const auto& [resource, amount] : *amounts) {
-        for (const auto& [name, expr] : slot.consumption_exprs)
+        for (const auto& [name, expr] : slot.consumptions())
           if (name == resource) carved.emplace_back(name, amount);  // a name that outlives `amounts`
       }
     }
@@ -188,7 +188,7 @@ double match_weight(const PoolSlot& slot, const classad::ClassAd& job, const Neg
         if (amount_of(name, d)) overlay.set(name, d);
       };
       for (const char* name : {"Cpus", "Memory", "Disk"}) put(name);
-      for (const auto& [name, expr] : slot.consumption_exprs) put(name);
+      for (const auto& [name, expr] : slot.consumptions()) put(name);
       double w = 0;
       const classad::Attribute* expr = slot.ad->find("SlotWeight");
       if (classad::evaluate(*expr->expr, &overlay, nullptr, env).number(w) && w >= 0) return w;

@@ -104,8 +104,9 @@ bool describe_slot(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& a
     }
   }
   if (s.partitionable) {
-    s.consumption_exprs = consumption_exprs(ad);
-    s.consumption_policy = !s.consumption_exprs.empty();
+    if (auto exprs = consumption_exprs(ad); !exprs.empty())
+      s.consumption_exprs = std::make_shared<const PoolSlot::ConsumptionExprs>(std::move(exprs));
+    s.consumption_policy = s.consumption_exprs != nullptr;
     classify_carved_weight(s);
   }
   // State and Activity as the ad spells them, compared without case.

@@ -10,6 +10,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,8 +71,15 @@ struct PoolSlot {
   bool partitionable = false;
   bool consumption_policy = false;  // partitionable with Consumption<R> expressions
   // The Consumption<R> expressions, by resource name R (read once: a
-  // request's share is asked for many times a cycle).
-  std::vector<std::pair<std::string, classad::ExprPtr>> consumption_exprs;
+  // request's share is asked for many times a cycle), or null: none.
+  // Shared by the copies of a described slot (a board's or memo's and
+  // each cycle's).
+  using ConsumptionExprs = std::vector<std::pair<std::string, classad::ExprPtr>>;
+  std::shared_ptr<const ConsumptionExprs> consumption_exprs;
+  const ConsumptionExprs& consumptions() const {
+    static const ConsumptionExprs none;
+    return consumption_exprs ? *consumption_exprs : none;
+  }
   // How a partitionable slot weighs the dynamic slot it would carve
   // (match_weight): SlotWeight is absent or names one resource
   // (`SlotWeight = Cpus`): that resource's amount; else SlotWeight reads

@@ -27,15 +27,58 @@ std::string SlotDescription::short_name() const {
   return n;
 }
 
-Result<classad::ClassAd> base_slot_ad(const config::Config& config, const MachineResources& machine,
-                                      const SlotDescription& slot) {
-  classad::ClassAd ad;
+Result<SlotAdKnobs> slot_ad_knobs(const config::Config& config, const MachineResources& machine, int id,
+                                  int type, SlotKind kind) {
+  SlotAdKnobs k;
   auto host = config.string("FULL_HOSTNAME");
   if (!host) return Error{host.error()};
+  k.host = std::move(*host);
+  std::string* domain[] = {&k.arch, &k.opsys, &k.uid_domain, &k.filesystem_domain};
+  const char* knobs[] = {"ARCH", "OPSYS", "UID_DOMAIN", "FILESYSTEM_DOMAIN"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    auto v = config.string(knobs[i]);
+    if (!v) return Error{v.error()};
+    *domain[i] = std::move(*v);
+  }
+  // Expressions: RANK and SLOT_WEIGHT (default Cpus).
+  auto rank = config.expression(slot_knob(config, id, type, "RANK"));
+  if (!rank) return Error{rank.error()};
+  k.rank = std::move(*rank);
+  auto weight = config.expression(slot_knob(config, id, type, "SLOT_WEIGHT"));
+  if (!weight) return Error{weight.error()};
+  k.slot_weight = std::move(*weight);
+  if (kind == SlotKind::Partitionable) {
+    auto consumption = consumption_attributes(config, machine, id, type);
+    if (!consumption) return Error{consumption.error()};
+    for (const auto& [name, text] : *consumption) {
+      auto e = classad::parse_expression_shared(text);
+      if (!e) return Error{name + ": " + e.error()};
+      k.consumption.emplace_back(name, std::move(*e));
+    }
+  }
+  // STARTD_ATTRS: configuration macros published as attributes, with
+  // per-slot values SLOT<N>_<name> (policy-configuration's favorite_color
+  // example).
+  auto names = config.list("STARTD_ATTRS");
+  if (!names) return Error{names.error()};
+  for (const std::string& name : *names) {
+    std::string knob = "SLOT" + std::to_string(id) + "_" + name;
+    if (!config.defined(knob)) knob = name;
+    if (!config.defined(knob)) continue;
+    auto e = config.expression(knob);
+    if (!e) return Error{"STARTD_ATTRS names " + name + ": " + e.error()};
+    k.startd_attrs.emplace_back(name, std::move(*e));
+  }
+  return k;
+}
+
+classad::ClassAd base_slot_ad(const SlotAdKnobs& knobs, const MachineResources& machine,
+                              const SlotDescription& slot) {
+  classad::ClassAd ad;
   ad.set("MyType", "Machine");
   ad.set("TargetType", "Job");
-  ad.set("Name", slot.short_name() + "@" + *host);
-  ad.set("Machine", *host);
+  ad.set("Name", slot.short_name() + "@" + knobs.host);
+  ad.set("Machine", knobs.host);
   ad.set("SlotID", slot.id);
   if (slot.kind == SlotKind::Dynamic) ad.set("DSlotId", slot.sub_id);
   ad.set("SlotTypeID", slot.type);
@@ -44,13 +87,10 @@ Result<classad::ClassAd> base_slot_ad(const config::Config& config, const Machin
                                                             : "Dynamic");
   ad.set("PartitionableSlot", slot.kind == SlotKind::Partitionable);
   ad.set("DynamicSlot", slot.kind == SlotKind::Dynamic);
-  for (auto [knob, attr] :
-       {std::pair{"ARCH", "Arch"}, std::pair{"OPSYS", "OpSys"}, std::pair{"UID_DOMAIN", "UidDomain"},
-        std::pair{"FILESYSTEM_DOMAIN", "FileSystemDomain"}}) {
-    auto v = config.string(knob);
-    if (!v) return Error{v.error()};
-    ad.set(attr, *v);
-  }
+  ad.set("Arch", knobs.arch);
+  ad.set("OpSys", knobs.opsys);
+  ad.set("UidDomain", knobs.uid_domain);
+  ad.set("FileSystemDomain", knobs.filesystem_domain);
   // Resources: what the slot offers, what it was given, what the machine
   // has (TotalX) and detected (DetectedX).
   struct Standard {
@@ -78,35 +118,19 @@ Result<classad::ClassAd> base_slot_ad(const config::Config& config, const Machin
       ad.set("Assigned" + r, ids);
     }
   }
-  // Expressions: RANK and SLOT_WEIGHT (default Cpus).
-  for (auto [knob, attr] : {std::pair{"RANK", "Rank"}, std::pair{"SLOT_WEIGHT", "SlotWeight"}}) {
-    auto e = config.expression(slot_knob(config, slot.id, slot.type, knob));
-    if (!e) return Error{e.error()};
-    ad.insert(attr, *e);
-  }
-  if (slot.kind == SlotKind::Partitionable) {
-    auto consumption = consumption_attributes(config, machine, slot.id, slot.type);
-    if (!consumption) return Error{consumption.error()};
-    for (const auto& [name, text] : *consumption) {
-      auto e = classad::parse_expression_shared(text);
-      if (!e) return Error{name + ": " + e.error()};
-      ad.insert(name, *e);
-    }
-  }
-  // STARTD_ATTRS: configuration macros published as attributes, with
-  // per-slot values SLOT<N>_<name> (policy-configuration's favorite_color
-  // example).
-  auto names = config.list("STARTD_ATTRS");
-  if (!names) return Error{names.error()};
-  for (const std::string& name : *names) {
-    std::string knob = "SLOT" + std::to_string(slot.id) + "_" + name;
-    if (!config.defined(knob)) knob = name;
-    if (!config.defined(knob)) continue;
-    auto e = config.expression(knob);
-    if (!e) return Error{"STARTD_ATTRS names " + name + ": " + e.error()};
-    ad.insert(name, *e);
-  }
+  ad.insert("Rank", knobs.rank);
+  ad.insert("SlotWeight", knobs.slot_weight);
+  if (slot.kind == SlotKind::Partitionable)
+    for (const auto& [name, e] : knobs.consumption) ad.insert(name, e);
+  for (const auto& [name, e] : knobs.startd_attrs) ad.insert(name, e);
   return ad;
+}
+
+Result<classad::ClassAd> base_slot_ad(const config::Config& config, const MachineResources& machine,
+                                      const SlotDescription& slot) {
+  auto knobs = slot_ad_knobs(config, machine, slot.id, slot.type, slot.kind);
+  if (!knobs) return Error{knobs.error()};
+  return base_slot_ad(*knobs, machine, slot);
 }
 
 void set_clock_attributes(classad::ClassAd& ad, std::int64_t now, std::int32_t local_offset) {

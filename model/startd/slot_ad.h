@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/classad/classad.h"
@@ -37,6 +38,23 @@ struct SlotDescription {
 // Errors name the knob (STARTD_ATTRS, SLOT_WEIGHT, RANK...).
 Result<classad::ClassAd> base_slot_ad(const config::Config& config, const MachineResources& machine,
                                       const SlotDescription& slot);
+
+// What of a slot's fixed attributes comes from the configuration alone,
+// for one SlotID, slot type and kind: read once and kept by a startd that
+// carves many dynamic slots alike (a simulated year carves a million).
+struct SlotAdKnobs {
+  std::string host;  // FULL_HOSTNAME
+  std::string arch, opsys, uid_domain, filesystem_domain;
+  classad::ExprPtr rank, slot_weight;                                 // RANK, SLOT_WEIGHT
+  std::vector<std::pair<std::string, classad::ExprPtr>> consumption;  // partitionable slots'
+  std::vector<std::pair<std::string, classad::ExprPtr>> startd_attrs;
+};
+Result<SlotAdKnobs> slot_ad_knobs(const config::Config& config, const MachineResources& machine, int id,
+                                  int type, SlotKind kind);
+// The same ad as base_slot_ad(config, ...), from the knobs of `slot`'s
+// SlotID, type and kind.
+classad::ClassAd base_slot_ad(const SlotAdKnobs& knobs, const MachineResources& machine,
+                              const SlotDescription& slot);
 
 // The clock attributes of a machine's ads: MyCurrentTime, ClockMin (minutes
 // past local midnight) and ClockDay (0 = Sunday). `local_offset` is seconds

@@ -157,6 +157,7 @@ Status Startd::reconfigure(const config::Config& config, std::int64_t now) {
   slot_attrs_ = std::move(*attrs);
   policies_.clear();
   carved_policies_.clear();
+  ad_knobs_.clear();
   advance_clock(now);
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Entry& e = slots_[i];

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "model/classad/classad.h"
@@ -154,6 +155,9 @@ class Startd {
   void collect(const std::string& name, StepResult step, StartdResult& out);
   void after(StartdResult& out, std::int64_t now);
   void refresh_partition(Entry& parent, std::int64_t now);
+  // base_slot_ad() of `d` from the knobs kept for its SlotID, type and
+  // kind (read from the configuration the first time).
+  Result<classad::ClassAd> base_ad(const SlotDescription& d);
   void publish_slot_attrs();
   void publish_drain_figures(std::int64_t now);
   // `drain_figures`: `attrs` are only publish_drain_figures' (Slot::rechain_after_drain_figures).
@@ -174,8 +178,9 @@ class Startd {
   std::vector<std::shared_ptr<const SlotPolicy>> policies_;  // the distinct ones
   // The policy of the dynamic slots carved from each (SlotID, slot type).
   std::map<std::pair<int, int>, std::shared_ptr<const SlotPolicy>> carved_policies_;
-  std::int64_t clock_ = 0;               // the machine ad's MyCurrentTime
-  std::vector<std::string> slot_attrs_;  // STARTD_SLOT_ATTRS
+  std::map<std::tuple<int, int, int>, SlotAdKnobs> ad_knobs_;  // by SlotID, slot type, kind
+  std::int64_t clock_ = 0;                                     // the machine ad's MyCurrentTime
+  std::vector<std::string> slot_attrs_;                        // STARTD_SLOT_ATTRS
   bool draining_ = false;
   bool drain_waits_ = false;  // a graceful drain admitting interruptible jobs, before its final phase
   bool all_drained_sent_ = false;

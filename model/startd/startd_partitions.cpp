@@ -8,10 +8,21 @@
 
 namespace cara::startd {
 
+Result<classad::ClassAd> Startd::base_ad(const SlotDescription& d) {
+  const std::tuple<int, int, int> key{d.id, d.type, static_cast<int>(d.kind)};
+  auto it = ad_knobs_.find(key);
+  if (it == ad_knobs_.end()) {
+    auto knobs = slot_ad_knobs(config_, machine_, d.id, d.type, d.kind);
+    if (!knobs) return Error{knobs.error()};
+    it = ad_knobs_.emplace(key, std::move(*knobs)).first;
+  }
+  return base_slot_ad(it->second, machine_, d);
+}
+
 // The partitionable slot advertises what it has left.
 void Startd::refresh_partition(Entry& parent, std::int64_t now) {
   parent.description.resources = parent.partition->available();
-  auto base = base_slot_ad(config_, machine_, parent.description);
+  auto base = base_ad(parent.description);
   if (!base) return;
   parent.slot->set_base(std::move(*base), now);
   parent.slot->chain_to(machine_ad_);
@@ -33,7 +44,7 @@ Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, s
   e.description.resources = dynamic->resources;
   e.description.slot_total = dynamic->resources;
   e.description.custom_ids = dynamic->custom_ids;
-  auto base = base_slot_ad(config_, machine_, e.description);
+  auto base = base_ad(e.description);
   // The dynamic slots of one slot type evaluate one policy, read from the
   // configuration once (a simulated year carves a million of them).
   const std::pair<int, int> type{parent.description.id, parent.description.type};

@@ -83,8 +83,13 @@ std::optional<std::string> WeightSignatures::key_of(const PoolSlot& s) {
 }
 
 int WeightSignatures::number(const std::string& key, bool consumption) {
+  // Slots come machine by machine, and a pool has few signatures: most
+  // keys are the last one again, told by comparing, not hashing, them.
+  if (last_ != nullptr && *last_ == key) return last_number_;
   auto [it, fresh] = numbers_.try_emplace(key, static_cast<int>(numbers_.size()));
   if (fresh) consumption_.push_back(consumption ? 1 : 0);
+  last_ = &it->first;
+  last_number_ = it->second;
   return it->second;
 }
 

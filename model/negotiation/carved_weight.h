@@ -45,6 +45,8 @@ class WeightSignatures {
   std::unordered_map<std::string, int> numbers_;
   std::unordered_map<const classad::ExprTree*, std::string> texts_;  // ads share trees
   std::vector<unsigned char> consumption_;
+  const std::string* last_ = nullptr;  // the key number() gave last (nodes of numbers_ stay put)
+  int last_number_ = -1;
 };
 
 }  // namespace cara::negotiation

@@ -64,7 +64,9 @@ constexpr std::size_t kTables = 4;  // as the memo keeps name lists (slot_memo.h
 
 using Slots = std::vector<std::pair<SlotBoard::Key, const classad::ClassAd*>>;
 
-Slots::iterator at_key(Slots& slots, SlotBoard::Key k) {
+// The first of `slots` (sorted by key) at or past key `k`.
+template <class Sorted>
+typename Sorted::iterator at_key(Sorted& slots, SlotBoard::Key k) {
   return std::lower_bound(slots.begin(), slots.end(), k,
                           [](const auto& e, SlotBoard::Key x) { return e.first < x; });
 }
@@ -106,7 +108,10 @@ struct SlotBoard::Impl {
   using Table = negotiation::Table<Entry>;
   std::map<Key, Entry> entries;
   std::vector<Key> pending;  // set since the last prepare() (some may be gone)
-  std::map<Key, Entry*> active, bundled;
+  // The active slots in key order: a sorted vector, which every cycle
+  // walks whole while a few change.
+  std::vector<std::pair<Key, Entry*>> active;
+  std::map<Key, Entry*> bundled;
   bool prepared = false;
   Fingerprint policy;
   SlotMemo memo;
@@ -120,6 +125,7 @@ struct SlotBoard::Impl {
   std::int64_t described = 0;
   Named claimed, matched;
   ChangeLog claim_log;
+  std::vector<PoolSlot> spare;  // the storage of the last cycle's pool (PoolInput::recycle)
 
   Part part_of(const Entry& e) const;
   void describe(Entry& e, const NegotiatorPolicy& policy, const classad::EvalEnv& env);
@@ -232,7 +238,7 @@ void SlotBoard::Impl::place(Key key, Entry& e) {
   e.placed = true;
   count_significant(e, +1);
   if (e.part == Part::Active) {
-    active.emplace(key, &e);
+    active.insert(at_key(active, key), {key, &e});
     return;
   }
   sum(e, +1, digest, counts);
@@ -247,7 +253,8 @@ void SlotBoard::Impl::unplace(Key key, Entry& e) {
   e.placed = false;
   count_significant(e, -1);
   if (e.part == Part::Active) {
-    active.erase(key);
+    auto at = at_key(active, key);
+    if (at != active.end() && at->first == key) active.erase(at);
     return;
   }
   sum(e, -1, digest, counts);
@@ -452,6 +459,7 @@ void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, CycleSlot
   }
   out.input.digest = &m.digest;
   out.input.from_board = true;
+  out.input.recycle = &m.spare;
 }
 
 void SlotBoard::all_slots(CycleSlots& out) {
@@ -462,6 +470,7 @@ void SlotBoard::all_slots(CycleSlots& out) {
   out.input.known.reserve(m.entries.size());
   for (auto& [k, e] : m.entries) m.take(k, e, out, false);
   out.input.from_board = true;
+  out.input.recycle = &m.spare;
 }
 
 SlotMemo& SlotBoard::numbering() {

@@ -77,6 +77,7 @@ std::string remote_submitter(const classad::ClassAd& ad) {
 // on the cycle by settle_slot().
 bool describe_slot(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& ad, std::size_t i,
                    const NegotiatorPolicy& policy, const classad::EvalEnv& env) {
+  s = PoolSlot{};  // it may hold an earlier cycle's slot (PoolInput::recycle)
   if (!policy.negotiates_for(ad, env)) return false;
   s.ad = &ad;
   s.input = i;
@@ -179,6 +180,10 @@ SlotPool::SlotPool(const PoolInput& input, const NegotiatorPolicy& policy,
   const bool from_board = input.from_board;
   if (from_board) memo = nullptr;
   total_ = static_cast<std::int64_t>(slots.size());
+  if (input.recycle != nullptr) {
+    recycle_ = input.recycle;
+    slots_.swap(*recycle_);
+  }
   const bool priority_preemption = policy.priority_preemption_possible();
   if (memo != nullptr) memo->begin(policy);
   // Described in place: one array of slots per cycle, written once (a
@@ -285,6 +290,10 @@ SlotPool::SlotPool(const PoolInput& input, const NegotiatorPolicy& policy,
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
   for (const PoolSlot& s : slots_)
     if (!s.offered) ++trimmed_;
+}
+
+SlotPool::~SlotPool() {
+  if (recycle_ != nullptr) recycle_->swap(slots_);
 }
 
 void SlotPool::add_digest(const PoolDigest& d, const accounting::Accountant& accountant) {

@@ -140,6 +140,11 @@ struct PoolInput {
   // By ad (or empty: none): counted and summed in the digest already (one
   // slot of a board's bundle), so not again.
   std::vector<unsigned char> in_digest;
+  // Or null: the slots of an earlier pool, whose storage (strings and
+  // vectors) the pool reuses and gives back when destroyed (a board's:
+  // from cycle to cycle most slots land where they were, and copying a
+  // remembered description then allocates nothing).
+  std::vector<PoolSlot>* recycle = nullptr;
 };
 // The input of a cycle over `slots` (which must outlive it), nothing known.
 PoolInput pool_input(const std::vector<classad::ClassAd>& slots);
@@ -174,6 +179,9 @@ class SlotPool {
   // added to the totals.
   SlotPool(const PoolInput& input, const NegotiatorPolicy& policy, const accounting::Accountant& accountant,
            const classad::EvalEnv& env, Threads threads = {}, SlotMemo* memo = nullptr);
+  ~SlotPool();
+  SlotPool(const SlotPool&) = delete;
+  SlotPool& operator=(const SlotPool&) = delete;
   // How many slots were described anew (not found in the memo).
   std::int64_t described() const { return described_; }
   // What the memo remembers of slot `i`'s ad, or null (no memo, an ad not
@@ -223,7 +231,8 @@ class SlotPool {
   void add_digest(const PoolDigest& digest, const accounting::Accountant& accountant);
 
   std::vector<PoolSlot> slots_;
-  std::vector<RememberedSlot*> remembered_;  // by slot
+  std::vector<PoolSlot>* recycle_ = nullptr;  // PoolInput::recycle
+  std::vector<RememberedSlot*> remembered_;   // by slot
   std::int64_t described_ = 0;
   std::deque<classad::ClassAd> owned_;
   std::vector<classad::ClassAd*> copies_;  // by slot: its owned copy, or null

@@ -157,7 +157,11 @@ void send_matches(Self self, const NegotiatorSetup& setup, std::shared_ptr<Gathe
     pending->schedd = to->second;
     pending->ready.term = term;
     for (claim::ClaimOffer& o : offers) {
-      if (g->local_collector) o.slot = slot_index(*g, o.slot);
+      if (g->local_collector) {
+        const std::size_t i = slot_index(*g, o.slot);
+        if (i >= g->keys.size() || g->keys[i] != o.slot) continue;  // not a slot of this cycle's list
+        o.slot = i;
+      }
       const slot_actor& slot = g->slot_endpoints[o.slot];
       if (!slot) continue;
       MatchInfo info;

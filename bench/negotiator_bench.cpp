@@ -13,10 +13,16 @@
 //                   "autoclusters", "submitters", "groups", "cycle_s",
 //                   "matches", "rejections", "phase_s", "slot_evaluations",
 //                   "prefiltered", "jobs_considered", "slot_classes", "pies",
-//                   "pie_spins", "peak_rss_mb"}]}
+//                   "pie_spins", "peak_rss_mb", "board_first_cycle_s",
+//                   "board_cycle_s", "board_matches", "board_rejections",
+//                   "board_summed_slots", "board_phase_s"}]}
 // cycle_s is the median of --runs cycles (one only when a cycle takes over
 // 20 s); reference_cycle_s is the plain algorithm's (every slot assessed
 // one by one), or null where it would not finish within a minute.
+// board_*: the same pool over a negotiator's slot board fed its list
+// (board_feed.h): the first cycle (the feed and every ad described), then
+// the median of --runs cycles over the unchanged board (busy slots no
+// request can take only summed: board_summed_slots).
 // Usage: negotiator_bench [--pool favourable|realistic|all] [--min-slots N]
 //   [--max-slots N] [--min-cores N] [--max-cores N] [--runs N] [--threads N]
 // (--threads: the threads a cycle's per-slot phases may use; default 1).
@@ -46,7 +52,9 @@
 #include "model/accounting/group_tree.h"
 #include "model/classad/parser.h"
 #include "model/config/config.h"
+#include "model/negotiation/board_feed.h"
 #include "model/negotiation/negotiation_cycle.h"
+#include "model/negotiation/slot_board.h"
 
 using namespace cara;
 
@@ -189,6 +197,24 @@ double realistic_cycle(bench::BenchPool& pool, negotiation::CycleResult& result)
   return seconds_now(origin) - start;
 }
 
+// The same over a slot board (model/negotiation/slot_board.h) fed the
+// pool's list as a negotiator's collector gives it (board_feed.h): the
+// first cycle describes every ad, the next ones (nothing changed) only
+// the active slots and one of each bundle.
+double board_cycle(bench::BenchPool& pool, negotiation::SlotBoard& board, negotiation::BoardFeed* feed,
+                   negotiation::CycleResult& result) {
+  classad::EvalEnv env;
+  env.now = kNow;
+  negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
+  cycle.set_threads(g_threads);
+  const auto origin = bench::Clock::now();
+  cycle.set_clock([origin] { return seconds_now(origin); });
+  const double start = seconds_now(origin);
+  if (feed != nullptr) feed->feed(board, pool.slots);
+  result = cycle.run(board, pool.submitters);
+  return seconds_now(origin) - start;
+}
+
 nlohmann::json realistic_point(int cores, int repeats) {
   const bench::RealisticPool realistic = bench::realistic_pool(bench::RealisticShape::scaled(cores), 30);
   bench::BenchPool* pool = realistic.pool.get();
@@ -205,6 +231,15 @@ nlohmann::json realistic_point(int cores, int repeats) {
     if (runs.back() > 20) break;
   }
   const negotiation::CycleStats& st = result.stats;
+  negotiation::SlotBoard board;
+  negotiation::BoardFeed feed;
+  negotiation::CycleResult on_board;
+  const double board_first = board_cycle(*pool, board, &feed, on_board);
+  std::vector<double> board_runs;
+  for (int i = 0; i < repeats; ++i) {
+    board_runs.push_back(board_cycle(*pool, board, nullptr, on_board));
+    if (board_runs.back() > 20) break;
+  }
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
   return {{"cores", realistic.cores},
@@ -230,6 +265,14 @@ nlohmann::json realistic_point(int cores, int repeats) {
           {"candidate_slots", st.candidate_slots},
           {"pies", st.pies},
           {"pie_spins", st.pie_spins},
+          {"board_first_cycle_s", board_first},
+          {"board_cycle_s", bench::median(board_runs)},
+          {"board_matches", on_board.stats.matches},
+          {"board_rejections", on_board.stats.rejections},
+          {"board_summed_slots", on_board.stats.summed_slots},
+          {"board_phase_s",
+           {on_board.stats.duration_phase1, on_board.stats.duration_phase2, on_board.stats.duration_phase3,
+            on_board.stats.duration_phase4}},
           {"peak_rss_mb", static_cast<double>(usage.ru_maxrss) / 1024.0}};
 }
 

@@ -185,7 +185,13 @@ double cycle_seconds(Pool& pool, bool classes, std::int64_t& matches,
   return s;
 }
 
-double realistic_cycle(bench::BenchPool& pool, negotiation::CycleResult& result) {
+// One cycle over the pool's list, or over `board` (model/negotiation/
+// slot_board.h) fed the list first by `feed` as a negotiator's collector
+// gives it (board_feed.h; no feed: the board as it is). Over a board the
+// first cycle describes every ad, the next ones (nothing changed) only the
+// active slots and one of each bundle.
+double realistic_cycle(bench::BenchPool& pool, negotiation::CycleResult& result,
+                       negotiation::SlotBoard* board = nullptr, negotiation::BoardFeed* feed = nullptr) {
   classad::EvalEnv env;
   env.now = kNow;
   negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
@@ -193,25 +199,12 @@ double realistic_cycle(bench::BenchPool& pool, negotiation::CycleResult& result)
   const auto origin = bench::Clock::now();
   cycle.set_clock([origin] { return seconds_now(origin); });
   const double start = seconds_now(origin);
-  result = cycle.run(pool.slots, pool.submitters);
-  return seconds_now(origin) - start;
-}
-
-// The same over a slot board (model/negotiation/slot_board.h) fed the
-// pool's list as a negotiator's collector gives it (board_feed.h): the
-// first cycle describes every ad, the next ones (nothing changed) only
-// the active slots and one of each bundle.
-double board_cycle(bench::BenchPool& pool, negotiation::SlotBoard& board, negotiation::BoardFeed* feed,
-                   negotiation::CycleResult& result) {
-  classad::EvalEnv env;
-  env.now = kNow;
-  negotiation::NegotiationCycle cycle(pool.policy, *pool.accountant, pool.groups, env);
-  cycle.set_threads(g_threads);
-  const auto origin = bench::Clock::now();
-  cycle.set_clock([origin] { return seconds_now(origin); });
-  const double start = seconds_now(origin);
-  if (feed != nullptr) feed->feed(board, pool.slots);
-  result = cycle.run(board, pool.submitters);
+  if (board == nullptr) {
+    result = cycle.run(pool.slots, pool.submitters);
+  } else {
+    if (feed != nullptr) feed->feed(*board, pool.slots);
+    result = cycle.run(*board, pool.submitters);
+  }
   return seconds_now(origin) - start;
 }
 
@@ -234,10 +227,10 @@ nlohmann::json realistic_point(int cores, int repeats) {
   negotiation::SlotBoard board;
   negotiation::BoardFeed feed;
   negotiation::CycleResult on_board;
-  const double board_first = board_cycle(*pool, board, &feed, on_board);
+  const double board_first = realistic_cycle(*pool, on_board, &board, &feed);
   std::vector<double> board_runs;
   for (int i = 0; i < repeats; ++i) {
-    board_runs.push_back(board_cycle(*pool, board, nullptr, on_board));
+    board_runs.push_back(realistic_cycle(*pool, on_board, &board));
     if (board_runs.back() > 20) break;
   }
   struct rusage usage {};

@@ -217,6 +217,13 @@ TEST_CASE("cara q, hold, release, rm and history against a running pool", "[inte
       },
       30));
   CHECK(tool({"history", "-af", "ClusterId", "-constraint", "ClusterId == 1"}).out == "1\n");
+  // Tools that name the schedd (-name) find it through the collector: the
+  // restarted one once its first ad is in.
+  REQUIRE(await(
+      [&] {
+        return run_process({CARA_BINARY, "q", "--config", reader, "-name", "ap.pool"}).exit_code == 0;
+      },
+      30));
   auto no_such = node_admin({"off", "-daemon", "GRIDMANAGER", "ap.pool"});
   CHECK(no_such.exit_code == 1);
   CHECK_THAT(no_such.err, Catch::Contains("this node runs no GRIDMANAGER; it runs SCHEDD"));

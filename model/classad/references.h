@@ -8,15 +8,19 @@
 
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "model/classad/classad.h"
 #include "model/classad/expr.h"
 
 namespace cara::classad {
 
-// Case-insensitive ordered set of attribute names (first spelling kept).
+// Case-insensitive ordered set of attribute names (first spelling kept),
+// searched without making a string.
 struct NameLess {
-  bool operator()(const std::string& a, const std::string& b) const;
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const;
 };
 using NameSet = std::set<std::string, NameLess>;
 
@@ -30,5 +34,13 @@ struct References {
 // itself an expression is followed, so `Requirements = Memory > Need` with
 // `Need = RequestMemory * 2` reports RequestMemory too; cycles end.
 void collect_references(const ExprTree& expr, const ClassAd* my, References& refs);
+
+// The same references by Symbol, each once, in the order first met: for a
+// caller that adds those of a few expressions per slot class, and of
+// thousands of classes per cycle (class_ranks.h), and needs no spelling.
+struct SymbolReferences {
+  std::vector<Symbol> internal, external;
+};
+void collect_references(const ExprTree& expr, const ClassAd* my, SymbolReferences& refs);
 
 }  // namespace cara::classad

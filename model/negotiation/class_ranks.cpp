@@ -48,7 +48,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     std::vector<int> order;
     int group = -2;  // its classes' rank group, once one is seen
     bool presortable = true;
-    classad::References refs;
+    classad::SymbolReferences refs;
   };
   std::vector<Draft> drafts(classes.families());
   for (std::size_t f = 0; f < classes.families(); ++f) {
@@ -77,7 +77,7 @@ ClassRanks::ClassRanks(const SlotPool& pool, const SlotClasses& classes, const N
     FamilyOrder& fo = families_[f];
     const bool presortable = drafts[f].presortable;
     const int group = drafts[f].group;
-    const classad::References& refs = drafts[f].refs;
+    const classad::SymbolReferences& refs = drafts[f].refs;
     fo.order = std::move(drafts[f].order);
     if (!presortable) {
       fo.order.clear();
@@ -180,7 +180,7 @@ bool ClassRanks::at_presorted_rank(int group, const classad::ClassAd& job) const
   return v && v->identical(ranked_value(group));
 }
 
-ClassRank ClassRanks::rank_of(int c, int group, classad::References& refs) const {
+ClassRank ClassRanks::rank_of(int c, int group, classad::SymbolReferences& refs) const {
   static const classad::ClassAd kNoJob;
   const PoolSlot& slot = pool_.slots()[classes_.head(c)];
   // The slot with its Rank at its group's value: what the negotiator's
@@ -254,9 +254,9 @@ void ClassRanks::set_key(std::size_t f, int names, int group) {
   by_key_[static_cast<std::size_t>(it->second)].push_back(static_cast<int>(f));
 }
 
-int ClassRanks::intern(const classad::References& refs) {
-  std::vector<std::string> names;
-  for (const std::string& n : refs.external) names.push_back(to_lower(n));
+int ClassRanks::intern(const classad::SymbolReferences& refs) {
+  std::vector<classad::Symbol> names = refs.external;
+  std::sort(names.begin(), names.end());
   auto [it, fresh] = interned_.emplace(names, static_cast<int>(name_sets_.size()));
   if (fresh) name_sets_.push_back(std::move(names));
   return it->second;
@@ -284,7 +284,7 @@ void ClassRanks::add_class(int c) {
   if (!presort_ || in_order_[k] || classes_.empty(c)) return;
   const int group = groups_.group_of(classes_.head(c));
   if (!rankable(pool_.slots()[classes_.head(c)], group)) return;  // a fresh family stays out of the pool
-  classad::References refs;
+  classad::SymbolReferences refs;
   const ClassRank r = rank_of(c, group, refs);
   const int names = intern(refs);
   if (fresh_family) {
@@ -325,7 +325,7 @@ void ClassRanks::sort_groups(FamilyOrder& fo) const {
 }
 
 bool ClassRanks::independent(int set, const classad::ClassAd& job) const {
-  for (const std::string& name : name_sets_[static_cast<std::size_t>(set)])
+  for (const classad::Symbol name : name_sets_[static_cast<std::size_t>(set)])
     if (job.find(name) != nullptr) return false;
   return true;
 }

@@ -228,8 +228,8 @@ class ClassRanks {
   static bool rankable(const PoolSlot& s, int group);
   // Class `c`'s ranks against no job (with the slot's Rank at group
   // `group`'s value); adds what they look up in the job to `refs`.
-  ClassRank rank_of(int c, int group, classad::References& refs) const;
-  int intern(const classad::References& refs);
+  ClassRank rank_of(int c, int group, classad::SymbolReferences& refs) const;
+  int intern(const classad::SymbolReferences& refs);
   // Class `c` joins the pool-wide order: its weight and use are noted.
   void note_pool_class(int c);
   void sort_groups(FamilyOrder& fo) const;
@@ -257,8 +257,8 @@ class ClassRanks {
   std::unordered_map<std::string, int> remotes_;
   std::size_t late_emptied_ = 0;  // classes of late_ refresh() found empty since the last sweep
   void sweep_late();
-  std::map<std::vector<std::string>, int> interned_;
-  std::vector<std::vector<std::string>> name_sets_;
+  std::map<std::vector<classad::Symbol>, int> interned_;  // sorted
+  std::vector<std::vector<classad::Symbol>> name_sets_;
   // Family `f` ranks with name set `names` at rank group `group`.
   void set_key(std::size_t f, int names, int group);
   std::vector<int> keys_;  // by family

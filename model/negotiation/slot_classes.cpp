@@ -43,7 +43,12 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
     else
       offered.push_back(i);
   }
-  std::vector<std::string> keys = write_keys(offered, 0, threads);
+  std::vector<std::uint32_t> numbers;
+  std::vector<std::string> keys = write_keys(offered, 0, threads, &numbers);
+  if (memo_ != nullptr && grouping_) {
+    start_parts_[0].assign(slots.size(), kNoPart);
+    for (std::size_t k = 0; k < offered.size(); ++k) start_parts_[0][offered[k]] = numbers[k];
+  }
   std::unordered_map<std::string, int> untakeable_keys;
   std::vector<std::size_t> firsts;  // by class: the slot that made it
   for (std::size_t k = 0; k < offered.size(); ++k) {
@@ -61,18 +66,25 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   }
   // Then their families (keyed on the threads too), in class order: the
   // numbers and live lists place() would have made slot by slot.
-  std::vector<std::string> family_keys = write_keys(firsts, 1, threads);
+  std::vector<std::string> family_keys = write_keys(firsts, 1, threads, &numbers);
   for (std::size_t c = 0; c < firsts.size(); ++c) {
     join_family(static_cast<int>(c), firsts[c], std::move(family_keys[c]));
     heads_[c] = classes_[c].slots.front();
     set_live(static_cast<int>(c), true);
   }
+  if (memo_ != nullptr && grouping_) {
+    // A class's slots agree on its family key's part.
+    start_parts_[1].assign(slots.size(), kNoPart);
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (const int c = class_of_[i]; c >= 0) start_parts_[1][i] = numbers[static_cast<std::size_t>(c)];
+  }
   late_from_ = static_cast<int>(classes_.size());
 }
 
 std::vector<std::string> SlotClasses::write_keys(const std::vector<std::size_t>& slots, int kind,
-                                                 Threads threads) {
+                                                 Threads threads, std::vector<std::uint32_t>* numbers) {
   std::vector<std::string> keys(slots.size());
+  if (numbers != nullptr) numbers->assign(slots.size(), kNoPart);
   if (!grouping_) return keys;  // every slot a class and a family of its own
   // With a memo, the class key's part (kind 0) or the family key's (1) is
   // the memo's number of it for the names of this generation.
@@ -81,14 +93,16 @@ std::vector<std::string> SlotClasses::write_keys(const std::vector<std::size_t>&
   std::mutex absorbing;
   parallel_chunks(slots.size(), threads.count, threads.min_slots, [&](std::size_t begin, std::size_t end) {
     SlotKeyWriter writer;
-    for (std::size_t k = begin; k < end; ++k) keys[k] = key_of(writer, slots[k], kind, true);
+    for (std::size_t k = begin; k < end; ++k)
+      keys[k] = key_of(writer, slots[k], kind, true, numbers != nullptr ? &(*numbers)[k] : nullptr);
     std::lock_guard lock(absorbing);
     keys_.absorb(std::move(writer));
   });
   return keys;
 }
 
-std::string SlotClasses::key_of(SlotKeyWriter& writer, std::size_t slot, int kind, bool remembered) {
+std::string SlotClasses::key_of(SlotKeyWriter& writer, std::size_t slot, int kind, bool remembered,
+                                std::uint32_t* number_out) {
   const PoolSlot& s = pool_.slots()[slot];
   const bool with_use = kind == 0;
   const std::vector<classad::Symbol>& names = kind == 0 ? name_symbols_ : match_symbols_;
@@ -100,12 +114,42 @@ std::string SlotClasses::key_of(SlotKeyWriter& writer, std::size_t slot, int kin
   RememberedSlot* e = remembered ? pool_.remembered(slot) : nullptr;
   const std::uint32_t generation = generation_[kind];
   if (e != nullptr) {
-    if (const std::int64_t number = e->key_part(kind, generation); number >= 0)
+    if (const std::int64_t number = e->key_part(kind, generation); number >= 0) {
+      if (number_out != nullptr) *number_out = static_cast<std::uint32_t>(number);
       return key(static_cast<std::uint32_t>(number));
+    }
   }
   const std::uint32_t number = memo_->part_number(kind, generation, writer.attributes(s, names));
   if (e != nullptr) e->keep_key_part(kind, generation, number);
+  if (number_out != nullptr) *number_out = number;
   return key(number);
+}
+
+const std::vector<classad::Symbol>& SlotClasses::resources_of(const PoolSlot& s) {
+  const PoolSlot::ConsumptionExprs* exprs = &s.consumptions();
+  auto it = resources_.find(exprs);
+  if (it != resources_.end()) return it->second;
+  std::vector<classad::Symbol> names;
+  for (const auto& [resource, expr] : *exprs) names.push_back(classad::intern(resource));
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return resources_.emplace(exprs, std::move(names)).first->second;
+}
+
+std::string SlotClasses::rekey(std::size_t slot, int kind) {
+  if (!grouping_) return {};
+  const std::vector<std::uint32_t>& start = start_parts_[kind];
+  if (slot < start.size() && start[slot] != kNoPart) {
+    // The part of the start, then what consume() changed since (the
+    // weight is in every key): a marker makes it longer than any number
+    // alone, so it equals no key written whole.
+    const PoolSlot& s = pool_.slots()[slot];
+    std::string part(reinterpret_cast<const char*>(&start[slot]), sizeof start[slot]);
+    part += '+';
+    if (SlotKeyWriter::append_inline_values(*s.ad, resources_of(s), part))
+      return SlotKeyWriter::key_with(s, kind == 0, part);
+  }
+  return key_of(keys_, slot, kind, false);
 }
 
 bool SlotClasses::reads(classad::Symbol name) const {
@@ -162,8 +206,8 @@ void SlotClasses::join_family(int c, std::size_t slot, std::string key) {
 int SlotClasses::place(std::size_t slot) {
   // The slot's ad changed this cycle (an owned copy): keyed from it, not
   // from what the memo remembers of the input ad.
-  const auto [c, fresh] = class_for(slot, grouping_ ? key_of(keys_, slot, 0, false) : std::string());
-  if (fresh) join_family(c, slot, grouping_ ? key_of(keys_, slot, 1, false) : std::string());
+  const auto [c, fresh] = class_for(slot, rekey(slot, 0));
+  if (fresh) join_family(c, slot, rekey(slot, 1));
   class_of_[slot] = c;
   join_class(c, slot);
   if (live_pos_[static_cast<std::size_t>(c)] < 0) set_live(c, true);

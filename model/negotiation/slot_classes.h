@@ -126,9 +126,9 @@ class SlotClasses {
 
   // Slot `slot` is matched: it leaves its class.
   void take(std::size_t slot);
-  // Slot `slot`'s ad changed (a partitionable slot gave some of its
-  // resources away): it moves to the class its ad now belongs to, which is
-  // returned.
+  // Slot `slot`'s ad changed in its Consumption<R> resources (a
+  // partitionable slot gave some of them away) and SlotWeight: it moves to
+  // the class its ad now belongs to, which is returned.
   int reclassify(std::size_t slot);
 
  private:
@@ -150,11 +150,25 @@ class SlotClasses {
   };
   // The keys of `slots` (pool indices), written on `threads`; empty ones
   // without grouping.
-  std::vector<std::string> write_keys(const std::vector<std::size_t>& slots, int kind, Threads threads);
+  // With a memo, `numbers` (if not null) gets the numbers of their
+  // attribute parts, by position in `slots`.
+  std::vector<std::string> write_keys(const std::vector<std::size_t>& slots, int kind, Threads threads,
+                                      std::vector<std::uint32_t>* numbers = nullptr);
   // The class key (`kind` 0) or family key (1) of pool slot `slot`; with a
   // memo, its attribute part as the memo numbers it (`remembered`: as the
-  // memo may remember it for the slot's input ad).
-  std::string key_of(SlotKeyWriter& writer, std::size_t slot, int kind, bool remembered);
+  // memo may remember it for the slot's input ad), that number in `number`.
+  std::string key_of(SlotKeyWriter& writer, std::size_t slot, int kind, bool remembered,
+                     std::uint32_t* number = nullptr);
+  // The key of kind `kind` of a slot whose resources changed since the
+  // start (reclassify()): with a memo, the number of the part it was keyed
+  // with then and its resources' values now, instead of a whole new part
+  // (some 65 attributes followed through the ad, per match). Two slots
+  // with the same such key agree on everything their whole keys would
+  // hold; two that agree may still differ here (say, one carved down to
+  // what another had from the start): classes finer than they need be,
+  // which changes no match (the plain algorithm is the finest).
+  std::string rekey(std::size_t slot, int kind);
+  const std::vector<classad::Symbol>& resources_of(const PoolSlot& slot);
   // The class of `key`, made (without a family yet) if new: (class, made).
   std::pair<int, bool> class_for(std::size_t slot, std::string key);
   // Class `c`, made for `slot`, joins the family of `key`.
@@ -195,6 +209,12 @@ class SlotClasses {
   std::vector<int> signatures_;               // by family
   std::vector<double> fixed_weights_;         // by family
   std::unordered_map<std::string, int> by_key_;
+  // With a memo: by slot, the numbers of the attribute parts of the class
+  // key (0) and family key (1) it was keyed with at the start, or kNoPart.
+  static constexpr std::uint32_t kNoPart = 0xffffffffu;
+  std::vector<std::uint32_t> start_parts_[2];
+  // The Consumption<R> resource names of each set of expressions, sorted.
+  std::unordered_map<const PoolSlot::ConsumptionExprs*, std::vector<classad::Symbol>> resources_;
 };
 
 }  // namespace cara::negotiation

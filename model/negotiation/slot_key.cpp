@@ -74,6 +74,39 @@ std::string SlotKeyWriter::key_with(const PoolSlot& s, bool with_use, std::strin
   return k;
 }
 
+namespace {
+
+// An inline value as a key holds it: a kind byte, then its bytes.
+void append_inline(const classad::ClassAd::IndexSlot& entry, std::string& k) {
+  const auto tag = static_cast<std::uint8_t>(entry.tag);
+  k += static_cast<char>(tag);
+  if (tag >= classad::ClassAd::IndexSlot::String0) {
+    k.append(entry.v.s, tag - classad::ClassAd::IndexSlot::String0);
+  } else if (tag >= classad::ClassAd::IndexSlot::Boolean) {
+    k.append(reinterpret_cast<const char*>(&entry.v), sizeof entry.v.i);  // its bytes, whichever type
+  }
+}
+
+}  // namespace
+
+bool SlotKeyWriter::append_inline_values(const classad::ClassAd& ad,
+                                         const std::vector<classad::Symbol>& names, std::string& out) {
+  const std::size_t was = out.size();
+  for (const classad::Symbol name : names) {
+    out.append(reinterpret_cast<const char*>(&name), sizeof name);
+    const classad::ClassAd::IndexSlot* entry = ad.find_slot(name);
+    if (entry == nullptr) {
+      out += '\xff';  // absent: no tag has this value
+    } else if (entry->has_inline_value()) {
+      append_inline(*entry, out);
+    } else {
+      out.resize(was);
+      return false;
+    }
+  }
+  return true;
+}
+
 const std::string& SlotKeyWriter::attributes(const PoolSlot& s, const std::vector<classad::Symbol>& names) {
   // Written into a buffer that keeps its capacity: a key of some 65
   // attributes grown by appends was reallocated about seven times, which
@@ -129,13 +162,7 @@ const std::string& SlotKeyWriter::attributes(const PoolSlot& s, const std::vecto
     if (entry == nullptr) continue;
     k.append(reinterpret_cast<const char*>(&name), sizeof name);
     if (entry->has_inline_value()) {
-      const auto tag = static_cast<std::uint8_t>(entry->tag);
-      k += static_cast<char>(tag);
-      if (tag >= classad::ClassAd::IndexSlot::String0) {
-        k.append(entry->v.s, tag - classad::ClassAd::IndexSlot::String0);
-      } else if (tag >= classad::ClassAd::IndexSlot::Boolean) {
-        k.append(reinterpret_cast<const char*>(&entry->v), sizeof entry->v.i);  // its bytes, whichever type
-      }
+      append_inline(*entry, k);
       continue;
     }
     const classad::Attribute& a = ad.at(*entry);

@@ -32,6 +32,12 @@ class SlotKeyWriter {
   // which CurrentRank), then `attributes` (that part, or the memo's number
   // of it).
   static std::string key_with(const PoolSlot& slot, bool with_use, std::string_view attributes);
+  // Appends the values of `names` (sorted by symbol) in `ad` as
+  // attributes() writes them; false, with `out` as it was, when one of
+  // them is not an inline value (an expression, a long string), which
+  // attributes() would follow. An absent name is written too.
+  static bool append_inline_values(const classad::ClassAd& ad, const std::vector<classad::Symbol>& names,
+                                   std::string& out);
   // How many expression trees the caches hold.
   std::size_t cached() const { return refs_.size() + texts_.size(); }
   // Whether an expression of a slot this writer followed refers to `name`.

@@ -1,6 +1,10 @@
 // Slot classes (slot_classes.h, slot_key.h): slots alike to every
 // expression of the cycle are one class, and slots that differ in a value
 // the cycle reads are never one.
+#include "model/negotiation/slot_classes.h"
+
+#include "model/negotiation/class_names.h"
+#include "model/negotiation/slot_memo.h"
 #include "tests/unit/negotiation/support.h"
 
 using namespace cara;
@@ -38,4 +42,54 @@ TEST_CASE("slots are one class only when every value the cycle reads is the same
   CHECK(plain.stats.slot_classes == 14);
   REQUIRE(plain.matches.size() == 1);
   CHECK(plain.matches[0].slot_name == r.matches[0].slot_name);
+}
+
+TEST_CASE("a partitionable slot that gave resources away is classed by what it has left",
+          "[negotiation][issue30]") {
+  // Four machines alike, partitionable with a consumption policy. With a
+  // memo, a carved slot is keyed by the part it was keyed with at the
+  // start and its resources now (SlotClasses::rekey): the slots carved
+  // alike share a class, the others do not, and a resource that is no
+  // plain value any more is keyed whole.
+  Pool p("");
+  for (int m = 0; m < 4; ++m)
+    p.slots.push_back(
+        slot("slot1@m" + std::to_string(m),
+             "PartitionableSlot = true; ConsumptionCpus = TARGET.RequestCpus; "
+             "ConsumptionMemory = TARGET.RequestMemory; Requirements = TARGET.RequestCpus <= MY.Cpus",
+             8));
+  p.submit("alice@example.org", 1, 1);
+  classad::EvalEnv env;
+  env.now = kNow;
+  for (const bool memo_on : {true, false}) {
+    INFO("memo " << memo_on);
+    negotiation::SlotMemo memo;
+    negotiation::SlotPool pool(negotiation::pool_input(p.slots), p.policy, p.accountant, env, {},
+                               memo_on ? &memo : nullptr);
+    negotiation::ClassNames read = negotiation::class_names(p.policy, p.submitters);
+    negotiation::SlotClasses classes(pool, std::move(read.names), std::move(read.match_names), true, {},
+                                     memo_on ? &memo : nullptr);
+    REQUIRE(classes.size() == 1);
+    const int start = classes.class_of(0);
+    auto carve = [&](std::size_t i, const std::string& cpus) {
+      classad::ClassAd& ad = pool.own(i);
+      ad.insert("Cpus", *classad::parse_expression(cpus));
+      ad.set("Memory", 1024.0);
+      pool.slots()[i].weight = 4;
+      return classes.reclassify(i);
+    };
+    const int four = carve(0, "4.0");
+    CHECK(four != start);
+    CHECK(classes.family_of(four) != classes.family_of(start));
+    CHECK(carve(1, "4.0") == four);  // carved alike: one class
+    const int two = carve(2, "2.0");
+    CHECK(two != four);
+    CHECK(two != start);
+    const int expr = carve(3, "2.0 + 2");  // keyed whole
+    CHECK(expr != four);
+    CHECK(expr != start);
+    // Slot 1 carved again, back to what slot 0 has.
+    CHECK(carve(1, "2.0") == two);
+    CHECK(classes.head(four) == 0);
+  }
 }

@@ -49,7 +49,9 @@ std::string AccountantConfig::group_of(std::string_view submitter) const {
     const std::size_t dot = name.rfind('.');
     if (dot == std::string::npos) return kNoGroup;
     name.resize(dot);
-    if (is_group(name)) return name;
+    // Both lower-cased: compared as they are (asked of the user of every
+    // busy slot, each cycle).
+    if (std::find(groups.begin(), groups.end(), name) != groups.end()) return name;
   }
 }
 

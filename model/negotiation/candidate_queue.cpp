@@ -217,13 +217,22 @@ void CandidateQueue::fill(const std::function<bool(double weight)>& affordable,
   // Classes made this cycle (a partitionable slot that gave resources
   // away) are in no family's order, and in the pool-wide one only when
   // ranked: the others are assessed one by one.
-  for (int c : classes_.late_live()) {
+  auto list_late = [&](int c) {
     const int f = classes_.family_of(c);
     if (pool_walk && ranks_.in_pool(f) && family_independent(f)) {
       if (!ranks_.ranked(c)) assess_class(c);
     } else if (ranks_.presorted(f) && family_independent(f)) {
       assess_class(c);
     }
+  };
+  if (pool_walk) {
+    // A ranked class is walked in the pool-wide order (its family is in
+    // the pool) or left to list() (its family's ranks are not the job's):
+    // only those the ranks left out can need listing here.
+    for (int c : ranks_.unranked_late())
+      if (classes_.late(c) && !classes_.empty(c)) list_late(c);
+  } else {
+    for (int c : classes_.late_live()) list_late(c);
   }
   if (pool_walk) {
     pool_walked_ = true;

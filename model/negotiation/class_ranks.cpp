@@ -281,9 +281,10 @@ void ClassRanks::add_class(int c) {
   FamilyOrder& fo = families_[fk];
   if (!fo.may_be_taken) ++flips_;
   fo.may_be_taken = true;  // what a slot left over offers is not known ahead
-  if (!presort_ || in_order_[k] || classes_.empty(c)) return;
+  if (in_order_[k]) return;
+  if (!presort_ || classes_.empty(c)) return note_unranked(c);
   const int group = groups_.group_of(classes_.head(c));
-  if (!rankable(pool_.slots()[classes_.head(c)], group)) return;  // a fresh family stays out of the pool
+  if (!rankable(pool_.slots()[classes_.head(c)], group)) return note_unranked(c);  // a fresh family stays out
   classad::SymbolReferences refs;
   const ClassRank r = rank_of(c, group, refs);
   const int names = intern(refs);
@@ -297,7 +298,7 @@ void ClassRanks::add_class(int c) {
   // A class whose ranks look up other names than its family's, or rank at
   // another group's value, stays out (requests assess it on its own):
   // whether a request walks a family must not change while it walks.
-  if (in_pool_[fk] == 0 || names != fo.job_names || group != fo.rank_group) return;
+  if (in_pool_[fk] == 0 || names != fo.job_names || group != fo.rank_group) return note_unranked(c);
   ranks_[k] = r;
   in_order_[k] = 1;
   note_pool_class(c);
@@ -310,6 +311,14 @@ void ClassRanks::add_class(int c) {
                                   return a.cls < b.cls;
                                 }),
                place);
+}
+
+void ClassRanks::note_unranked(int c) {
+  const auto k = static_cast<std::size_t>(c);
+  if (in_unranked_.size() <= k) in_unranked_.resize(k + 1, 0);
+  if (in_unranked_[k] != 0) return;
+  in_unranked_[k] = 1;
+  unranked_late_.push_back(c);
 }
 
 void ClassRanks::sort_groups(FamilyOrder& fo) const {

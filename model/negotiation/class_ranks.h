@@ -80,6 +80,12 @@ class ClassRanks {
   // its resources away, into a class no slot had before): ranked, and put
   // in the pool-wide order (late()) when its family's ranks allow.
   void add_class(int c);
+  // The classes add_class() left out of the pool-wide order (each once,
+  // in the order first given; some may be empty by now): of the classes
+  // made during the cycle, the only ones a request that walks the pool
+  // assesses on their own (CandidateQueue::fill), instead of passing over
+  // every other one for each request.
+  const std::vector<int>& unranked_late() const { return unranked_late_; }
 
   // The pool-wide order: the classes of every presorted family, best
   // first, in tie groups as a family's; `kPool` stands for it where a
@@ -250,6 +256,9 @@ class ClassRanks {
   std::vector<unsigned char> reasons_only_;  // by class
   std::size_t flips_ = 0;                    // families made takeable since
   std::vector<PoolPlace> late_;              // sorted by place (goes_before, then class)
+  std::vector<int> unranked_late_;
+  std::vector<unsigned char> in_unranked_;  // by class: in unranked_late_
+  void note_unranked(int c);
   std::uint64_t late_version_ = 0;
   PoolWeights weights_;
   std::vector<BusyClass> busy_;

@@ -118,6 +118,7 @@ class SlotClasses {
   // resources away, into a class no slot had before): the cycle's rank
   // orders (class_ranks.h), made at the start, do not hold them.
   const std::vector<int>& late_live() const { return late_live_; }
+  bool late(int c) const { return c >= late_from_; }
 
   // Busy slots no request can take (PoolSlot::untakeable): on offer to
   // none, so no request walks them, but one slot of each class they would

@@ -70,7 +70,7 @@ std::vector<CustomerRecord*> Accountant::charged(const std::string& submitter) {
     const std::size_t dot = group.rfind('.');
     if (dot == std::string::npos) break;
     group.resize(dot);
-    if (!config_.is_group(group)) break;
+    if (!config_.is_lower_group(group)) break;
   }
   return out;
 }

@@ -49,16 +49,16 @@ std::string AccountantConfig::group_of(std::string_view submitter) const {
     const std::size_t dot = name.rfind('.');
     if (dot == std::string::npos) return kNoGroup;
     name.resize(dot);
-    // Both lower-cased: compared as they are (asked of the user of every
-    // busy slot, each cycle).
-    if (std::find(groups.begin(), groups.end(), name) != groups.end()) return name;
+    if (is_lower_group(name)) return name;
   }
 }
 
 bool AccountantConfig::is_group(std::string_view name) const {
-  // Compared without lower-casing a copy: the negotiator asks this of the
-  // user of every busy slot, each cycle.
   return std::any_of(groups.begin(), groups.end(), [&](const std::string& g) { return iequals(g, name); });
+}
+
+bool AccountantConfig::is_lower_group(std::string_view lower) const {
+  return std::find(groups.begin(), groups.end(), lower) != groups.end();
 }
 
 double AccountantConfig::initial_factor(std::string_view name, bool is_group) const {

@@ -35,6 +35,10 @@ struct AccountantConfig {
   std::string group_of(std::string_view submitter) const;
   // Whether GROUP_NAMES lists `name` (case-insensitive).
   bool is_group(std::string_view name) const;
+  // The same for a name already lower-cased (group_of()'s and its parent
+  // groups'), compared as it is: asked of the user of every busy slot,
+  // each cycle.
+  bool is_lower_group(std::string_view lower) const;
 
   // The factor a new record starts with: nice users ("nice-user." names)
   // NICE_USER_PRIO_FACTOR, submitters outside the local domain

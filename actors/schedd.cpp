@@ -185,7 +185,11 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
     st.slots.forget(slot);
     carry_out(self, std::move(out));
   });
-  self->delayed_send(self, setup.tick_every, Timer{});
+  // The first tick at once: the queue as read back is stored and the
+  // schedd advertised before anything else, so that tools that find it by
+  // name in the collector (`cara q -name`) see a restarted schedd at once,
+  // not a tick later (issue 21, "Recovery": serving again).
+  self->send(self, Timer{});
   return {
       [self, setup](SubmitRequest& r) -> caf::result<SubmitReply> {
         if (auto no = setup.context.refused(self, net::Permission::Write, "schedd"))

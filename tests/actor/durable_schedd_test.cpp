@@ -119,6 +119,22 @@ TEST_CASE_METHOD(DurablePool, "a schedd started on the store of another has its 
   for (const classad::ClassAd& j : queue()) CHECK(schedd::job_id(j).str() != "1.0");
 }
 
+TEST_CASE_METHOD(DurablePool, "a restarted schedd is in the collector at once, with its queue as read back",
+                 "[actors][durability]") {
+  // Tools find a schedd by name in the collector (`cara q -name`): a
+  // restarted one must be there before its first periodic tick, with the
+  // jobs it read back. The whole pool restarts, so the collector is new
+  // and holds only what the new schedd advertised; no clock advances.
+  start_durable();
+  REQUIRE(submit("executable = /bin/true\nqueue 3\n").ok);
+  stop();
+  start_durable();
+  const AdQueryReply ads_now = ads(collector::AdType::Scheduler);
+  REQUIRE(ads_now.ads.size() == 1);
+  const classad::ClassAd& ad = ads_now.ads[0].ad;
+  CHECK(num(ad, "TotalIdleJobs") + num(ad, "TotalRunningJobs") == 3);
+}
+
 TEST_CASE_METHOD(PoolFixture, "a schedd that stores nothing says it keeps no history",
                  "[actors][durability]") {
   start({});

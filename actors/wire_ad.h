@@ -1,7 +1,8 @@
 // A ClassAd as a message field. In one process CAF never serializes a
 // message, so the ad travels as it is (its expression trees shared); across
 // nodes it travels as new-syntax text, which the parser reads back exactly
-// (unparse round-trips, fuzzed in tests/fuzz). A peer sending text that
+// (unparse round-trips, fuzzed in tests/fuzz), values spelled alike in the
+// ads a thread reads sharing one tree (wire_parse). A peer sending text that
 // does not parse gets a deserialization error, never a half-read ad.
 #pragma once
 

@@ -164,6 +164,28 @@ TEST_CASE("an ad that does not parse is a deserialization error, not a half-read
   CHECK(a.ad.size() == 0);
 }
 
+TEST_CASE("ads read from the wire share the trees of values spelled alike", "[actors][wire]") {
+  // Two slots of one machine as a collector receives them: only the name
+  // differs. What they spell alike is one tree; what is read is what the
+  // plain parser reads.
+  Wire w;
+  auto slot = [](int n) {
+    return *classad::parse_classad(
+        "[ Name = \"slot" + std::to_string(n) +
+        "@ep\"; OpSys = \"LINUX\"; Memory = 4096; "
+        "Start = (TARGET.RequestMemory <= MY.Memory) && (TARGET.Owner != \"root\"); "
+        "Env = [ A = \"x\"; B = { 1, 2 } ] ]");
+  };
+  const WireAd a = w.crosses(WireAd{slot(1)}), b = w.crosses(WireAd{slot(2)});
+  for (const char* name : {"Start", "Env", "OpSys"}) {
+    INFO(name);
+    CHECK(a.ad.lookup(name).get() == b.ad.lookup(name).get());
+  }
+  CHECK(a.ad.lookup("Name").get() != b.ad.lookup("Name").get());
+  CHECK(a.ad.same_as(slot(1)));
+  CHECK(b.ad.same_as(slot(2)));
+}
+
 TEST_CASE("job ids cross typed, and one that names no job does not load", "[actors][wire]") {
   Wire w;
   const JobFinished f = w.crosses(JobFinished{"1.1#s", schedd::JobId{12, 3}, false, 0, "", false, 0});

@@ -14,9 +14,9 @@ bool wire_parse(const std::string& text, classad::ClassAd& ad, std::string& erro
   // Ads from the wire come in streams that spell most values alike (the
   // slots of a machine, the machines of a site, the jobs of a cluster):
   // through the receiving thread's cache they share one immutable tree per
-  // spelling. A realistic slot ad takes 7.4 KB so instead of 20 KB, which
-  // is most of a central manager's memory at 100,000 slots (issue 30,
-  // section 5: the pool at scale).
+  // spelling. With the fitting below, a realistic slot ad takes 7.4 KB
+  // instead of 20 KB, and slot ads are most of a central manager's memory
+  // at 100,000 slots (issue 30, section 5: the pool at scale).
   classad::ExprCache* shared = classad::ExprCache::for_this_thread(classad::StringSyntax::New);
   auto parsed = shared != nullptr ? classad::parse_new_classad_sharing(text, *shared)
                                   : classad::parse_new_classad(text);

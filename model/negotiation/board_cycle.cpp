@@ -1,6 +1,7 @@
 // A negotiation cycle over a negotiator's slot board (slot_board.h): the
 // slots a match may use and one of each bundle, the rest as a digest, or
 // every slot when an expression reads what the left-out slots would add.
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -23,7 +24,10 @@ CycleResult NegotiationCycle::run(SlotBoard& board, const std::vector<SubmitterR
   // (the plain algorithm) every slot is a class of its own: all of them.
   const ClassNames read = class_names(policy_, submitters);
   if (classes_on_ && !remote_reads(read).machine) {
-    board.cycle_slots(class_key_names(read.names, read.match_names).names, slots);
+    std::int64_t jobs = 0;
+    for (const SubmitterRequests& s : submitters)
+      for (const Request& r : s.requests) jobs += std::max<std::int64_t>(r.count, 0);
+    board.cycle_slots(class_key_names(read.names, read.match_names).names, jobs, slots);
     result = run_input(slots.input, read, submitters, &board.numbering(), false);
   }
   if (!result) {

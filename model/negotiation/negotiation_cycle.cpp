@@ -571,8 +571,11 @@ std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input, c
   auto ranks = std::make_unique<RankViews>(*pool, *classes, policy_, env_, classes_on_, jobs, threads);
   stats.rank_views = static_cast<std::int64_t>(ranks->size());
   stats.slot_classes = static_cast<std::int64_t>(classes->live().size());
+  // The idle slots a board left out are candidates too; those of them
+  // that it gave the cycle are counted there.
   for (std::size_t i = 0; i < pool->slots().size(); ++i)
-    if (classes->class_of(i) >= 0) ++stats.candidate_slots;
+    if (classes->class_of(i) >= 0 && !pool->slots()[i].bundle_slot) ++stats.candidate_slots;
+  if (input.digest != nullptr) stats.candidate_slots += input.digest->idle;
   if (clock_) stats.duration_phase3 = clock_() - phase3_start;
   // Phase 4: matchmaking.
   Cycle cycle(policy_, accountant_, groups_, env_, submitters, result, prefilter_on_);

@@ -13,7 +13,8 @@
 namespace cara::negotiation {
 namespace {
 
-enum class Part { Active, Quiet, Bundled };
+// Idle: offered and idle, grouped as the bundled slots are (slot_board.h).
+enum class Part { Active, Quiet, Bundled, Idle };
 
 // What the parts depend on in the policy: a change describes every slot
 // again.
@@ -38,16 +39,18 @@ struct Fingerprint {
   }
 };
 
-// A bundle: slots of one submitter's jobs, at one CurrentRank and
-// SlotWeight, alike to the class key's names (the number of their key
-// part, slot_memo.h) — every field of the class key (slot_key.h) that can
-// differ among bundled slots, the submitter's EUP a function of its name.
+// A bundle: idle slots, or slots of one submitter's jobs, at one
+// CurrentRank and SlotWeight, alike to the class key's names (the number
+// of their key part, slot_memo.h) — every field of the class key
+// (slot_key.h) that can differ among bundled slots, the submitter's EUP a
+// function of its name.
 struct BundleKey {
+  bool idle = false;
   std::string submitter;
   double current_rank = 0, weight = 0;
   bool consumption = false;
   std::uint32_t part = 0;
-  auto tie() const { return std::tie(submitter, current_rank, weight, consumption, part); }
+  auto tie() const { return std::tie(idle, submitter, current_rank, weight, consumption, part); }
   bool operator<(const BundleKey& o) const { return tie() < o.tie(); }
 };
 
@@ -111,7 +114,8 @@ struct SlotBoard::Impl {
   // The active slots in key order: a sorted vector, which every cycle
   // walks whole while a few change.
   std::vector<std::pair<Key, Entry*>> active;
-  std::map<Key, Entry*> bundled;
+  std::map<Key, Entry*> bundled;  // the bundled and the idle slots
+  std::size_t idle = 0;           // how many of them are idle
   bool prepared = false;
   Fingerprint policy;
   SlotMemo memo;
@@ -121,7 +125,7 @@ struct SlotBoard::Impl {
   std::vector<std::int64_t> significant_count;  // by list number (SlotMemo::significant_id)
   std::vector<Table> tables;
   std::uint64_t calls = 0;
-  std::size_t last_bundles = 0;
+  std::size_t last_bundles = 0, last_idle_bundles = 0;
   std::int64_t described = 0;
   Named claimed, matched;
   ChangeLog claim_log;
@@ -151,7 +155,10 @@ Part SlotBoard::Impl::part_of(const Entry& e) const {
   // settle_slot()'s rules, which depend on the policy alone for these.
   const bool offered = s.use == SlotUse::Idle || (s.use == SlotUse::Busy && policy.consider_preemption);
   if (!offered) return Part::Quiet;
-  if (s.use != SlotUse::Busy) return Part::Active;
+  // An idle slot: grouped with those alike, but where a partitionable
+  // slot adopts busy dynamic slots (SlotPool::adopt_dynamic_slots), which
+  // makes it alike to no other.
+  if (s.use != SlotUse::Busy) return policy.pslot_children ? Part::Active : Part::Idle;
   const bool untakeable = s.rank_constant && !(s.rank_value > s.current_rank) && !policy.priority_preemption;
   if (!untakeable) return Part::Active;
   // Whether its job is within MaxJobRetirementTime changes with the clock
@@ -188,6 +195,7 @@ void SlotBoard::Impl::sum(const Entry& e, int sign, PoolDigest& d, Counts& c) co
   }
   const PoolSlot& s = e.known.slot;
   if (e.part == Part::Quiet) d.trimmed += sign;
+  if (e.part == Part::Idle) d.idle += sign;
   d.weight += sign * s.weight;
   auto add = [sign](std::map<std::string, double>& sums, std::map<std::string, std::int64_t>& counts,
                     const std::string& name, double amount) {
@@ -206,7 +214,8 @@ void SlotBoard::Impl::sum(const Entry& e, int sign, PoolDigest& d, Counts& c) co
 
 BundleKey SlotBoard::Impl::bundle_key(const Entry& e, std::uint32_t part) const {
   const PoolSlot& s = e.known.slot;
-  return BundleKey{s.remote_submitter, s.current_rank, s.weight, s.consumption_policy, part};
+  return BundleKey{
+      e.part == Part::Idle, s.remote_submitter, s.current_rank, s.weight, s.consumption_policy, part};
 }
 
 void SlotBoard::Impl::join(Table& t, Key key, Entry& e) {
@@ -242,7 +251,8 @@ void SlotBoard::Impl::place(Key key, Entry& e) {
     return;
   }
   sum(e, +1, digest, counts);
-  if (e.part == Part::Bundled) {
+  if (e.part == Part::Bundled || e.part == Part::Idle) {
+    if (e.part == Part::Idle) ++idle;
     bundled.emplace(key, &e);
     for (Table& t : tables) join(t, key, e);
   }
@@ -258,7 +268,8 @@ void SlotBoard::Impl::unplace(Key key, Entry& e) {
     return;
   }
   sum(e, -1, digest, counts);
-  if (e.part == Part::Bundled) {
+  if (e.part == Part::Bundled || e.part == Part::Idle) {
+    if (e.part == Part::Idle) --idle;
     bundled.erase(key);
     for (Table& t : tables) leave(t, key, e);
   }
@@ -427,16 +438,25 @@ std::int64_t SlotBoard::take_described() {
   return std::exchange(impl_->described, 0);
 }
 
-void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, CycleSlots& out) {
+void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, std::int64_t jobs, CycleSlots& out) {
   Impl& m = *impl_;
   Impl::Table& t = m.table_for(names);
   t.used = ++m.calls;
-  m.last_bundles = t.bundles.size();
-  // One slot of each bundle (its first) enters the pool, counted in the
-  // digest already.
+  m.last_bundles = m.last_idle_bundles = 0;
+  // One slot of each bundle of busy slots (its first) enters the pool, and
+  // the first jobs + 1 of each bundle of idle ones, counted in the digest
+  // already. A cycle matches each job once at most, to the first slot left
+  // of a class; every slot of a bundle is of one class, so no cycle reaches
+  // past those: the slots it would take, and one left to tell that the
+  // class is not used up.
+  const auto idle_taken = static_cast<std::size_t>(std::max<std::int64_t>(jobs, 0)) + 1;
   std::vector<std::pair<Key, Impl::Entry*>> reps;
   reps.reserve(t.bundles.size());
-  for (const auto& [bk, members] : t.bundles) reps.push_back(*members.begin());
+  for (const auto& [bk, members] : t.bundles) {
+    ++(bk.idle ? m.last_idle_bundles : m.last_bundles);
+    std::size_t n = bk.idle ? idle_taken : 1;
+    for (auto it = members.begin(); it != members.end() && n > 0; ++it, --n) reps.push_back(*it);
+  }
   std::sort(reps.begin(), reps.end());
   // The active slots and the bundles' in key order.
   const std::size_t n = m.active.size() + reps.size();
@@ -481,8 +501,10 @@ SlotBoard::Parts SlotBoard::parts() const {
   const Impl& m = *impl_;
   Parts p;
   p.active = m.active.size();
-  p.bundled = m.bundled.size();
+  p.bundled = m.bundled.size() - m.idle;
+  p.idle = m.idle;
   p.bundles = m.last_bundles;
+  p.idle_bundles = m.last_idle_bundles;
   for (const auto& [k, e] : m.entries)
     if (e.placed && e.part == Part::Quiet) ++p.quiet;
   return p;

@@ -9,7 +9,7 @@
 // keyed and summed every one of them.
 //
 // The board describes each ad once, when it is set (describe_slot(), the
-// same as a cycle's), and sorts the slots into three parts:
+// same as a cycle's), and sorts the slots into four parts:
 //  - quiet: left out by NEGOTIATOR_SLOT_CONSTRAINT, or not offered (claimed
 //    and idle, matched, draining, busy without NEGOTIATOR_CONSIDER_PREEMPTION):
 //    a cycle only counts them and sums their SlotWeight, their jobs'
@@ -20,11 +20,20 @@
 //    slot of each bundle enters the cycle — the one a request that
 //    matches only such slots is told its reason by ("insufficient
 //    priority", "PREEMPTION_REQUIREMENTS == False");
-//  - active: every other slot (idle, takeable, within its job's
+//  - idle: offered and idle, summed and grouped as the bundled ones are.
+//    A cycle matches each job once at most, always to the first slot left
+//    of a class (in the cycle's slot order), so a cycle of J jobs takes
+//    the first J + 1 slots of each such bundle: those it could match, and
+//    one that stays to tell it that the class is not used up. A pool of
+//    alike idle machines (a simulated one: 625 partitionable slots in
+//    some 20 classes) then enters a cycle of one new job as some 40
+//    slots;
+//  - active: every other slot (takeable busy ones, within its job's
 //    MaxJobRetirementTime, a dynamic slot ALLOW_PSLOT_PREEMPTION may take,
-//    or one whose description read the clock, the random source or the
-//    user maps, or that has no Name): in every cycle, as a cycle without
-//    the board would have it.
+//    an idle one where that policy lets partitionable slots adopt busy
+//    dynamic slots, or one whose description read the clock, the random
+//    source or the user maps, or that has no Name): in every cycle, as a
+//    cycle without the board would have it.
 // A change of what the parts depend on in the policy describes every slot
 // again. When a cycle's expressions read what the slots left out would
 // add to the others (Slot<N>_RemoteUserPrio, or a slot expression reading
@@ -104,18 +113,21 @@ class SlotBoard {
     std::vector<Key> keys;
     PoolInput input;
   };
-  // The active slots and one of each bundle, for class keys over `names`
-  // (class_key_names().names). After prepare().
-  void cycle_slots(const std::vector<classad::Symbol>& names, CycleSlots& out);
+  // The active slots, one of each bundle and the first `jobs` + 1 of each
+  // bundle of idle slots, for class keys over `names`
+  // (class_key_names().names) and a cycle that matches at most `jobs` jobs
+  // (its requests' counts). After prepare().
+  void cycle_slots(const std::vector<classad::Symbol>& names, std::int64_t jobs, CycleSlots& out);
   // Every slot, none left out. After prepare().
   void all_slots(CycleSlots& out);
   // What numbers the key parts of the cycles over this board
   // (SlotClasses' memo).
   SlotMemo& numbering();
   // How many slots are active, bundled (in how many bundles, for the
-  // last cycle_slots() names), quiet: for tests and statistics.
+  // last cycle_slots() names), idle and grouped (in how many bundles),
+  // quiet: for tests and statistics.
   struct Parts {
-    std::size_t active = 0, bundled = 0, bundles = 0, quiet = 0;
+    std::size_t active = 0, bundled = 0, bundles = 0, idle = 0, idle_bundles = 0, quiet = 0;
   };
   Parts parts() const;
 

@@ -65,8 +65,10 @@ struct PoolSlot {
   // running one and PREEMPTION_REQUIREMENTS is False. Still offered, for
   // the rejection reason of a request that matches only such slots.
   bool untakeable = false;
-  // One slot of a board's bundle (slot_board.h): untakeable, and alike to
-  // no other slot of the cycle's pool under its class key's names.
+  // A slot of a board's bundle (slot_board.h), counted and summed in its
+  // digest: an untakeable one, alike to no other slot of the cycle's pool
+  // under its class key's names, or one of the first of a bundle of idle
+  // slots.
   bool bundle_slot = false;
   bool partitionable = false;
   bool consumption_policy = false;  // partitionable with Consumption<R> expressions
@@ -120,6 +122,7 @@ class SlotMemo;
 struct PoolDigest {
   std::int64_t slots = 0;    // every slot left out
   std::int64_t trimmed = 0;  // of those, left out by the constraint or not offered
+  std::int64_t idle = 0;     // of those, offered and idle: each a candidate of the cycle
   double weight = 0;         // SlotWeight of those that passed the constraint
   // Of those that passed it and are claimed: the weight each job's
   // submitter (PoolSlot::remote_submitter, as spelled) holds there.

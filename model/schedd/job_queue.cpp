@@ -294,16 +294,18 @@ std::vector<ResourceRequest> JobQueue::resource_requests(const std::string& subm
   const SignificantAttributes& used = policy_.significant_attributes
                                           ? SignificantAttributes::from_list(*policy_.significant_attributes)
                                           : significant;
-  std::vector<std::string> names(used.names().begin(), used.names().end());
-  std::sort(names.begin(), names.end());
-  if (!autoclusters_ || names != autocluster_names_) {
-    autoclusters_.emplace(used);
-    autocluster_names_ = std::move(names);
-    autocluster_of_.clear();
-  }
   std::vector<ResourceRequest> out;
   auto idle = idle_by_submitter_.find(submitter);
   if (idle == idle_by_submitter_.end()) return out;
+  // A negotiator asks for every submitter's requests in a cycle, with the
+  // same names each time: compared in the set's own order, not copied.
+  const classad::NameSet& names = used.names();
+  if (!autoclusters_ ||
+      !std::equal(names.begin(), names.end(), autocluster_names_.begin(), autocluster_names_.end())) {
+    autoclusters_.emplace(used);
+    autocluster_names_.assign(names.begin(), names.end());
+    autocluster_of_.clear();
+  }
   std::unordered_map<int, std::size_t> where;
   for (const auto& [key, job] : idle->second) {
     const JobId id = key.id;

@@ -57,7 +57,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
   // board.ads(). Odd episodes use three threads; every fourth step runs the
   // plain algorithm on both sides.
   Random r{std::mt19937(20261201)};
-  std::int64_t matched = 0, rejected = 0, bundled = 0, bundles = 0, reconciled = 0;
+  std::int64_t matched = 0, rejected = 0, bundled = 0, bundles = 0, reconciled = 0, idle_left_out = 0;
   for (int episode = 0; episode < 300; ++episode) {
     std::string config = random_config(r);
     if (r.chance(5))
@@ -87,6 +87,19 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
       a.set("MaxJobRetirementTime", 600);
       a.set("JobStart", kNow - 700 * k + r.pick(200));
       boarded.slots.push_back(a);
+    }
+    // Farms of alike idle slots, often more than a cycle has jobs: it
+    // takes the first of each.
+    for (int f = 0, farms = r.pick(2) * (1 + r.pick(3)); f < farms; ++f) {
+      const bool partitionable = r.chance(2);
+      // Not one that reads Remote* attributes, which the cycle adds to
+      // every slot: it would take them all (all_slots()).
+      std::string extra;
+      do extra = slot_extra(r, 100 + f, 1, partitionable);
+      while (extra.find("Remote") != std::string::npos);
+      for (int k = 0, n = 20 + r.pick(100); k < n; ++k)
+        boarded.slots.push_back(
+            slot("slot1@farm" + std::to_string(f) + "_" + std::to_string(k), extra, partitionable ? 4 : 1));
     }
     if (r.chance(3))
       boarded.slots.push_back(slot("slot1@clocked", "SlotID = 1; SlotWeight = ifThenElse(time() > " +
@@ -145,6 +158,10 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
       }
       reconciled += static_cast<std::int64_t>(x.begun.size() + x.ended.size());
       const auto parts = board.parts();
+      // What a cycle left out beyond the quiet slots and the bundles' all
+      // but one: idle slots.
+      const auto others = static_cast<std::int64_t>(parts.quiet + parts.bundled - parts.bundles);
+      if (a.stats.summed_slots > others) idle_left_out += a.stats.summed_slots - others;
       bundled += static_cast<std::int64_t>(parts.bundled);
       bundles += static_cast<std::int64_t>(parts.bundles);
       matched += static_cast<std::int64_t>(a.matches.size());
@@ -185,6 +202,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
   CHECK(reconciled > 1000);
   CHECK(bundled > 3000);
   CHECK(bundles * 3 < bundled * 2);
+  CHECK(idle_left_out > 2000);
 }
 
 TEST_CASE("a slot board leaves out the slots no request can take and keeps one of each bundle",
@@ -199,7 +217,8 @@ TEST_CASE("a slot board leaves out the slots no request can take and keeps one o
   p.submit("u3@example.org", 1, 3);
   const auto r = run_board(p, board, kNow);
   const auto parts = board.parts();
-  CHECK(parts.active == 1);
+  CHECK(parts.active == 0);
+  CHECK(parts.idle == 1);  // in the cycle: it has more jobs than idle slots
   CHECK(parts.bundled == 6);
   CHECK(parts.bundles == 2);  // u1's four, u2's two
   CHECK(parts.quiet == 1);
@@ -293,4 +312,43 @@ TEST_CASE("a slot board does not bundle a job within its retirement with one pas
   CHECK(r.rejections[0].reason == "PREEMPTION_REQUIREMENTS == False");
   // Later both are past it: still alike to every cycle.
   CHECK(run_board(p, board, kNow + 1000).rejections.at(0).reason == "PREEMPTION_REQUIREMENTS == False");
+}
+
+TEST_CASE("a slot board gives a cycle the first of alike idle slots, as many as it has jobs and one more",
+          "[negotiation][issue29]") {
+  // 40 alike static slots and 10 alike partitionable ones of 4 cpus; u1
+  // asks for 3 one-core jobs, u2 for 2 two-core jobs that only the
+  // partitionable slots can run: 5 jobs, so 6 of each bundle enter the
+  // cycle and the other 34 + 4 are summed.
+  Pool p("");
+  negotiation::SlotBoard board;
+  for (int k = 0; k < 40; ++k) board.set(static_cast<Key>(2 * k + 1), slot("slot1@s" + std::to_string(k)));
+  for (int k = 0; k < 10; ++k)
+    board.set(static_cast<Key>(2 * k + 2),
+              slot("slot1@p" + std::to_string(k), "PartitionableSlot = true; Memory = 16384", 4));
+  auto submit = [](Pool& q) {
+    q.submit("u1@example.org", 1, 3);
+    q.submit("u2@example.org", 2, 2, "RequestCpus = 2; Requirements = TARGET.PartitionableSlot =?= true");
+  };
+  submit(p);
+  const auto r = run_board(p, board, kNow);
+  const auto parts = board.parts();
+  CHECK(parts.active == 0);
+  CHECK(parts.idle == 50);
+  CHECK(parts.idle_bundles == 2);
+  CHECK(r.stats.total_slots == 50);
+  CHECK(r.stats.candidate_slots == 50);
+  CHECK(r.stats.summed_slots == 38);
+  // What a cycle over every ad matches, slot for slot.
+  Pool all("");
+  all.slots = board.ads();
+  submit(all);
+  auto plain = all.run();
+  to_keys(plain, board.keys());
+  check_same(r, plain);
+  CHECK(r.matches.size() == 5);
+  CHECK(plain.stats.candidate_slots == 50);
+  // No jobs: one of each bundle, so that the pool's classes are the same.
+  Pool idle("");
+  CHECK(run_board(idle, board, kNow).stats.summed_slots == 48);
 }

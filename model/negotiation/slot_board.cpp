@@ -115,7 +115,6 @@ struct SlotBoard::Impl {
   // walks whole while a few change.
   std::vector<std::pair<Key, Entry*>> active;
   std::map<Key, Entry*> bundled;  // the bundled and the idle slots
-  std::size_t idle = 0;           // how many of them are idle
   bool prepared = false;
   Fingerprint policy;
   SlotMemo memo;
@@ -252,7 +251,6 @@ void SlotBoard::Impl::place(Key key, Entry& e) {
   }
   sum(e, +1, digest, counts);
   if (e.part == Part::Bundled || e.part == Part::Idle) {
-    if (e.part == Part::Idle) ++idle;
     bundled.emplace(key, &e);
     for (Table& t : tables) join(t, key, e);
   }
@@ -269,7 +267,6 @@ void SlotBoard::Impl::unplace(Key key, Entry& e) {
   }
   sum(e, -1, digest, counts);
   if (e.part == Part::Bundled || e.part == Part::Idle) {
-    if (e.part == Part::Idle) --idle;
     bundled.erase(key);
     for (Table& t : tables) leave(t, key, e);
   }
@@ -501,12 +498,14 @@ SlotBoard::Parts SlotBoard::parts() const {
   const Impl& m = *impl_;
   Parts p;
   p.active = m.active.size();
-  p.bundled = m.bundled.size() - m.idle;
-  p.idle = m.idle;
   p.bundles = m.last_bundles;
   p.idle_bundles = m.last_idle_bundles;
-  for (const auto& [k, e] : m.entries)
-    if (e.placed && e.part == Part::Quiet) ++p.quiet;
+  for (const auto& [k, e] : m.entries) {
+    if (!e.placed) continue;
+    if (e.part == Part::Quiet) ++p.quiet;
+    if (e.part == Part::Idle) ++p.idle;
+  }
+  p.bundled = m.bundled.size() - p.idle;
   return p;
 }
 

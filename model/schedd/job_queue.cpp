@@ -291,12 +291,12 @@ std::vector<ResourceRequest> JobQueue::resource_requests(const std::string& subm
                                                          const std::function<bool(JobId)>& skip,
                                                          const classad::ExprTree* job_constraint,
                                                          std::int64_t now) const {
-  const SignificantAttributes& used = policy_.significant_attributes
-                                          ? SignificantAttributes::from_list(*policy_.significant_attributes)
-                                          : significant;
   std::vector<ResourceRequest> out;
   auto idle = idle_by_submitter_.find(submitter);
   if (idle == idle_by_submitter_.end()) return out;
+  const SignificantAttributes& used = policy_.significant_attributes
+                                          ? SignificantAttributes::from_list(*policy_.significant_attributes)
+                                          : significant;
   // A negotiator asks for every submitter's requests in a cycle, with the
   // same names each time: compared in the set's own order, not copied.
   const classad::NameSet& names = used.names();

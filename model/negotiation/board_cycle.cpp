@@ -24,9 +24,11 @@ CycleResult NegotiationCycle::run(SlotBoard& board, const std::vector<SubmitterR
   // (the plain algorithm) every slot is a class of its own: all of them.
   const ClassNames read = class_names(policy_, submitters);
   if (classes_on_ && !remote_reads(read).machine) {
-    std::int64_t jobs = 0;
+    // How many jobs the cycle may match; -1: it has no request at all.
+    std::int64_t jobs = -1;
     for (const SubmitterRequests& s : submitters)
-      for (const Request& r : s.requests) jobs += std::max<std::int64_t>(r.count, 0);
+      for (const Request& r : s.requests)
+        jobs = std::max<std::int64_t>(jobs, 0) + std::max<std::int64_t>(r.count, 0);
     board.cycle_slots(class_key_names(read.names, read.match_names).names, jobs, slots);
     result = run_input(slots.input, read, submitters, &board.numbering(), false);
   }

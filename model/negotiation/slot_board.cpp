@@ -445,13 +445,14 @@ void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, std::int6
   // already. A cycle matches each job once at most, to the first slot left
   // of a class; every slot of a bundle is of one class, so no cycle reaches
   // past those: the slots it would take, and one left to tell that the
-  // class is not used up.
+  // class is not used up. A cycle without a request takes no busy slot:
+  // they are there for the reasons of the requests that no slot takes.
   const auto idle_taken = static_cast<std::size_t>(std::max<std::int64_t>(jobs, 0)) + 1;
   std::vector<std::pair<Key, Impl::Entry*>> reps;
   reps.reserve(t.bundles.size());
   for (const auto& [bk, members] : t.bundles) {
     ++(bk.idle ? m.last_idle_bundles : m.last_bundles);
-    std::size_t n = bk.idle ? idle_taken : 1;
+    std::size_t n = bk.idle ? idle_taken : jobs < 0 ? 0 : 1;
     for (auto it = members.begin(); it != members.end() && n > 0; ++it, --n) reps.push_back(*it);
   }
   std::sort(reps.begin(), reps.end());

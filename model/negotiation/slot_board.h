@@ -116,7 +116,8 @@ class SlotBoard {
   // The active slots, one of each bundle and the first `jobs` + 1 of each
   // bundle of idle slots, for class keys over `names`
   // (class_key_names().names) and a cycle that matches at most `jobs` jobs
-  // (its requests' counts). After prepare().
+  // (its requests' counts), or -1 for a cycle without a request: no slot
+  // of a bundle of busy ones then. After prepare().
   void cycle_slots(const std::vector<classad::Symbol>& names, std::int64_t jobs, CycleSlots& out);
   // Every slot, none left out. After prepare().
   void all_slots(CycleSlots& out);

@@ -348,7 +348,21 @@ TEST_CASE("a slot board gives a cycle the first of alike idle slots, as many as 
   check_same(r, plain);
   CHECK(r.matches.size() == 5);
   CHECK(plain.stats.candidate_slots == 50);
-  // No jobs: one of each bundle, so that the pool's classes are the same.
-  Pool idle("");
-  CHECK(run_board(idle, board, kNow).stats.summed_slots == 48);
+  // No request: one of each bundle of idle slots, so that the pool's
+  // classes are the same, and none of busy ones (three jobs of u3's).
+  for (int k = 0; k < 3; ++k)
+    board.set(static_cast<Key>(100 + k),
+              untakeable("slot1_" + std::to_string(k + 1) + "@busy", "u3@example.org", 1));
+  Pool none("");
+  const auto quiet = run_board(none, board, kNow);
+  CHECK(quiet.stats.summed_slots == 51);
+  Pool none_all("");
+  none_all.slots = board.ads();
+  const auto quiet_all = none_all.run();
+  check_same(quiet, quiet_all);
+  CHECK(quiet.stats.total_slots == quiet_all.stats.total_slots);
+  CHECK(quiet.stats.trimmed_slots == quiet_all.stats.trimmed_slots);
+  CHECK(quiet.stats.candidate_slots == quiet_all.stats.candidate_slots);
+  CHECK(quiet.stats.slot_classes == quiet_all.stats.slot_classes);
+  CHECK(quiet.stats.slot_classes == 2);
 }

@@ -15,14 +15,16 @@
 //                   "prefiltered", "jobs_considered", "slot_classes", "pies",
 //                   "pie_spins", "peak_rss_mb", "board_first_cycle_s",
 //                   "board_cycle_s", "board_matches", "board_rejections",
-//                   "board_summed_slots", "board_phase_s"}]}
+//                   "board_summed_slots", "board_slot_evaluations",
+//                   "board_kept_matches", "board_phase_s"}]}
 // cycle_s is the median of --runs cycles (one only when a cycle takes over
 // 20 s); reference_cycle_s is the plain algorithm's (every slot assessed
 // one by one), or null where it would not finish within a minute.
 // board_*: the same pool over a negotiator's slot board fed its list
 // (board_feed.h): the first cycle (the feed and every ad described), then
 // the median of --runs cycles over the unchanged board (busy slots no
-// request can take only summed: board_summed_slots).
+// request can take only summed: board_summed_slots; family matches the
+// cycle before answered: board_kept_matches).
 // Usage: negotiator_bench [--pool favourable|realistic|all] [--min-slots N]
 //   [--max-slots N] [--min-cores N] [--max-cores N] [--runs N] [--threads N]
 // (--threads: the threads a cycle's per-slot phases may use; default 1).
@@ -263,6 +265,8 @@ nlohmann::json realistic_point(int cores, int repeats) {
           {"board_matches", on_board.stats.matches},
           {"board_rejections", on_board.stats.rejections},
           {"board_summed_slots", on_board.stats.summed_slots},
+          {"board_slot_evaluations", on_board.stats.slot_evaluations},
+          {"board_kept_matches", on_board.stats.kept_matches},
           {"board_phase_s",
            {on_board.stats.duration_phase1, on_board.stats.duration_phase2, on_board.stats.duration_phase3,
             on_board.stats.duration_phase4}},

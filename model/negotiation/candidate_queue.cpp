@@ -116,8 +116,28 @@ bool CandidateQueue::family_matches(int family, const PoolSlot& slot) {
     const signed char known = matches_->get(family);
     if (known != FamilyMatches::kUnknown) return known == FamilyMatches::kYes;
   }
+  const std::string* key = kept_ != nullptr ? classes_.family_key(family) : nullptr;
+  if (key != nullptr) {
+    if (const signed char kept = kept_->get(*key); kept != MatchMemo::kUnknown) {
+      ++stats_.kept_matches;
+      if (matches_ != nullptr) matches_->set(family, kept == MatchMemo::kYes);
+      return kept == MatchMemo::kYes;
+    }
+  }
   ++stats_.slot_evaluations;
-  const bool matched = idle_candidate(request_, slot, env_);
+  bool matched = false;
+  if (key == nullptr) {
+    matched = idle_candidate(request_, slot, env_);
+  } else {
+    // Kept only when the answer reads nothing of the world outside the
+    // two ads.
+    bool outside = false;
+    classad::EvalEnv probe = env_;
+    probe.outside_read = &outside;
+    matched = idle_candidate(request_, slot, probe);
+    if (outside && env_.outside_read != nullptr) *env_.outside_read = true;
+    if (!outside) kept_->set(*key, matched);
+  }
   if (matches_ != nullptr) matches_->set(family, matched);
   return matched;
 }

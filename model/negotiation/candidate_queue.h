@@ -21,6 +21,7 @@
 #include "model/negotiation/class_ranks.h"
 #include "model/negotiation/cycle_types.h"
 #include "model/negotiation/family_matches.h"
+#include "model/negotiation/match_memo.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/negotiation/request_prefilter.h"
 #include "model/negotiation/slot_assessment.h"
@@ -42,6 +43,10 @@ class CandidateQueue {
   CandidateQueue(const RequestContext& request, const SlotPool& pool, const SlotClasses& classes,
                  const ClassRanks& ranks, const NegotiatorPolicy& policy, const classad::EvalEnv& env,
                  CycleStats& stats, bool prefilter = true, FamilyMatches* matches = nullptr);
+
+  // What earlier cycles' matches of the request's job gave each family
+  // key (match_memo.h), asked when `matches` does not know, or null.
+  void keep_in(MatchMemo::Job* kept) { kept_ = kept; }
 
   // The SlotWeight a match of the request to `slot` would charge
   // (match_weight), computed once per weight signature.
@@ -226,6 +231,7 @@ class CandidateQueue {
   // of matches_ first.
   bool family_matches(int family, const PoolSlot& slot);
   FamilyMatches* matches_ = nullptr;
+  MatchMemo::Job* kept_ = nullptr;
   Unfit telling_ = Unfit::NoMatch;
   std::vector<std::pair<Unfit, std::size_t>> unmatched_;  // reasons that hold only if the ads match
 };

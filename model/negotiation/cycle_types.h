@@ -104,6 +104,8 @@ struct CycleStats {
   std::int64_t active_submitter_count = 0, pies = 0, pie_spins = 0;
   std::int64_t slot_classes = 0;  // equivalence classes of candidate slots
   std::int64_t slot_evaluations = 0;
+  // (request, family) matches an earlier cycle answered (match_memo.h).
+  std::int64_t kept_matches = 0;
   std::int64_t presorted_walks = 0;  // (request, family) pairs served in presorted order (class_ranks.h)
   std::int64_t prefiltered = 0;      // (request, family) pairs ruled out unevaluated (request_prefilter.h)
   std::int64_t candidate_lists = 0;  // potential match lists built (one per request and spin it is tried in)

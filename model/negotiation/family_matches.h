@@ -7,7 +7,7 @@
 // in the Submitter* attributes the negotiator adds to it
 // (user-priorities-and-negotiation, "Priorities in Negotiation and
 // Preemption"), so an answer holds while those of them the match reads
-// keep their values.
+// keep their values. Across cycles: match_memo.h.
 #pragma once
 
 #include <cstddef>

@@ -17,6 +17,7 @@
 #include "model/negotiation/remote_attributes.h"
 #include "model/negotiation/slot_assessment.h"
 #include "model/negotiation/slot_classes.h"
+#include "model/negotiation/slot_memo.h"
 #include "model/negotiation/slot_pool.h"
 #include "model/negotiation/submitter_attributes.h"
 
@@ -168,6 +169,10 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   };
   CandidateQueue queue(ctx, *pool_, *classes_, ranks_->for_job(job), policy_, env_, result_.stats, prefilter_,
                        memo);
+  // And the answers of earlier cycles, for a job whose match reads no
+  // Submitter* attribute (match_memo.h).
+  if (memo != nullptr && rs.reads_submitter == 0 && classes_->memo() != nullptr)
+    queue.keep_in(classes_->memo()->matches().job(*request.job, classes_->family_generation()));
   // The list holds what the limits allow now, however late it looks at a
   // family (the pool walk asks lazily); each candidate is checked against
   // what is left when it comes up.
@@ -578,6 +583,7 @@ std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input, c
   if (input.digest != nullptr) stats.candidate_slots += input.digest->idle;
   if (clock_) stats.duration_phase3 = clock_() - phase3_start;
   // Phase 4: matchmaking.
+  if (memo != nullptr) memo->matches().begin();
   Cycle cycle(policy_, accountant_, groups_, env_, submitters, result, prefilter_on_);
   const double phase4_start = clock_ ? clock_() : 0;
   cycle.run(*pool, *classes, *ranks);

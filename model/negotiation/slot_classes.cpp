@@ -159,10 +159,14 @@ bool SlotClasses::reads(classad::Symbol name) const {
 int SlotClasses::family_for(std::size_t slot, std::string key) {
   int f = static_cast<int>(families_.size());
   const PoolSlot& s = pool_.slots()[slot];
+  const std::string* kept_key = nullptr;
   if (grouping_) {
     auto [it, fresh] = family_by_key_.emplace(std::move(key), f);
     if (!fresh) return it->second;
+    // The map's nodes stay where they are.
+    if (memo_ != nullptr) kept_key = &it->first;
   }
+  family_keys_.push_back(kept_key);
   families_.emplace_back();
   live_family_pos_.push_back(-1);
   live_member_.push_back(-1);

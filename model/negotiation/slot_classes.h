@@ -110,6 +110,12 @@ class SlotClasses {
   // Consumption<R> expressions are in the family key, so its slots share
   // it), -1 when none.
   int weight_signature(int family) const { return signatures_[static_cast<std::size_t>(family)]; }
+  // With a memo (and grouping), the family's key, which names what the
+  // match reads of its slots in any cycle of the same family_generation()
+  // (match_memo.h); else null.
+  const std::string* family_key(int family) const { return family_keys_[static_cast<std::size_t>(family)]; }
+  std::uint32_t family_generation() const { return generation_[1]; }
+  SlotMemo* memo() const { return memo_; }
   // What a match to one of the family's slots charges whatever the job
   // (a slot that is not partitionable: its SlotWeight), else NaN.
   double fixed_weight(int family) const { return fixed_weights_[static_cast<std::size_t>(family)]; }
@@ -190,6 +196,7 @@ class SlotClasses {
   std::vector<int> live_family_pos_;  // by family: its position in live_families_, or -1
   std::vector<int> live_member_;      // by family: live_member()
   std::unordered_map<std::string, int> family_by_key_;
+  std::vector<const std::string*> family_keys_;  // by family: family_key()
   std::vector<Class> classes_;
   // By class, beside classes_ so that the walks over many classes read
   // them packed: its first slot (kNoHead when it has none left) and its

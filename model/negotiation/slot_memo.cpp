@@ -128,6 +128,7 @@ void SlotMemo::clear() {
   lists_[0].clear();
   lists_[1].clear();
   writer_ = SlotKeyWriter{};
+  matches_.clear();
   begun_ = false;
   ++epoch_;
 }

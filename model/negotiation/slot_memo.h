@@ -36,6 +36,7 @@
 
 #include "model/classad/classad.h"
 #include "model/classad/symbol.h"
+#include "model/negotiation/match_memo.h"
 #include "model/negotiation/negotiator_policy.h"
 #include "model/negotiation/slot_key.h"
 #include "model/negotiation/slot_pool.h"
@@ -123,6 +124,10 @@ class SlotMemo {
   std::size_t size() const { return entries_.size(); }
   void clear();
 
+  // Whether the jobs of earlier cycles matched the slot families keyed
+  // over this memo's numbers (match_memo.h): forgotten with them.
+  MatchMemo& matches() { return matches_; }
+
   // A board (slot_board.h) keeps the entries itself and uses the memo only
   // to number key parts and significant lists: `n` is how many it keeps,
   // for the bounds that size() gives otherwise.
@@ -136,14 +141,8 @@ class SlotMemo {
   bool trim_significant_lists();
 
  private:
-  struct IdentityHash {
-    std::size_t operator()(const std::pair<const void*, const void*>& id) const {
-      const auto a = reinterpret_cast<std::uintptr_t>(id.first),
-                 b = reinterpret_cast<std::uintptr_t>(id.second);
-      return static_cast<std::size_t>((a * 0x9E3779B97F4A7C15ull) ^ (b + (a >> 17)));
-    }
-  };
-  std::unordered_map<std::pair<const void*, const void*>, RememberedSlot, IdentityHash> entries_;
+  std::unordered_map<std::pair<const void*, const void*>, RememberedSlot, AdIdentityHash> entries_;
+  MatchMemo matches_;
   std::uint64_t cycle_ = 0;
   std::size_t kept_elsewhere_ = 0;
   std::uint64_t epoch_ = 0;

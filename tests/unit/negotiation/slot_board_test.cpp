@@ -57,7 +57,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
   // board.ads(). Odd episodes use three threads; every fourth step runs the
   // plain algorithm on both sides.
   Random r{std::mt19937(20261201)};
-  std::int64_t matched = 0, rejected = 0, bundled = 0, bundles = 0, reconciled = 0, idle_left_out = 0;
+  std::int64_t matched = 0, rejected = 0, bundled = 0, bundles = 0, reconciled = 0, idle_left_out = 0, kept = 0;
   for (int episode = 0; episode < 300; ++episode) {
     std::string config = random_config(r);
     if (r.chance(5))
@@ -165,6 +165,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
       bundled += static_cast<std::int64_t>(parts.bundled);
       bundles += static_cast<std::int64_t>(parts.bundles);
       matched += static_cast<std::int64_t>(a.matches.size());
+      kept += a.stats.kept_matches;  // answers of the cycles before (match_memo.h)
       rejected += static_cast<std::int64_t>(a.rejections.size());
       // The pool changes: a few ads replaced, a few slots gone, a few new.
       for (Key k : keys) {
@@ -203,6 +204,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
   CHECK(bundled > 3000);
   CHECK(bundles * 3 < bundled * 2);
   CHECK(idle_left_out > 2000);
+  CHECK(kept > 1000);
 }
 
 TEST_CASE("a slot board leaves out the slots no request can take and keeps one of each bundle",

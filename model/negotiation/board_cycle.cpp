@@ -24,13 +24,33 @@ CycleResult NegotiationCycle::run(SlotBoard& board, const std::vector<SubmitterR
   // (the plain algorithm) every slot is a class of its own: all of them.
   const ClassNames read = class_names(policy_, submitters);
   if (classes_on_ && !remote_reads(read).machine) {
-    // How many jobs the cycle may match; -1: it has no request at all.
-    std::int64_t jobs = -1;
+    // How many jobs the cycle may match.
+    std::int64_t jobs = 0;
+    bool requests = false;
     for (const SubmitterRequests& s : submitters)
-      for (const Request& r : s.requests)
-        jobs = std::max<std::int64_t>(jobs, 0) + std::max<std::int64_t>(r.count, 0);
-    board.cycle_slots(class_key_names(read.names, read.match_names).names, jobs, slots);
-    result = run_input(slots.input, read, submitters, &board.numbering(), false);
+      for (const Request& r : s.requests) {
+        jobs += std::max<std::int64_t>(r.count, 0);
+        requests = true;
+      }
+    const std::vector<classad::Symbol> names = class_key_names(read.names, read.match_names).names;
+    // The busy bundles' slots only tell a rejected request its reason: a
+    // cycle without a request, or one after a cycle that did not read
+    // them, goes without them first, and again with them (on the group
+    // quotas as they were) only if it reads them after all — as a busy
+    // pool's cycles that match every job do not. Their sums are in the
+    // digest either way.
+    const bool busy = requests && board.busy_read();
+    std::optional<accounting::GroupTree> groups;
+    if (!busy) groups = groups_;
+    bool read_busy = false;
+    board.cycle_slots(names, jobs, busy, slots);
+    result = run_input(slots.input, read, submitters, &board.numbering(), false, &read_busy);
+    if (!result && !busy && read_busy) {
+      groups_ = std::move(groups);
+      board.cycle_slots(names, jobs, true, slots);
+      result = run_input(slots.input, read, submitters, &board.numbering(), false, &read_busy);
+    }
+    if (requests) board.set_busy_read(read_busy);
   }
   if (!result) {
     board.all_slots(slots);

@@ -81,6 +81,9 @@ class CandidateQueue {
   // Why the request has no candidate, once next() found none: the most
   // telling reason among the slots the job matches.
   Unfit rejection_reason();
+  // Whether rejection_reason() asked the busy slots no request can take
+  // (SlotClasses::untakeable(), or those a board left out).
+  bool read_untakeable() const { return read_untakeable_; }
   // Whether a limit refused a slot the job matches and may take
   // (HTCondor's rejForSubmitterLimit: a limit is a reason only then): a
   // refused candidate, or a family set aside unassessed (or not reached by
@@ -233,6 +236,7 @@ class CandidateQueue {
   FamilyMatches* matches_ = nullptr;
   MatchMemo::Job* kept_ = nullptr;
   Unfit telling_ = Unfit::NoMatch;
+  bool read_untakeable_ = false;
   std::vector<std::pair<Unfit, std::size_t>> unmatched_;  // reasons that hold only if the ads match
 };
 

@@ -86,6 +86,7 @@ Unfit CandidateQueue::rejection_reason() {
     const auto why = static_cast<Unfit>(level);
     for (const auto& [reason, slot] : unmatched_)
       if (reason == why && matches(request_, pool_.slots()[slot], env_)) return why;
+    read_untakeable_ = true;
     for (std::size_t slot : classes_.untakeable())
       if (untakeable_reason(slot) == why && matches(request_, pool_.slots()[slot], env_)) return why;
     if (pool_walked_ && past_cut_holds(past, why)) return why;

@@ -1,13 +1,11 @@
 #include "model/negotiation/negotiation_cycle.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <memory>
 
 #include "model/accounting/accountant.h"
 #include "model/classad/eval.h"
-#include "model/common/parallel.h"
 #include "model/common/text.h"
 #include "model/negotiation/candidate_queue.h"
 #include "model/negotiation/class_names.h"
@@ -44,6 +42,10 @@ class Cycle {
         result_(result) {}
 
   void run(SlotPool& pool, SlotClasses& classes, RankViews& ranks);
+  // Whether the run read the busy slots no request can take, or would have
+  // read those a board left out (a rejection's reason, or no other slot
+  // left to go on with).
+  bool read_busy() const { return read_busy_; }
 
  private:
   bool grouped() const { return groups_.has_value() && groups_->nodes().size() > 1; }
@@ -55,10 +57,13 @@ class Cycle {
   Stop match_request(SubmitterState& s, std::size_t r, double& budget, int node, bool autoregroup,
                      std::int64_t want, std::int64_t& matched);
   classad::ClassAd candidate_job(const SubmitterState& s, std::size_t r, int node, bool autoregroup) const;
-  void consume(std::size_t slot, const classad::ClassAd& job);
   // Slots to match, or busy ones no request can take: a request that
   // matches only those is still told why (insufficient priority, ...).
-  bool slots_left() const { return !classes_->live().empty() || !classes_->untakeable().empty(); }
+  bool slots_left() {
+    if (!classes_->live().empty()) return true;
+    read_busy_ |= !classes_->untakeable().empty() || pool_->busy_left_out();
+    return !classes_->untakeable().empty();
+  }
 
   bool prefilter_;
   const NegotiatorPolicy& policy_;
@@ -77,6 +82,7 @@ class Cycle {
   std::vector<double> group_key_;   // by node: its GROUP_SORT_EXPR value in the first round
   ConcurrencyUsage concurrency_;
   std::int64_t attempts_ = 0;
+  bool read_busy_ = false;
 };
 
 double Cycle::group_left(int node) const {
@@ -128,20 +134,6 @@ classad::ClassAd Cycle::candidate_job(const SubmitterState& s, std::size_t r, in
   add_submitter_attributes(job, a);
   (void)node;
   return job;
-}
-
-void Cycle::consume(std::size_t index, const classad::ClassAd& job) {
-  PoolSlot& slot = pool_->slots()[index];
-  auto amounts = consumption(slot, job, env_);
-  classad::ClassAd& ad = pool_->own(index);
-  if (amounts) {
-    for (const auto& [resource, amount] : *amounts) {
-      double have = 0;
-      if (!classad::evaluate_attr(ad, resource, nullptr, env_).number(have)) have = 0;
-      ad.set(resource, std::max(0.0, have - amount));
-    }
-  }
-  slot.weight = policy_.use_slot_weights ? slot_weight(ad, env_) : 1;
 }
 
 Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int node, bool autoregroup,
@@ -245,7 +237,7 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
     if (slot.consumption_policy) {
       // The partitionable slot gives the job its share and stays on offer
       // with the rest (a consumption policy lets it match again).
-      consume(index, job);
+      give_share(*pool_, index, job, policy_.use_slot_weights, env_);
       const int moved = classes_->reclassify(index);
       ranks_->add_class(moved);  // at its place in the pool-wide order, for later requests
       ranks_->refresh(was);
@@ -265,6 +257,7 @@ Stop Cycle::match_request(SubmitterState& s, std::size_t r, double& budget, int 
   // it refused a slot the job matched —, else no match.
   // (A concurrency limit comes first: the slots' reasons are not asked.)
   const Unfit unfit = concurrency_reason.empty() ? queue.rejection_reason() : Unfit::None;
+  read_busy_ |= queue.read_untakeable();
   const bool refused = queue.limit_refused();
   if (!concurrency_reason.empty()) {
     rs.reason = concurrency_reason;
@@ -528,7 +521,7 @@ CycleResult NegotiationCycle::run(const std::vector<classad::ClassAd>& slots,
 
 std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input, const ClassNames& read,
                                                        const std::vector<SubmitterRequests>& submitters,
-                                                       SlotMemo* memo, bool whole) {
+                                                       SlotMemo* memo, bool whole, bool* read_busy) {
   CycleResult result;
   CycleStats& stats = result.stats;
   stats.time = env_.now;
@@ -587,6 +580,8 @@ std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input, c
   Cycle cycle(policy_, accountant_, groups_, env_, submitters, result, prefilter_on_);
   const double phase4_start = clock_ ? clock_() : 0;
   cycle.run(*pool, *classes, *ranks);
+  if (read_busy != nullptr) *read_busy = cycle.read_busy();
+  const bool wanted = input.busy_left_out && cycle.read_busy();
   if (clock_) {
     const double end = clock_();
     stats.duration_phase4 = end - phase4_start;
@@ -598,6 +593,7 @@ std::optional<CycleResult> NegotiationCycle::run_input(const PoolInput& input, c
   ranks.reset();
   classes.reset();
   pool->release(threads);
+  if (wanted) return std::nullopt;
   return result;
 }
 

@@ -94,11 +94,14 @@ class NegotiationCycle {
   // the input is a board's). With `whole` false (a board's slots, some
   // left out), none when the slots' own expressions read a Remote*
   // attribute that the left-out slots would add to the others: the caller
-  // takes every slot then.
+  // takes every slot then. None too when the input's busy bundles were
+  // left out (PoolInput::busy_left_out) and the cycle would read them:
+  // the caller gives them then. `read_busy` (if not null) is told whether
+  // the cycle read them, or would have.
   // `read`: class_names() of `submitters`.
   std::optional<CycleResult> run_input(const PoolInput& input, const ClassNames& read,
                                        const std::vector<SubmitterRequests>& submitters, SlotMemo* memo,
-                                       bool whole);
+                                       bool whole, bool* read_busy = nullptr);
 
   const NegotiatorPolicy& policy_;
   const accounting::Accountant& accountant_;

@@ -1,5 +1,6 @@
 #include "model/negotiation/slot_assessment.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -231,6 +232,21 @@ bool ranks_before(const Assessment& a, std::size_t ia, const Assessment& b, std:
   if (a.reason != b.reason) return a.reason < b.reason;
   if (a.preemption_rank != b.preemption_rank) return a.preemption_rank > b.preemption_rank;
   return ia < ib;
+}
+
+void give_share(SlotPool& pool, std::size_t index, const classad::ClassAd& job, bool use_slot_weights,
+                const classad::EvalEnv& env) {
+  PoolSlot& slot = pool.slots()[index];
+  auto amounts = consumption(slot, job, env);
+  classad::ClassAd& ad = pool.own(index);
+  if (amounts) {
+    for (const auto& [resource, amount] : *amounts) {
+      double have = 0;
+      if (!classad::evaluate_attr(ad, resource, nullptr, env).number(have)) have = 0;
+      ad.set(resource, std::max(0.0, have - amount));
+    }
+  }
+  slot.weight = use_slot_weights ? slot_weight(ad, env) : 1;
 }
 
 }  // namespace cara::negotiation

@@ -121,4 +121,10 @@ std::optional<std::vector<std::pair<std::string, double>>> consumption(const Poo
                                                                        const classad::ClassAd& job,
                                                                        const classad::EvalEnv& env);
 
+// Partitionable slot `index` of `pool` gives `job` its share: its owned
+// copy loses what consumption() gives the job (never below 0), and its
+// weight is what the rest weighs (1 without slot weights).
+void give_share(SlotPool& pool, std::size_t index, const classad::ClassAd& job, bool use_slot_weights,
+                const classad::EvalEnv& env);
+
 }  // namespace cara::negotiation

@@ -125,6 +125,8 @@ struct SlotBoard::Impl {
   std::vector<Table> tables;
   std::uint64_t calls = 0;
   std::size_t last_bundles = 0, last_idle_bundles = 0;
+  bool busy_read = true;
+  bool last_busy = false;  // the last cycle_slots() took the busy bundles' slots
   std::int64_t described = 0;
   Named claimed, matched;
   ChangeLog claim_log;
@@ -435,24 +437,27 @@ std::int64_t SlotBoard::take_described() {
   return std::exchange(impl_->described, 0);
 }
 
-void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, std::int64_t jobs, CycleSlots& out) {
+void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, std::int64_t jobs, bool busy,
+                            CycleSlots& out) {
   Impl& m = *impl_;
   Impl::Table& t = m.table_for(names);
   t.used = ++m.calls;
   m.last_bundles = m.last_idle_bundles = 0;
+  m.last_busy = busy;
   // One slot of each bundle of busy slots (its first) enters the pool, and
   // the first jobs + 1 of each bundle of idle ones, counted in the digest
   // already. A cycle matches each job once at most, to the first slot left
   // of a class; every slot of a bundle is of one class, so no cycle reaches
   // past those: the slots it would take, and one left to tell that the
-  // class is not used up. A cycle without a request takes no busy slot:
-  // they are there for the reasons of the requests that no slot takes.
+  // class is not used up. The busy ones are there only for the reasons of
+  // the requests that no slot takes (and to keep a cycle going to tell
+  // them): a cycle that needs none of that can do without them.
   const auto idle_taken = static_cast<std::size_t>(std::max<std::int64_t>(jobs, 0)) + 1;
   std::vector<std::pair<Key, Impl::Entry*>> reps;
   reps.reserve(t.bundles.size());
   for (const auto& [bk, members] : t.bundles) {
     ++(bk.idle ? m.last_idle_bundles : m.last_bundles);
-    std::size_t n = bk.idle ? idle_taken : jobs < 0 ? 0 : 1;
+    std::size_t n = bk.idle ? idle_taken : busy ? 1 : 0;
     for (auto it = members.begin(); it != members.end() && n > 0; ++it, --n) reps.push_back(*it);
   }
   std::sort(reps.begin(), reps.end());
@@ -477,7 +482,16 @@ void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, std::int6
   }
   out.input.digest = &m.digest;
   out.input.from_board = true;
+  out.input.busy_left_out = !busy && m.last_bundles > 0;
   out.input.recycle = &m.spare;
+}
+
+bool SlotBoard::busy_read() const {
+  return impl_->busy_read;
+}
+
+void SlotBoard::set_busy_read(bool read) {
+  impl_->busy_read = read;
 }
 
 void SlotBoard::all_slots(CycleSlots& out) {
@@ -487,6 +501,7 @@ void SlotBoard::all_slots(CycleSlots& out) {
   out.input.ads.reserve(m.entries.size());
   out.input.known.reserve(m.entries.size());
   for (auto& [k, e] : m.entries) m.take(k, e, out, false);
+  m.last_busy = true;
   out.input.from_board = true;
   out.input.recycle = &m.spare;
 }
@@ -501,6 +516,7 @@ SlotBoard::Parts SlotBoard::parts() const {
   p.active = m.active.size();
   p.bundles = m.last_bundles;
   p.idle_bundles = m.last_idle_bundles;
+  p.busy_taken = m.last_busy;
   for (const auto& [k, e] : m.entries) {
     if (!e.placed) continue;
     if (e.part == Part::Quiet) ++p.quiet;

@@ -19,7 +19,11 @@
 //    (its names, for the last few name lists, slot_classes.h) so that one
 //    slot of each bundle enters the cycle — the one a request that
 //    matches only such slots is told its reason by ("insufficient
-//    priority", "PREEMPTION_REQUIREMENTS == False");
+//    priority", "PREEMPTION_REQUIREMENTS == False"). A cycle that tells
+//    no such reason needs none of them: after one that read none, the
+//    next goes without them, and again with them if it reads them after
+//    all (a busy pool whose cycles match every job: 360 of a simulated
+//    cycle's 400 slots);
 //  - idle: offered and idle, summed and grouped as the bundled ones are.
 //    A cycle matches each job once at most, always to the first slot left
 //    of a class (in the cycle's slot order), so a cycle of J jobs takes
@@ -113,12 +117,19 @@ class SlotBoard {
     std::vector<Key> keys;
     PoolInput input;
   };
-  // The active slots, one of each bundle and the first `jobs` + 1 of each
-  // bundle of idle slots, for class keys over `names`
-  // (class_key_names().names) and a cycle that matches at most `jobs` jobs
-  // (its requests' counts), or -1 for a cycle without a request: no slot
-  // of a bundle of busy ones then. After prepare().
-  void cycle_slots(const std::vector<classad::Symbol>& names, std::int64_t jobs, CycleSlots& out);
+  // The active slots, the first `jobs` + 1 of each bundle of idle slots
+  // and, when `busy`, one of each bundle of busy ones, for class keys over
+  // `names` (class_key_names().names) and a cycle that matches at most
+  // `jobs` jobs (its requests' counts). Without `busy` the pool's input
+  // says that bundles were left out (PoolInput::busy_left_out). After
+  // prepare().
+  void cycle_slots(const std::vector<classad::Symbol>& names, std::int64_t jobs, bool busy, CycleSlots& out);
+  // Whether the last cycle over the board read the slots of its busy
+  // bundles, or would have (a request's rejection reason, a cycle with no
+  // other slot left): the next cycle takes them from the start. True on a
+  // new board.
+  bool busy_read() const;
+  void set_busy_read(bool read);
   // Every slot, none left out. After prepare().
   void all_slots(CycleSlots& out);
   // What numbers the key parts of the cycles over this board
@@ -126,9 +137,11 @@ class SlotBoard {
   SlotMemo& numbering();
   // How many slots are active, bundled (in how many bundles, for the
   // last cycle_slots() names), idle and grouped (in how many bundles),
-  // quiet: for tests and statistics.
+  // quiet, and whether the last cycle_slots() took one slot of each busy
+  // bundle: for tests and statistics.
   struct Parts {
     std::size_t active = 0, bundled = 0, bundles = 0, idle = 0, idle_bundles = 0, quiet = 0;
+    bool busy_taken = false;
   };
   Parts parts() const;
 

@@ -286,6 +286,7 @@ SlotPool::SlotPool(const PoolInput& input, const NegotiatorPolicy& policy,
   if (!remembered_.empty()) remembered_.resize(out);
   if (memo != nullptr) memo->end_pool();
   if (input.digest != nullptr) add_digest(*input.digest, accountant);
+  busy_left_out_ = input.busy_left_out;
   signature_consumption_ = signatures.consumption();
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
   for (const PoolSlot& s : slots_)

@@ -140,6 +140,10 @@ struct PoolInput {
   std::vector<RememberedSlot*> known;
   const PoolDigest* digest = nullptr;
   bool from_board = false;  // `known` is a board's (however empty)
+  // The board left its bundles of busy slots out whole, not one slot of
+  // each (SlotBoard::cycle_slots): a cycle that reads them is run again
+  // with them.
+  bool busy_left_out = false;
   // By ad (or empty: none): counted and summed in the digest already (one
   // slot of a board's bundle), so not again.
   std::vector<unsigned char> in_digest;
@@ -207,6 +211,8 @@ class SlotPool {
   bool annotations_left_out() const { return (has_busy_ || digest_claimed_) && !complete_; }
   // How many slot ads carry annotations (copies made for them).
   std::size_t annotated_ads() const { return owned_.size(); }
+  // PoolInput::busy_left_out.
+  bool busy_left_out() const { return busy_left_out_; }
 
   std::vector<PoolSlot>& slots() { return slots_; }
   const std::vector<PoolSlot>& slots() const { return slots_; }
@@ -243,6 +249,7 @@ class SlotPool {
   bool machine_done_ = false;              // Slot<N>_RemoteUserPrio added
   bool complete_ = false, has_busy_ = false;
   bool digest_claimed_ = false;  // slots left out (PoolDigest) have a job's submitter
+  bool busy_left_out_ = false;
   std::int64_t total_ = 0, trimmed_ = 0;
   std::vector<unsigned char> signature_consumption_;  // by weight signature
   double total_weight_ = 0;

@@ -102,6 +102,10 @@ struct SlotBoard::Impl {
     int state = 0;
     // The key part of each table it is in: (generation, part number).
     std::vector<std::pair<std::uint32_t, std::uint32_t>> parts;
+    // While a new ad waits for prepare(): the description the slot is
+    // placed with (known then holds the new ad).
+    std::unique_ptr<RememberedSlot> was;
+    const RememberedSlot& placed_as() const { return was ? *was : known; }
   };
 
   struct Counts {
@@ -126,7 +130,8 @@ struct SlotBoard::Impl {
   std::uint64_t calls = 0;
   std::size_t last_bundles = 0, last_idle_bundles = 0;
   bool busy_read = true;
-  bool last_busy = false;  // the last cycle_slots() took the busy bundles' slots
+  bool last_busy = false;    // the last cycle_slots() took the busy bundles' slots
+  std::size_t in_place = 0;  // new ads the last prepare() placed where their slots were
   std::int64_t described = 0;
   Named claimed, matched;
   ChangeLog claim_log;
@@ -136,15 +141,22 @@ struct SlotBoard::Impl {
   void describe(Entry& e, const NegotiatorPolicy& policy, const classad::EvalEnv& env);
   void place(Key key, Entry& e);
   void unplace(Key key, Entry& e);
-  // Adds (`sign` 1) or takes away (-1) what `e` adds to digest `d`;
-  // `counts` has the slots behind each of its held and concurrency sums.
-  void sum(const Entry& e, int sign, PoolDigest& d, Counts& counts) const;
+  // A described new ad of a placed slot (Entry::was) that would be
+  // placed where the slot is, with the same sums: it takes the slot's
+  // place, and true. `parts`: the key parts the slot is placed with.
+  bool replace_in_place(Entry& e, std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts);
+  // Adds (`sign` 1) or takes away (-1) what slot `k` of part `part` adds
+  // to digest `d`; `counts` has the slots behind each of its held and
+  // concurrency sums.
+  void sum(const RememberedSlot& k, Part part, int sign, PoolDigest& d, Counts& counts) const;
+  // The number of slot `k`'s class-key part for table `t`'s names.
+  std::uint32_t part_in(const Table& t, RememberedSlot& k);
   void join(Table& t, Key key, Entry& e);
   void leave(Table& t, Key key, Entry& e);
-  BundleKey bundle_key(const Entry& e, std::uint32_t part) const;
+  BundleKey bundle_key(const RememberedSlot& k, Part part, std::uint32_t number) const;
   Table& table_for(const std::vector<classad::Symbol>& names);
   void forget_tables();
-  void count_significant(Entry& e, int sign);
+  void count_significant(RememberedSlot& k, int sign);
   void index(Key key, Entry& e, bool in);
   void take(Key key, Entry& e, CycleSlots& out, bool in_digest) const;
 };
@@ -188,15 +200,15 @@ void SlotBoard::Impl::describe(Entry& e, const NegotiatorPolicy& p, const classa
   ++described;
 }
 
-void SlotBoard::Impl::sum(const Entry& e, int sign, PoolDigest& d, Counts& c) const {
+void SlotBoard::Impl::sum(const RememberedSlot& k, Part part, int sign, PoolDigest& d, Counts& c) const {
   d.slots += sign;
-  if (!e.known.kept) {
+  if (!k.kept) {
     d.trimmed += sign;
     return;
   }
-  const PoolSlot& s = e.known.slot;
-  if (e.part == Part::Quiet) d.trimmed += sign;
-  if (e.part == Part::Idle) d.idle += sign;
+  const PoolSlot& s = k.slot;
+  if (part == Part::Quiet) d.trimmed += sign;
+  if (part == Part::Idle) d.idle += sign;
   d.weight += sign * s.weight;
   auto add = [sign](std::map<std::string, double>& sums, std::map<std::string, std::int64_t>& counts,
                     const std::string& name, double amount) {
@@ -213,27 +225,31 @@ void SlotBoard::Impl::sum(const Entry& e, int sign, PoolDigest& d, Counts& c) co
   }
 }
 
-BundleKey SlotBoard::Impl::bundle_key(const Entry& e, std::uint32_t part) const {
-  const PoolSlot& s = e.known.slot;
-  return BundleKey{
-      e.part == Part::Idle, s.remote_submitter, s.current_rank, s.weight, s.consumption_policy, part};
+BundleKey SlotBoard::Impl::bundle_key(const RememberedSlot& k, Part part, std::uint32_t number) const {
+  const PoolSlot& s = k.slot;
+  return BundleKey{part == Part::Idle, s.remote_submitter,   s.current_rank,
+                   s.weight,           s.consumption_policy, number};
+}
+
+std::uint32_t SlotBoard::Impl::part_in(const Table& t, RememberedSlot& k) {
+  std::int64_t part = k.key_part(0, t.generation);
+  if (part < 0) {
+    part = memo.part_number(0, t.generation, memo.writer().attributes(k.slot, t.names));
+    k.keep_key_part(0, t.generation, static_cast<std::uint32_t>(part));
+  }
+  return static_cast<std::uint32_t>(part);
 }
 
 void SlotBoard::Impl::join(Table& t, Key key, Entry& e) {
-  std::int64_t part = e.known.key_part(0, t.generation);
-  if (part < 0) {
-    part = memo.part_number(0, t.generation, memo.writer().attributes(e.known.slot, t.names));
-    e.known.keep_key_part(0, t.generation, static_cast<std::uint32_t>(part));
-  }
-  const auto number = static_cast<std::uint32_t>(part);
+  const std::uint32_t number = part_in(t, e.known);
   e.parts.emplace_back(t.generation, number);
-  t.bundles[bundle_key(e, number)].emplace(key, &e);
+  t.bundles[bundle_key(e.known, e.part, number)].emplace(key, &e);
 }
 
 void SlotBoard::Impl::leave(Table& t, Key key, Entry& e) {
   for (auto it = e.parts.begin(); it != e.parts.end(); ++it) {
     if (it->first != t.generation) continue;
-    auto b = t.bundles.find(bundle_key(e, it->second));
+    auto b = t.bundles.find(bundle_key(e.placed_as(), e.part, it->second));
     if (b != t.bundles.end()) {
       b->second.erase(key);
       if (b->second.empty()) t.bundles.erase(b);
@@ -246,12 +262,12 @@ void SlotBoard::Impl::leave(Table& t, Key key, Entry& e) {
 void SlotBoard::Impl::place(Key key, Entry& e) {
   e.part = part_of(e);
   e.placed = true;
-  count_significant(e, +1);
+  count_significant(e.known, +1);
   if (e.part == Part::Active) {
     active.insert(at_key(active, key), {key, &e});
     return;
   }
-  sum(e, +1, digest, counts);
+  sum(e.known, e.part, +1, digest, counts);
   if (e.part == Part::Bundled || e.part == Part::Idle) {
     bundled.emplace(key, &e);
     for (Table& t : tables) join(t, key, e);
@@ -261,23 +277,58 @@ void SlotBoard::Impl::place(Key key, Entry& e) {
 void SlotBoard::Impl::unplace(Key key, Entry& e) {
   if (!e.placed) return;
   e.placed = false;
-  count_significant(e, -1);
+  RememberedSlot& k = e.was ? *e.was : e.known;
+  count_significant(k, -1);
   if (e.part == Part::Active) {
     auto at = at_key(active, key);
     if (at != active.end() && at->first == key) active.erase(at);
-    return;
+  } else {
+    sum(k, e.part, -1, digest, counts);
+    if (e.part == Part::Bundled || e.part == Part::Idle) {
+      bundled.erase(key);
+      for (Table& t : tables) leave(t, key, e);
+    }
   }
-  sum(e, -1, digest, counts);
-  if (e.part == Part::Bundled || e.part == Part::Idle) {
-    bundled.erase(key);
-    for (Table& t : tables) leave(t, key, e);
-  }
+  e.was.reset();
 }
 
-void SlotBoard::Impl::count_significant(Entry& e, int sign) {
-  int& id = e.known.significant;
+bool SlotBoard::Impl::replace_in_place(Entry& e,
+                                       std::vector<std::pair<std::uint32_t, std::uint32_t>>& parts) {
+  const RememberedSlot& was = *e.was;
+  const PoolSlot &a = was.slot, &b = e.known.slot;
+  if (part_of(e) != e.part || was.kept != e.known.kept) return false;
+  // What the digest sums of it.
+  if (e.part != Part::Active && e.known.kept &&
+      (a.weight != b.weight || a.remote_submitter != b.remote_submitter ||
+       a.running_limits.size() != b.running_limits.size() ||
+       !std::equal(
+           a.running_limits.begin(), a.running_limits.end(), b.running_limits.begin(),
+           [](const LimitUse& x, const LimitUse& y) { return x.name == y.name && x.units == y.units; })))
+    return false;
+  // Its bundle in every table.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> now;
+  if (e.part == Part::Bundled || e.part == Part::Idle) {
+    for (const Table& t : tables) {
+      auto old =
+          std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == t.generation; });
+      if (old == parts.end()) return false;
+      const std::uint32_t number = part_in(t, e.known);
+      if (bundle_key(was, e.part, old->second).tie() != bundle_key(e.known, e.part, number).tie())
+        return false;
+      now.emplace_back(t.generation, number);
+    }
+  }
+  count_significant(*e.was, -1);
+  count_significant(e.known, +1);
+  e.parts = std::move(now);
+  e.was.reset();
+  return true;
+}
+
+void SlotBoard::Impl::count_significant(RememberedSlot& k, int sign) {
+  int& id = k.significant;
   if (sign > 0 && id < 0) {
-    const classad::NameSet own = schedd::SignificantAttributes::from_slots({&e.known.ad}, {}).names();
+    const classad::NameSet own = schedd::SignificantAttributes::from_slots({&k.ad}, {}).names();
     id = memo.significant_id(std::vector<std::string>(own.begin(), own.end()));
   }
   if (id < 0) return;
@@ -335,21 +386,30 @@ void SlotBoard::set(Key key, const classad::ClassAd& ad) {
   Impl& m = *impl_;
   auto [it, fresh] = m.entries.try_emplace(key);
   Impl::Entry& e = it->second;
-  if (!fresh) {
-    if (SlotMemo::rememberable(ad) && e.known.ad.identity() == ad.identity()) return;
-    m.unplace(key, e);
-    m.index(key, e, false);
+  if (!fresh && SlotMemo::rememberable(ad) && e.known.ad.identity() == ad.identity()) return;
+  static const classad::Symbol kState = classad::intern("State"), kName = classad::intern("Name");
+  std::string scratch;
+  std::string name(schedd::string_attr(ad, kName, scratch));
+  const std::string_view state_text = schedd::string_attr(ad, kState, scratch);
+  const int state = state_text == "Claimed" ? 1 : state_text == "Matched" ? 2 : 0;
+  // A placed slot stays where it is until prepare() has described its new
+  // ad: most new ads of a slot (a machine's clock moved on) place it where
+  // it was, and then nothing moves (Impl::replace_in_place).
+  if (e.placed && !e.was) {
+    e.was = std::make_unique<RememberedSlot>(std::move(e.known));
+    e.was->slot.ad = &e.was->ad;
   }
   e.known = RememberedSlot{};
   e.known.ad = ad;
   e.described = false;
-  e.parts.clear();
-  static const classad::Symbol kState = classad::intern("State"), kName = classad::intern("Name");
-  std::string scratch;
-  e.name = std::string(schedd::string_attr(ad, kName, scratch));
-  const std::string_view state = schedd::string_attr(ad, kState, scratch);
-  e.state = state == "Claimed" ? 1 : state == "Matched" ? 2 : 0;
-  m.index(key, e, true);
+  if (fresh || name != e.name || state != e.state) {
+    if (!fresh) m.index(key, e, false);
+    e.name = std::move(name);
+    e.state = state;
+    m.index(key, e, true);
+  } else if (state != 0) {
+    m.claim_log.changed(e.name);  // the same name and state, another ad (claimed() holds it already)
+  }
   m.pending.push_back(key);
 }
 
@@ -399,6 +459,7 @@ std::vector<classad::ClassAd> SlotBoard::ads() const {
 void SlotBoard::prepare(const NegotiatorPolicy& policy, const classad::EvalEnv& env) {
   Impl& m = *impl_;
   const Fingerprint f = Fingerprint::of(policy);
+  m.in_place = 0;
   m.memo.set_kept_elsewhere(m.entries.size());
   m.memo.begin(policy);
   if (!m.prepared || !(f == m.policy)) {
@@ -420,15 +481,24 @@ void SlotBoard::prepare(const NegotiatorPolicy& policy, const classad::EvalEnv& 
     m.significant_count.clear();
     for (auto& [k, e] : m.entries) {
       if (!e.placed) continue;
-      e.known.significant = -1;
-      m.count_significant(e, +1);
+      RememberedSlot& placed = e.was ? *e.was : e.known;
+      placed.significant = -1;
+      m.count_significant(placed, +1);
     }
   }
   for (Key k : m.pending) {
     auto it = m.entries.find(k);
     if (it == m.entries.end() || it->second.described) continue;
-    m.describe(it->second, policy, env);
-    m.place(k, it->second);
+    Impl::Entry& e = it->second;
+    auto parts = std::move(e.parts);  // describe() clears them
+    m.describe(e, policy, env);
+    if (e.was && m.replace_in_place(e, parts)) {
+      ++m.in_place;
+      continue;
+    }
+    e.parts = std::move(parts);
+    m.unplace(k, e);
+    m.place(k, e);
   }
   m.pending.clear();
 }
@@ -517,6 +587,7 @@ SlotBoard::Parts SlotBoard::parts() const {
   p.bundles = m.last_bundles;
   p.idle_bundles = m.last_idle_bundles;
   p.busy_taken = m.last_busy;
+  p.in_place = m.in_place;
   for (const auto& [k, e] : m.entries) {
     if (!e.placed) continue;
     if (e.part == Part::Quiet) ++p.quiet;

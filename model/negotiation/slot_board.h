@@ -137,11 +137,13 @@ class SlotBoard {
   SlotMemo& numbering();
   // How many slots are active, bundled (in how many bundles, for the
   // last cycle_slots() names), idle and grouped (in how many bundles),
-  // quiet, and whether the last cycle_slots() took one slot of each busy
-  // bundle: for tests and statistics.
+  // quiet; whether the last cycle_slots() took one slot of each busy
+  // bundle; how many new ads the last prepare() found to place their
+  // slots where they were: for tests and statistics.
   struct Parts {
     std::size_t active = 0, bundled = 0, bundles = 0, idle = 0, idle_bundles = 0, quiet = 0;
     bool busy_taken = false;
+    std::size_t in_place = 0;
   };
   Parts parts() const;
 

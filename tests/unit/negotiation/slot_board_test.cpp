@@ -64,6 +64,9 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
   // them after all (run again with them): most of these, whose requests
   // are often rejected.
   std::int64_t busy_again = 0;
+  // New ads that placed their slots where they were (slot_board.cpp,
+  // replace_in_place).
+  std::int64_t in_place = 0;
   for (int episode = 0; episode < 300; ++episode) {
     std::string config = random_config(r);
     if (r.chance(5))
@@ -172,6 +175,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
       bool requests = false;
       for (const auto& s : boarded.submitters) requests |= !s.requests.empty();
       if (classes && requests && parts.bundles > 0 && !predicted && parts.busy_taken) ++busy_again;
+      in_place += static_cast<std::int64_t>(parts.in_place);
       if (a.stats.summed_slots > others) idle_left_out += a.stats.summed_slots - others;
       bundled += static_cast<std::int64_t>(parts.bundled);
       bundles += static_cast<std::int64_t>(parts.bundles);
@@ -217,6 +221,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
   CHECK(idle_left_out > 2000);
   CHECK(kept > 1000);
   CHECK(busy_again > 100);
+  CHECK(in_place > 3000);
 }
 
 TEST_CASE("a slot board leaves out the slots no request can take and keeps one of each bundle",
@@ -451,9 +456,63 @@ TEST_CASE("a cycle over a slot board goes without its busy bundles' slots until 
       now += 60;
     }
   }
-  WARN("without " << without << " again " << again << " matched " << matched << " rejected " << rejected);
   CHECK(without > 200);
   CHECK(again > 100);
   CHECK(matched > 1000);
   CHECK(rejected > 200);
+}
+
+TEST_CASE("a slot's new ad that places it where it was keeps its bundle, its sums and its claim",
+          "[negotiation][issue29]") {
+  // A startd's clock moves on with every call: each of its slots' ads is
+  // new (MyCurrentTime), most of them alike to what they were. They stay
+  // where they are on the board; one whose job is now another user's
+  // moves to a bundle of its own; one whose job ended is idle.
+  Pool p("");
+  negotiation::SlotBoard board;
+  auto busy = [](int k, const char* user, std::int64_t now) {
+    classad::ClassAd a = untakeable("slot1_" + std::to_string(k) + "@busy", user, 1);
+    a.set("MyCurrentTime", now);
+    return a;
+  };
+  for (int k = 1; k <= 4; ++k) board.set(static_cast<Key>(10 + k), busy(k, "u1@example.org", kNow));
+  board.set(1, slot("slot1@idle"));
+  p.submit("u2@example.org", 1, 2);
+  auto same_as_all = [&](const negotiation::CycleResult& r, std::int64_t now) {
+    Pool all("");
+    all.slots = board.ads();
+    all.submit("u2@example.org", 1, 2);
+    auto plain = all.run(true, true, 0, nullptr, now);
+    to_keys(plain, board.keys());
+    check_same(r, plain);
+    CHECK(r.stats.total_slots == plain.stats.total_slots);
+    CHECK(r.stats.candidate_slots == plain.stats.candidate_slots);
+  };
+  const auto first = run_board(p, board, kNow);
+  same_as_all(first, kNow);
+  REQUIRE(first.rejections.size() == 1);  // the second job: only busy slots left
+  CHECK(board.parts().bundled == 4);
+  CHECK(board.parts().bundles == 1);
+  const ChangeLog::Stamp before = board.claim_log().stamp();
+  for (int k = 1; k <= 4; ++k) board.set(static_cast<Key>(10 + k), busy(k, "u1@example.org", kNow + 60));
+  // Still claimed under the same names, and told as changed ads.
+  CHECK(board.claimed().size() == 4);
+  CHECK(board.claim_log().since(before)->size() == 4);
+  const auto second = run_board(p, board, kNow + 60);
+  same_as_all(second, kNow + 60);
+  CHECK(second.stats.described_slots == 4);
+  CHECK(board.parts().in_place == 4);
+  CHECK(board.parts().bundled == 4);
+  CHECK(board.parts().bundles == 1);
+  CHECK(board.find(11)->find("MyCurrentTime") != nullptr);
+  CHECK(classad::evaluate_attr(*board.find(11), "MyCurrentTime").as_int() == kNow + 60);
+  board.set(11, busy(1, "u3@example.org", kNow + 120));
+  board.set(12, slot("slot1_2@busy"));
+  const auto third = run_board(p, board, kNow + 120);
+  same_as_all(third, kNow + 120);
+  CHECK(board.parts().in_place == 0);  // one moved, one left its bundle
+  CHECK(board.parts().bundled == 3);
+  CHECK(board.parts().bundles == 2);  // u1's two, u3's one
+  CHECK(board.claimed().size() == 3);
+  CHECK(third.matches.size() == 2);  // the idle slot and the one whose job ended
 }

@@ -38,6 +38,23 @@ void to_keys(negotiation::CycleResult& b, const std::vector<Key>& keys) {
   }
 }
 
+// A board cycle's result `a` against `b`, a cycle over every ad (its slot
+// indices as board keys): the same matches, order, reasons, totals and
+// group figures.
+void check_same_cycle(const negotiation::CycleResult& a, const negotiation::CycleResult& b) {
+  check_same(a, b);
+  CHECK(a.stats.total_slots == b.stats.total_slots);
+  CHECK(a.stats.trimmed_slots == b.stats.trimmed_slots);
+  CHECK(a.stats.candidate_slots == b.stats.candidate_slots);
+  CHECK(a.stats.slot_classes == b.stats.slot_classes);
+  REQUIRE(a.groups.size() == b.groups.size());
+  for (std::size_t g = 0; g < a.groups.size(); ++g) {
+    CHECK(a.groups[g].usage == b.groups[g].usage);
+    CHECK(a.groups[g].allocated == b.groups[g].allocated);
+    CHECK(a.groups[g].matched == b.groups[g].matched);
+  }
+}
+
 // A slot running `user`'s job that no request can take with
 // PREEMPTION_REQUIREMENTS False: Rank 0, CurrentRank 0. Alike ones bundle.
 classad::ClassAd untakeable(const std::string& name, const std::string& user, int cpus) {
@@ -127,16 +144,7 @@ TEST_CASE("cycles over a slot board give a cycle's matches, order, reasons and t
       auto a = run_board(boarded, board, now, threads, classes);
       auto b = fresh.run(classes, classes, 0, nullptr, now);
       to_keys(b, keys);
-      check_same(a, b);
-      CHECK(a.stats.total_slots == b.stats.total_slots);
-      CHECK(a.stats.trimmed_slots == b.stats.trimmed_slots);
-      CHECK(a.stats.candidate_slots == b.stats.candidate_slots);
-      CHECK(a.stats.slot_classes == b.stats.slot_classes);
-      CHECK(a.groups.size() == b.groups.size());
-      for (std::size_t g = 0; g < a.groups.size() && g < b.groups.size(); ++g) {
-        CHECK(a.groups[g].usage == b.groups[g].usage);
-        CHECK(a.groups[g].allocated == b.groups[g].allocated);
-      }
+      check_same_cycle(a, b);
       CHECK(negotiation::significant_attributes(boarded.policy, board) ==
             negotiation::significant_attributes(fresh.policy, fresh.slots));
       // The claims the accountant would begin and end: some charged, some
@@ -424,17 +432,7 @@ TEST_CASE("a cycle over a slot board goes without its busy bundles' slots until 
       auto a = run_board(boarded, board, now);
       auto b = fresh.run(true, true, 0, nullptr, now);
       to_keys(b, keys);
-      check_same(a, b);
-      CHECK(a.stats.total_slots == b.stats.total_slots);
-      CHECK(a.stats.trimmed_slots == b.stats.trimmed_slots);
-      CHECK(a.stats.candidate_slots == b.stats.candidate_slots);
-      CHECK(a.stats.slot_classes == b.stats.slot_classes);
-      REQUIRE(a.groups.size() == b.groups.size());
-      for (std::size_t g = 0; g < a.groups.size(); ++g) {
-        CHECK(a.groups[g].usage == b.groups[g].usage);
-        CHECK(a.groups[g].allocated == b.groups[g].allocated);
-        CHECK(a.groups[g].matched == b.groups[g].matched);
-      }
+      check_same_cycle(a, b);
       const auto parts = board.parts();
       if (parts.bundles > 0 && !parts.busy_taken) ++without;
       if (parts.bundles > 0 && !predicted && parts.busy_taken) ++again;
@@ -484,9 +482,7 @@ TEST_CASE("a slot's new ad that places it where it was keeps its bundle, its sum
     all.submit("u2@example.org", 1, 2);
     auto plain = all.run(true, true, 0, nullptr, now);
     to_keys(plain, board.keys());
-    check_same(r, plain);
-    CHECK(r.stats.total_slots == plain.stats.total_slots);
-    CHECK(r.stats.candidate_slots == plain.stats.candidate_slots);
+    check_same_cycle(r, plain);
   };
   const auto first = run_board(p, board, kNow);
   same_as_all(first, kNow);

@@ -95,6 +95,10 @@ const GroupNode* GroupTree::find(std::string_view name) const {
 }
 
 void GroupTree::assign_quotas(double pool) {
+  // A new cycle's quotas: nothing of the last one's shares is left, so a
+  // cycle run again (a board's, negotiation/board_cycle.cpp) gives the
+  // same figures as the first time.
+  for (GroupNode& n : nodes_) n.requested = n.allocated = n.subtree_requested = 0;
   pool_ = pool;
   nodes_[0].configured_quota = pool;
   assign(0, pool);

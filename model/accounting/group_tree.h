@@ -75,7 +75,9 @@ class GroupTree {
   bool allow_oversubscription() const { return allow_oversubscription_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
 
-  // Hands `pool` (the pool's total SlotWeight) down the tree.
+  // Hands `pool` (the pool's total SlotWeight) down the tree, and forgets
+  // what fairshare() gave before: every figure of the tree is then a
+  // function of the configuration, the pool and what follows.
   void assign_quotas(double pool);
   // True when the groups' effective quotas add up to more than the pool
   // (possible only with oversubscription): condor_userprio -quotas flags it.

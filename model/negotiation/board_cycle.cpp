@@ -35,18 +35,15 @@ CycleResult NegotiationCycle::run(SlotBoard& board, const std::vector<SubmitterR
     const std::vector<classad::Symbol> names = class_key_names(read.names, read.match_names).names;
     // The busy bundles' slots only tell a rejected request its reason: a
     // cycle without a request, or one after a cycle that did not read
-    // them, goes without them first, and again with them (on the group
-    // quotas as they were) only if it reads them after all — as a busy
-    // pool's cycles that match every job do not. Their sums are in the
-    // digest either way.
+    // them, goes without them first, and again with them only if it reads
+    // them after all — as a busy pool's cycles that match every job do
+    // not. Their sums are in the digest either way. (The group tree needs
+    // no copy for the second run: assign_quotas() starts it afresh.)
     const bool busy = requests && board.busy_read();
-    std::optional<accounting::GroupTree> groups;
-    if (!busy) groups = groups_;
     bool read_busy = false;
     board.cycle_slots(names, jobs, busy, slots);
     result = run_input(slots.input, read, submitters, &board.numbering(), false, &read_busy);
     if (!result && !busy && read_busy) {
-      groups_ = std::move(groups);
       board.cycle_slots(names, jobs, true, slots);
       result = run_input(slots.input, read, submitters, &board.numbering(), false, &read_busy);
     }

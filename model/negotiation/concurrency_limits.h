@@ -28,6 +28,7 @@ namespace cara::negotiation {
 struct LimitUse {
   std::string name;  // lower-cased
   double units = 1;
+  bool operator==(const LimitUse&) const = default;
 };
 
 // Parses a list of limits separated by commas and/or spaces. A name is

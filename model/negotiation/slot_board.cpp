@@ -225,10 +225,7 @@ bool SlotBoard::Impl::replace_in_place(Entry& e,
   // What the digest sums of it.
   if (e.part != Part::Active && e.known.kept &&
       (a.weight != b.weight || a.remote_submitter != b.remote_submitter ||
-       a.running_limits.size() != b.running_limits.size() ||
-       !std::equal(
-           a.running_limits.begin(), a.running_limits.end(), b.running_limits.begin(),
-           [](const LimitUse& x, const LimitUse& y) { return x.name == y.name && x.units == y.units; })))
+       a.running_limits != b.running_limits))
     return false;
   // Its bundle in every table.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> now;

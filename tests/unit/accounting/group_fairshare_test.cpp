@@ -180,3 +180,25 @@ TEST_CASE("groups negotiate most starved first, <none> last", "[accounting][grou
   CHECK(t.nodes()[static_cast<std::size_t>(order[2])].name == "big");
   CHECK(t.nodes()[static_cast<std::size_t>(order[3])].name == "<none>");
 }
+
+TEST_CASE("a new cycle's quotas keep nothing of the last cycle's shares", "[accounting][groups]") {
+  // A board's cycle may run twice on one tree (negotiation/board_cycle.cpp):
+  // the second run must see the tree as the first did.
+  GroupTree fresh = tree(kPhysics);
+  fresh.assign_quotas(30);
+  GroupTree used = tree(kPhysics);
+  used.assign_quotas(30);
+  used.fairshare(demands(used, {{"group_physics.hep", 60}, {"group_chemistry", 4}}));
+  REQUIRE(allocated(used, "group_physics.hep") > 0);
+  used.assign_quotas(30);
+  for (std::size_t i = 0; i < used.nodes().size(); ++i) {
+    INFO(used.nodes()[i].name);
+    CHECK(used.nodes()[i].allocated == 0);
+    CHECK(used.nodes()[i].requested == 0);
+    CHECK(used.nodes()[i].subtree_requested == 0);
+    CHECK(used.nodes()[i].quota == fresh.nodes()[i].quota);
+  }
+  CHECK(used.quota_report().size() == fresh.quota_report().size());
+  for (std::size_t i = 0; i < used.quota_report().size(); ++i)
+    CHECK(used.quota_report()[i].allocated == fresh.quota_report()[i].allocated);
+}

@@ -34,8 +34,6 @@ namespace {
 
 using namespace negotiator_parts;
 
-enum TimerKind : std::int32_t { kCycleTimer = 1 };
-
 struct Gathered {
   std::vector<classad::ClassAd> slots;
   std::vector<slot_actor> slot_endpoints;
@@ -508,7 +506,9 @@ negotiator_actor::behavior_type negotiator_behavior(Self self, std::shared_ptr<S
         return reconfigure(self, setup, **config);
       },
       [self, setup](Timer t) {
-        if (t.what != kCycleTimer || !net::from_this_node(self)) return;  // its own timer only
+        if (!net::from_this_node(self)) return;  // its own timers only
+        if (t.what == kReplicaTimer) return retry_replication(self, setup);
+        if (t.what != kCycleTimer) return;
         auto& st = self->state;
         const std::int64_t now = setup.clock.now(self);
         if (st.timer_at && *st.timer_at > now) return;  // a stale timer; a later one is set

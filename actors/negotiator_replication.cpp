@@ -43,7 +43,45 @@ void replicate_to(Self self, const NegotiatorSetup& setup, const negotiator_acto
             });
 }
 
+// `standby` did not store the last commit (`problem`): it is sent again
+// within a second (retry_replication). `warn`: say so (once, not every
+// second).
+void missed(Self self, const NegotiatorSetup& setup, const negotiator_actor& standby, bool appeared,
+            const std::string& problem, bool warn) {
+  auto& st = self->state;
+  if (warn) setup.context.warning("replication: " + problem + "; sent again every second");
+  for (const NegotiatorState::Behind& b : st.behind)
+    if (b.standby == standby) return;
+  st.behind.push_back({standby, appeared});
+  if (st.behind.size() == 1) self->delayed_send(self, std::chrono::seconds(1), Timer{kReplicaTimer});
+}
+
+// The last commit to `standby`, until it holds it. `appeared`: sent
+// because it joined the standbys; `first`: not a retry.
+void bring_up_to_date(Self self, const NegotiatorSetup& setup, const negotiator_actor& standby, bool appeared,
+                      bool first) {
+  auto& st = self->state;
+  const std::string v = std::to_string(st.version.term) + "." + std::to_string(st.version.seq);
+  replicate_to(self, setup, standby, [self, setup, standby, appeared, first, v](const std::string& problem) {
+    if (!problem.empty()) return missed(self, setup, standby, appeared, problem, first);
+    if (appeared)
+      setup.context.info("a standby that appeared holds the last commit (" + v + ")");
+    else if (!first)
+      setup.context.info("a standby that missed a commit holds the last one (" + v + ")");
+  });
+}
+
 }  // namespace
+
+void retry_replication(Self self, const NegotiatorSetup& setup) {
+  auto& st = self->state;
+  std::vector<NegotiatorState::Behind> behind = std::move(st.behind);
+  st.behind.clear();
+  if (!st.active || !st.replicate || st.committed.empty()) return;
+  for (const NegotiatorState::Behind& b : behind)
+    if (std::find(st.standbys.begin(), st.standbys.end(), b.standby) != st.standbys.end())
+      bring_up_to_date(self, setup, b.standby, b.appeared, false);
+}
 
 bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> then) {
   auto& st = self->state;
@@ -57,11 +95,13 @@ bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> th
     std::function<void()> then;
   };
   auto w = std::make_shared<Waiting>(Waiting{st.standbys.size(), st.sync_replication ? then : nullptr});
-  auto answered = [self, setup, w](const std::string& problem) {
-    if (!problem.empty()) setup.context.warning("replication: " + problem);
-    if (--w->left == 0 && w->then) w->then();
-  };
-  for (const negotiator_actor& standby : st.standbys) replicate_to(self, setup, standby, answered);
+  for (const negotiator_actor& standby : st.standbys)
+    replicate_to(self, setup, standby, [self, setup, w, standby](const std::string& problem) {
+      // A standby that missed it gets it again (the commit may be the
+      // last before this one dies).
+      if (!problem.empty()) missed(self, setup, standby, false, problem, true);
+      if (--w->left == 0 && w->then) w->then();
+    });
   if (!st.sync_replication) then();
   return true;
 }
@@ -130,14 +170,7 @@ void take_role(Self self, const NegotiatorSetup& setup, NegotiatorRole& r) {
     if (st.replicate && !st.committed.empty())
       for (const negotiator_actor& standby : st.standbys)
         if (std::find(before.begin(), before.end(), standby) == before.end())
-          replicate_to(self, setup, standby,
-                       [setup, v = std::to_string(st.version.term) + "." +
-                                   std::to_string(st.version.seq)](const std::string& problem) {
-                         if (problem.empty())
-                           setup.context.info("a standby that appeared holds the last commit (" + v + ")");
-                         else
-                           setup.context.warning("replication: " + problem);
-                       });
+          bring_up_to_date(self, setup, standby, true, true);
     return;
   }
   if (!r.catch_up) return become_active(self, setup, r.term);

@@ -74,12 +74,22 @@ struct NegotiatorState {
   // the standbys, and at once to a standby that appears (one that was away
   // or restarted catches up before the next commit).
   std::string committed;
+  // Standbys that missed the last commit (refused it, or did not answer):
+  // sent it again every second while they are standbys of this one.
+  struct Behind {
+    negotiator_actor standby;
+    bool appeared = false;  // it missed the commit sent when it appeared
+  };
+  std::vector<Behind> behind;
   bool replicate = false, sync_replication = true;
   std::int64_t wanted_term = -1;  // the term its had last made it active in; -1: standing by
   static inline const char* name = "negotiator";
 };
 
 using Self = negotiator_actor::stateful_pointer<NegotiatorState>;
+
+// The negotiator's own timers (Timer::what).
+enum TimerKind : std::int32_t { kCycleTimer = 1, kReplicaTimer = 2 };
 
 using NegotiatorSelf = negotiator_actor::stateful_pointer<NegotiatorState>;
 
@@ -112,6 +122,12 @@ bool save_then(Self self, const NegotiatorSetup& setup, std::function<void()> th
 // older one than it holds is ignored, one that does not decode or restore
 // is refused with why.
 Status take_replica(Self self, const NegotiatorSetup& setup, const ReplicaBatch& b, const std::string& from);
+
+// Sends the last commit again to the standbys that missed it (Behind),
+// those still standbys of this active one: an active one that died before
+// its next commit would otherwise leave one of them to take over with less
+// than was committed (the kReplicaTimer).
+void retry_replication(Self self, const NegotiatorSetup& setup);
 
 // The had's word: stand by, or become active in its term (first taking
 // the newer accountant of the peer it names).

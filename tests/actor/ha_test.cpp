@@ -161,3 +161,50 @@ TEST_CASE_METHOD(HaFixture, "a match of an older term is refused by the slot and
   settle();
   CHECK(logged("matches of term 1 refused: term 2 was seen"));
 }
+
+TEST_CASE_METHOD(HaFixture, "a standby that refused the last commit is sent it again until it holds it",
+                 "[actors][ha]") {
+  start_ha(1);
+  advance(2);
+  REQUIRE(status(0).active);
+  REQUIRE(userprio_at(0, UserprioCommand{"setfactor", "alice@test", 33, 0}).ok);
+  // A standby appears that cannot store the commit yet (a central manager
+  // still starting, say): refused the first time, stored the second.
+  auto batches = std::make_shared<std::vector<ReplicaBatch>>();
+  // (An argument, as the other tests' spawned functions have: CAF 0.17
+  // binds a null tuple for a function without one, which UBSan reports.)
+  auto starting = sys.spawn(
+      [batches](caf::event_based_actor*, int) -> caf::behavior {
+        return {[batches](ReplicaBatch& b) {
+          batches->push_back(b);
+          return batches->size() == 1 ? CommandReply{false, "still starting"} : CommandReply{true, {}};
+        }};
+      },
+      0);
+  self->send(
+      pool.negotiators[0],
+      NegotiatorRole{true, 1, {}, {pool.negotiators[1], caf::actor_cast<negotiator_actor>(starting)}, {}});
+  auto caught_up = [&] {
+    return std::count_if(log_lines.begin(), log_lines.end(), [](const std::string& l) {
+      return l.find("a standby that appeared holds the last commit") != std::string::npos;
+    });
+  };
+  const auto before = caught_up();
+  settle();
+  REQUIRE(batches->size() == 1);
+  CHECK(logged("still starting; sent again every second"));
+  CHECK(caught_up() == before);
+  // Within a second it is sent the same commit again, with no new one to
+  // carry it, and holds it.
+  advance(1);
+  REQUIRE(batches->size() == 2);
+  CHECK(batches->at(1).term == 1);
+  CHECK(batches->at(1).seq == batches->at(0).seq);
+  CHECK(batches->at(1).snapshot == batches->at(0).snapshot);
+  CHECK(caught_up() == before + 1);
+  // Once it holds it, nothing more is sent.
+  advance(3);
+  CHECK(batches->size() == 2);
+  self->send_exit(starting, caf::exit_reason::kill);
+  settle();
+}

@@ -218,10 +218,8 @@ std::optional<ClaimReply> dispatch(Self self, const StartdSetup& setup, startd::
   sync_slots(self, changed);  // a carved dynamic slot needs its actor before its orders
   for (startd::StartdAction& a : result.actions) {
     const bool for_call = call && (a.action.claim_id == call->claim_id);
-    if (a.action.kind == ActionKind::Advertise) {
-      changed.insert(a.slot);
-      continue;
-    }
+    if (startd::changes_ad(a.action.kind)) changed.insert(a.slot);
+    if (a.action.kind == ActionKind::Advertise) continue;
     if (a.action.kind == ActionKind::RefuseClaim) {
       if (for_call) {
         reply.ok = false;
@@ -233,11 +231,9 @@ std::optional<ClaimReply> dispatch(Self self, const StartdSetup& setup, startd::
       // The claim asked for ended within its own call (its room could not
       // be made): the answer says so (through its promise, once made).
       if (!end_waiting(self, a.action.claim_id, a.action.reason)) reply = refusal(a.action.reason);
-      changed.insert(a.slot);
       continue;
     }
     if (a.action.kind == ActionKind::ClaimEnded && end_waiting(self, a.action.claim_id, a.action.reason)) {
-      changed.insert(a.slot);
       continue;
     }
     auto it = st.slots.find(a.slot);
@@ -284,7 +280,6 @@ std::optional<ClaimReply> dispatch(Self self, const StartdSetup& setup, startd::
         self->send(it->second, std::move(order));
         w->second.answer.deliver(granted(a.slot, slot, s));
         forget_waiting(self, w);
-        changed.insert(a.slot);
         continue;
       }
     }
@@ -293,7 +288,6 @@ std::optional<ClaimReply> dispatch(Self self, const StartdSetup& setup, startd::
       order.account = job_account(self, setup, *call);
     }
     self->send(it->second, std::move(order));
-    changed.insert(a.slot);
   }
   sync_slots(self, changed);  // dynamic slots whose claim ended
   if (call && claim_call && !deferred) offer_leftovers(self, *call, reply);

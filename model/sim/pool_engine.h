@@ -45,8 +45,13 @@ struct Machine {
   std::int64_t poll_interval = 5;           // POLLING_INTERVAL
   std::optional<std::int64_t> deadline_at;  // the pending timer for next_deadline()
   bool poll_pending = false;
-  bool dirty = true;                          // its startd was called since the board last read its slots
-  std::map<std::string, std::string> holder;  // slot -> the claim it holds (as the slot actor knows it)
+  bool dirty = true;  // its startd was called since the board last read its slots
+  // What the startd advertises at the board's next read (startd::changes_ad):
+  // every slot (its first read, a reconfiguration), else the slots its
+  // actions changed, and then its partitionable ones too.
+  bool whole = true;
+  std::set<std::string> changed;
+  std::map<std::string, std::string> holder;       // slot -> the claim it holds (as the slot actor knows it)
   std::map<std::string, schedd::JobId> activated;  // slot -> the job activated on it
 };
 

@@ -169,6 +169,7 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
   for (startd::StartdAction& a : result.actions) {
     const bool for_call = call && a.action.claim_id == call->claim_id;
     const SlotKey key{mi, a.slot};
+    if (startd::changes_ad(a.action.kind)) m.changed.insert(a.slot);
     switch (a.action.kind) {
       case ActionKind::Advertise: advertised = true; break;
       case ActionKind::RefuseClaim:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <utility>
 
 #include "model/accounting/accountant_config.h"
 #include "model/claim/claim_id.h"
@@ -138,6 +139,7 @@ Status reconfigure_machine(Engine& e, std::size_t mi, std::vector<config::TextLa
   auto poll = (*c)->integer("POLLING_INTERVAL");
   if (poll && *poll > 0) m.poll_interval = *poll;
   m.layers = std::move(layers);
+  m.whole = true;  // the startd actor advertises every slot after a reconfiguration
   survey(m);
   e.dispatch(mi, m.startd->tick(e.now), nullptr);
   return Ok{};
@@ -227,20 +229,28 @@ bool Engine::preemption_by_priority() const {
 }
 
 void Engine::sync_board() {
-  // The machines whose startd was called since the last cycle: their
-  // slots as they are now (an ad unchanged since is the very same ad, and
-  // the board keeps what it knew of it), those gone erased.
+  // The machines whose startd was called since the last cycle: the ads
+  // their startd actors would have sent (startd::changes_ad), new slots',
+  // and those gone erased. A slot not advertised keeps its last ad, as the
+  // collector does between a startd's updates.
   for (std::size_t m : dirty) {
     Machine& machine = machines[m];
     machine.dirty = false;
+    const bool whole = std::exchange(machine.whole, false);
+    const std::set<std::string> changed = std::move(machine.changed);
+    machine.changed.clear();
     const negotiation::SlotBoard::Key first = board_key(m, 0, 0), last = board_key(m + 1, 0, 0);
     std::vector<negotiation::SlotBoard::Key> before = board.keys_in(first, last), now_there;
     if (!machine.gone) {
       machine.startd->visit_slots([&](const startd::SlotDescription& d, const startd::Slot& slot) {
         const negotiation::SlotBoard::Key k = board_key(m, d.id, d.sub_id);
-        board.set(k, slot.ad());
         now_there.push_back(k);
-        if (auto [it, fresh] = slot_at.try_emplace(k); fresh) it->second = SlotKey{m, d.short_name()};
+        auto [it, fresh] = slot_at.try_emplace(k);
+        if (fresh) it->second = SlotKey{m, d.short_name()};
+        if (whole || fresh ||
+            (!changed.empty() &&
+             (d.kind == startd::SlotKind::Partitionable || changed.count(it->second.slot) != 0)))
+          board.set(k, slot.ad());
       });
     }
     std::sort(now_there.begin(), now_there.end());

@@ -142,7 +142,9 @@ class VirtualPool {
   const PoolCounters& counters() const;
   // The pool's cores: the Cpus of its static and partitionable slots.
   double total_cores() const;
-  // Every slot ad, as the collector has them.
+  // Every slot ad as its startd has it now. The negotiator's copy (the
+  // collector's) may be older: a startd sends a slot's ad again only when
+  // an action changed the slot (startd::changes_ad), as the actor does.
   std::vector<classad::ClassAd> slot_ads() const;
   // Warnings met (charges refused, the schedd's notes), in order: the
   // first thousand (a year-long run may meet millions of alike ones).

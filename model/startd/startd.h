@@ -47,6 +47,16 @@ struct StartdResult {
   std::vector<std::pair<std::string, std::string>> transitions;  // slot, label
 };
 
+// Whether the slot's ad goes to the collector after an action of this kind
+// (actors/startd.cpp, and the simulator's collector, sim/pool_messages.cpp):
+// after every action but a refused or a pending claim. When any slot of a
+// startd changed, its partitionable slots go too (their ads change silently
+// as dynamic slots are carved from them or give their resources back);
+// every slot goes every UPDATE_INTERVAL, and after a reconfiguration.
+inline bool changes_ad(ActionKind k) {
+  return k != ActionKind::RefuseClaim && k != ActionKind::ClaimPending;
+}
+
 // Machine-wide sensor readings: KeyboardIdle, ConsoleIdle, TotalLoadAvg,
 // CpuBusyTime, ... go to every slot; `condor_load` is each slot's
 // HTCondor load (from its job), by short name.

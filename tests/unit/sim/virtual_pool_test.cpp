@@ -230,5 +230,56 @@ TEST_CASE("each submission draws its own random numbers from the pool's seed", "
   CHECK(durations(8) != seven);  // the seed decides
 }
 
+TEST_CASE("a virtual pool's negotiator gets the ads a startd sends: the slots that changed", "[sim][pool]") {
+  // As the startd actor: after a call, the slots its actions changed go to
+  // the collector, with the machine's partitionable slots; the others keep
+  // the ad the collector had (startd::changes_ad). Each ad the negotiator
+  // gets anew, it describes anew (LastNegotiationCycleDescribedSlots0).
+  SECTION("four static slots, a job at a time") {
+    PoolSetup s = one_core_machines(0);
+    s.machines.push_back({"ep1", {layer("NUM_CPUS = 4\nNUM_SLOTS = 4\n")}});
+    auto pool = VirtualPool::create(s);
+    REQUIRE(pool);
+    VirtualPool& p = **pool;
+    std::vector<std::int64_t> described;
+    p.set_observer([&](const PoolEvent& e) {
+      if (e.kind == PoolEventKind::Cycle) described.push_back(p.last_cycle().stats.described_slots);
+    });
+    for (int i = 0; i < 3; ++i) {
+      REQUIRE(p.submit(jobs("alice", 1, 10 * kHour)));
+      p.run_until(kStart + 600 * (i + 1));
+    }
+    REQUIRE(p.counters().started == 3);
+    REQUIRE(described.size() >= 4);
+    CHECK(described[0] == 4);  // every slot at its first read
+    // Later, only the slot each job's claim and start changed (every slot of
+    // the machine, before: its clock moved, so each had a new ad).
+    std::int64_t later = 0;
+    for (std::size_t c = 1; c < described.size(); ++c) {
+      CHECK(described[c] <= 1);
+      later += described[c];
+    }
+    CHECK(later == 3);
+  }
+  SECTION("a partitionable slot gives its cores away") {
+    PoolSetup s = one_core_machines(0);
+    s.machines.push_back({"ep1", {layer("NUM_CPUS = 4\n")}});  // one partitionable slot
+    auto pool = VirtualPool::create(s);
+    REQUIRE(pool);
+    VirtualPool& p = **pool;
+    REQUIRE(p.submit(jobs("alice", 2, 10 * kHour)));
+    p.run_until(kStart + 600);
+    REQUIRE(p.counters().started == 2);
+    // The partitionable slot's ad went with its dynamic slots': the next
+    // jobs get what it has left (by match, or through the schedd's claim
+    // to the leftovers), the fifth nothing, and no claim is refused.
+    REQUIRE(p.submit(jobs("alice", 3, 10 * kHour)));
+    p.run_until(kStart + 1200);
+    CHECK(p.counters().started == 4);
+    CHECK(p.queue().size() == 5);
+    for (const std::string& w : p.warnings()) CHECK_THAT(w, !Catch::Contains("refused"));
+  }
+}
+
 }  // namespace
 }  // namespace cara::sim

@@ -51,8 +51,11 @@ struct StartdResult {
 // (actors/startd.cpp, and the simulator's collector, sim/pool_messages.cpp):
 // after every action but a refused or a pending claim. When any slot of a
 // startd changed, its partitionable slots go too (their ads change silently
-// as dynamic slots are carved from them or give their resources back);
-// every slot goes every UPDATE_INTERVAL, and after a reconfiguration.
+// as dynamic slots are carved from them or give their resources back).
+// Every slot goes after a reconfiguration, and from the actor every
+// UPDATE_INTERVAL; the simulator, which has no such timer, keeps a slot's
+// last ad until the slot changes (what it would send is the same but for
+// the clock's attributes: MyCurrentTime, the drain forecasts).
 inline bool changes_ad(ActionKind k) {
   return k != ActionKind::RefuseClaim && k != ActionKind::ClaimPending;
 }

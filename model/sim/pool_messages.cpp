@@ -158,7 +158,6 @@ void Engine::periodic() {
 void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCall* call) {
   Machine& m = machines[mi];
   touch(mi);
-  bool advertised = false;
   bool deferred = false;
   // The schedd's claim model takes a refusal without its reason (the
   // slot's warning says it), as the schedd actor's does.
@@ -171,7 +170,7 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
     const SlotKey key{mi, a.slot};
     if (startd::changes_ad(a.action.kind)) m.changed.insert(a.slot);
     switch (a.action.kind) {
-      case ActionKind::Advertise: advertised = true; break;
+      case ActionKind::Advertise: break;
       case ActionKind::RefuseClaim:
         if (for_call) refused = true;
         break;
@@ -193,13 +192,11 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
           const std::string id = a.action.claim_id;
           post([this, id, g = std::move(g)]() mutable { carry_out(claims->granted(id, std::move(g))); });
         }
-        advertised = true;
         break;
       }
       case ActionKind::StartJob:
         if (for_call) started = true;
         start_run(key, a.action.claim_id);
-        advertised = true;
         break;
       case ActionKind::SuspendJob:
       case ActionKind::ContinueJob: suspend_run(key, a.action.kind == ActionKind::SuspendJob); break;
@@ -213,7 +210,6 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
         }
         break;
       case ActionKind::ClaimEnded: {
-        advertised = true;
         if (for_call && claim_call) {
           refused = true;
           waiting.erase(a.action.claim_id);
@@ -237,7 +233,7 @@ void Engine::dispatch(std::size_t mi, startd::StartdResult result, const SlotCal
       case ActionKind::KillBackfill: break;
     }
   }
-  if (advertised || !result.actions.empty()) mark_changed();
+  if (!result.actions.empty()) mark_changed();
   if (call && call->kind == SlotCall::Claim && !deferred) {
     if (grant && !refused) {
       // CLAIM_PARTITIONABLE_LEFTOVERS: the rest of the partitionable slot

@@ -11,6 +11,7 @@
 #include "model/common/parallel.h"
 #include "model/common/text.h"
 #include "model/negotiation/slot_assessment.h"
+#include "model/negotiation/slot_memo.h"
 
 namespace cara::negotiation {
 // Ranks tie when every key of the potential match list but the job Rank
@@ -182,7 +183,29 @@ bool ClassRanks::at_presorted_rank(int group, const classad::ClassAd& job) const
 
 ClassRank ClassRanks::rank_of(int c, int group, classad::SymbolReferences& refs) const {
   static const classad::ClassAd kNoJob;
-  const PoolSlot& slot = pool_.slots()[classes_.head(c)];
+  const std::size_t head = classes_.head(c);
+  const PoolSlot& slot = pool_.slots()[head];
+  const bool busy = slot.use == SlotUse::Busy;
+  // What an unchanged slot's ad gave the same expressions in a cycle
+  // before (slot_memo.h, RememberedSlot::ranks).
+  RememberedSlot* known = group < 0 ? pool_.remembered(head) : nullptr;
+  if (known != nullptr && known->ranks && known->ranks->busy == busy &&
+      known->ranks->pre_expr == policy_.pre_job_rank && known->ranks->post_expr == policy_.post_job_rank &&
+      known->ranks->preemption_expr == policy_.preemption_rank) {
+    const RememberedSlot::KeptRanks& k = *known->ranks;
+    ClassRank r;
+    r.pre = k.pre;
+    r.post = k.post;
+    if (busy) {
+      r.preemption_rank = k.preemption;
+      r.slot_rank = slot.rank_value;
+      r.reason = slot.rank_value > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
+    }
+    for (const classad::Symbol name : k.external)
+      if (std::find(refs.external.begin(), refs.external.end(), name) == refs.external.end())
+        refs.external.push_back(name);
+    return r;
+  }
   // The slot with its Rank at its group's value: what the negotiator's
   // expressions read through My.Rank is then no longer the job's.
   std::optional<classad::ClassAd> at_value;
@@ -193,18 +216,29 @@ ClassRank ClassRanks::rank_of(int c, int group, classad::SymbolReferences& refs)
     if (!v.number(slot_rank)) slot_rank = 0;  // classad::rank's rule
   }
   const classad::ClassAd& ad = at_value ? *at_value : *slot.ad;
+  bool outside = false;
+  classad::EvalEnv probe = env_;
+  probe.outside_read = &outside;
   ClassRank r;
   std::vector<const classad::ExprPtr*> read = {&policy_.pre_job_rank, &policy_.post_job_rank};
-  r.pre = negotiator_rank(policy_.pre_job_rank, ad, kNoJob, env_);
-  r.post = negotiator_rank(policy_.post_job_rank, ad, kNoJob, env_);
-  if (slot.use == SlotUse::Busy) {
-    r.preemption_rank = negotiator_rank(policy_.preemption_rank, ad, kNoJob, env_);
+  r.pre = negotiator_rank(policy_.pre_job_rank, ad, kNoJob, probe);
+  r.post = negotiator_rank(policy_.post_job_rank, ad, kNoJob, probe);
+  if (busy) {
+    r.preemption_rank = negotiator_rank(policy_.preemption_rank, ad, kNoJob, probe);
     r.slot_rank = slot_rank;
     r.reason = slot_rank > slot.current_rank ? MatchReason::Rank : MatchReason::Priority;
     read.push_back(&policy_.preemption_rank);
   }
+  classad::SymbolReferences own;
   for (const classad::ExprPtr* e : read)
-    if (*e) classad::collect_references(**e, &ad, refs);
+    if (*e) classad::collect_references(**e, &ad, own);
+  for (const classad::Symbol name : own.external)
+    if (std::find(refs.external.begin(), refs.external.end(), name) == refs.external.end())
+      refs.external.push_back(name);
+  if (known != nullptr && !outside)
+    known->ranks = RememberedSlot::KeptRanks{
+        policy_.pre_job_rank, policy_.post_job_rank,  policy_.preemption_rank, busy, r.pre, r.post,
+        r.preemption_rank,    std::move(own.external)};
   return r;
 }
 

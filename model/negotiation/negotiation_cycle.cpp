@@ -388,8 +388,7 @@ void Cycle::run(SlotPool& pool, SlotClasses& classes, RankViews& ranks) {
     if (!(s.eup > 0)) s.eup = accounting::kMinPriority;
     s.floor = accountant_.floor(in.name, env_.now);
     s.ceiling = accountant_.ceiling(in.name, env_.now);
-    auto u = pool.usage().find(s.key);
-    s.usage = s.initial_usage = u == pool.usage().end() ? 0 : u->second;
+    s.usage = s.initial_usage = pool.usage(s.key);
     s.requests.resize(in.requests.size());
     for (std::size_t r = 0; r < in.requests.size(); ++r) {
       double cpus = 1;

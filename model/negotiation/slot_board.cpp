@@ -34,7 +34,7 @@ struct SlotBoard::Impl {
   };
 
   struct Counts {
-    std::map<std::string, std::int64_t> held, limits;
+    std::map<std::string, std::int64_t> held, held_by_key, limits;
   };
 
   using Table = board_parts::Table<Entry>;
@@ -146,6 +146,7 @@ void SlotBoard::Impl::sum(const RememberedSlot& k, Part part, int sign, PoolDige
   for (const LimitUse& u : s.running_limits) add(d.concurrency, c.limits, u.name, u.units);
   if (!s.remote_submitter.empty()) {
     add(d.held, c.held, s.remote_submitter, s.weight);
+    add(d.held_by_key, c.held_by_key, s.remote_key, s.weight);
     d.claimed += sign;
   }
 }
@@ -168,16 +169,19 @@ std::uint32_t SlotBoard::Impl::part_in(const Table& t, RememberedSlot& k) {
 void SlotBoard::Impl::join(Table& t, Key key, Entry& e) {
   const std::uint32_t number = part_in(t, e.known);
   e.parts.emplace_back(t.generation, number);
-  t.bundles[bundle_key(e.known, e.part, number)].emplace(key, &e);
+  const BundleKey bk = bundle_key(e.known, e.part, number);
+  t.bundles[bk.idle][bk].emplace(key, &e);
 }
 
 void SlotBoard::Impl::leave(Table& t, Key key, Entry& e) {
   for (auto it = e.parts.begin(); it != e.parts.end(); ++it) {
     if (it->first != t.generation) continue;
-    auto b = t.bundles.find(bundle_key(e.placed_as(), e.part, it->second));
-    if (b != t.bundles.end()) {
+    const BundleKey bk = bundle_key(e.placed_as(), e.part, it->second);
+    auto& bundles = t.bundles[bk.idle];
+    auto b = bundles.find(bk);
+    if (b != bundles.end()) {
       b->second.erase(key);
-      if (b->second.empty()) t.bundles.erase(b);
+      if (b->second.empty()) bundles.erase(b);
     }
     e.parts.erase(it);
     return;
@@ -434,7 +438,6 @@ void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, std::int6
   Impl& m = *impl_;
   Impl::Table& t = m.table_for(names);
   t.used = ++m.calls;
-  m.last_bundles = m.last_idle_bundles = 0;
   m.last_busy = busy;
   // One slot of each bundle of busy slots (its first) enters the pool, and
   // the first jobs + 1 of each bundle of idle ones, counted in the digest
@@ -446,11 +449,15 @@ void SlotBoard::cycle_slots(const std::vector<classad::Symbol>& names, std::int6
   // them): a cycle that needs none of that can do without them.
   const auto idle_taken = static_cast<std::size_t>(std::max<std::int64_t>(jobs, 0)) + 1;
   std::vector<std::pair<Key, Impl::Entry*>> reps;
-  reps.reserve(t.bundles.size());
-  for (const auto& [bk, members] : t.bundles) {
-    ++(bk.idle ? m.last_idle_bundles : m.last_bundles);
-    std::size_t n = bk.idle ? idle_taken : busy ? 1 : 0;
-    for (auto it = members.begin(); it != members.end() && n > 0; ++it, --n) reps.push_back(*it);
+  m.last_bundles = t.bundles[0].size();
+  m.last_idle_bundles = t.bundles[1].size();
+  reps.reserve(m.last_idle_bundles + (busy ? m.last_bundles : 0));
+  for (const bool idle : {false, true}) {
+    if (!idle && !busy) continue;
+    for (const auto& [bk, members] : t.bundles[idle]) {
+      std::size_t n = idle ? idle_taken : 1;
+      for (auto it = members.begin(); it != members.end() && n > 0; ++it, --n) reps.push_back(*it);
+    }
   }
   std::sort(reps.begin(), reps.end());
   // The active slots and the bundles' in key order.

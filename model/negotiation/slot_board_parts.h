@@ -65,7 +65,10 @@ template <class Entry>
 struct Table {
   std::uint32_t generation = 0;
   std::vector<classad::Symbol> names;
-  std::map<BundleKey, std::map<SlotBoard::Key, Entry*>> bundles;
+  // [0] the bundles of busy slots, [1] those of idle ones: a cycle that
+  // goes without the busy ones passes over none of them (a busy pool's
+  // hundreds).
+  std::map<BundleKey, std::map<SlotBoard::Key, Entry*>> bundles[2];
   std::uint64_t used = 0;  // the last cycle_slots() call that read it
 };
 constexpr std::size_t kTables = 4;  // as the memo keeps name lists (slot_memo.h)

@@ -68,7 +68,7 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   // numbers and live lists place() would have made slot by slot.
   std::vector<std::string> family_keys = write_keys(firsts, 1, threads, &numbers);
   for (std::size_t c = 0; c < firsts.size(); ++c) {
-    join_family(static_cast<int>(c), firsts[c], std::move(family_keys[c]));
+    join_family(static_cast<int>(c), firsts[c], std::move(family_keys[c]), numbers[c]);
     heads_[c] = classes_[c].slots.front();
     set_live(static_cast<int>(c), true);
   }
@@ -156,7 +156,7 @@ bool SlotClasses::reads(classad::Symbol name) const {
   return keys_.reads(name);
 }
 
-int SlotClasses::family_for(std::size_t slot, std::string key) {
+int SlotClasses::family_for(std::size_t slot, std::string key, std::uint32_t part) {
   int f = static_cast<int>(families_.size());
   const PoolSlot& s = pool_.slots()[slot];
   const std::string* kept_key = nullptr;
@@ -171,8 +171,20 @@ int SlotClasses::family_for(std::size_t slot, std::string key) {
   live_family_pos_.push_back(-1);
   live_member_.push_back(-1);
   // The family's values, as its first slot has them now (a partitionable
-  // slot that gives resources away moves to another family).
-  for (classad::Symbol name : match_symbols_) cells_.push_back(SlotValue::of(*s.ad, name));
+  // slot that gives resources away moves to another family), or as the
+  // memo kept them for its key.
+  const bool keepable = memo_ != nullptr && grouping_ && part != kNoPart;
+  const std::vector<SlotValue>* kept = keepable ? memo_->family_cells(generation_[1], part) : nullptr;
+  if (kept != nullptr) {
+    cells_.insert(cells_.end(), kept->begin(), kept->end());
+  } else {
+    const std::size_t from = cells_.size();
+    for (classad::Symbol name : match_symbols_) cells_.push_back(SlotValue::of(*s.ad, name));
+    if (keepable)
+      memo_->keep_family_cells(
+          generation_[1], part,
+          std::vector<SlotValue>(cells_.begin() + static_cast<std::ptrdiff_t>(from), cells_.end()));
+  }
   with_children_.push_back(s.children.empty() ? 0 : 1);
   signatures_.push_back(s.weight_signature);
   fixed_weights_.push_back(s.partitionable ? std::numeric_limits<double>::quiet_NaN() : s.weight);
@@ -199,10 +211,10 @@ std::pair<int, bool> SlotClasses::class_for(std::size_t slot, std::string key) {
   return {c, true};
 }
 
-void SlotClasses::join_family(int c, std::size_t slot, std::string key) {
+void SlotClasses::join_family(int c, std::size_t slot, std::string key, std::uint32_t part) {
   // The class's first slot tells its family: every slot of the class
   // agrees on what the family key reads.
-  const int f = family_for(slot, std::move(key));
+  const int f = family_for(slot, std::move(key), part);
   family_of_[static_cast<std::size_t>(c)] = f;
   families_[static_cast<std::size_t>(f)].classes.push_back(c);
 }
@@ -211,7 +223,7 @@ int SlotClasses::place(std::size_t slot) {
   // The slot's ad changed this cycle (an owned copy): keyed from it, not
   // from what the memo remembers of the input ad.
   const auto [c, fresh] = class_for(slot, rekey(slot, 0));
-  if (fresh) join_family(c, slot, rekey(slot, 1));
+  if (fresh) join_family(c, slot, rekey(slot, 1), kNoPart);
   class_of_[slot] = c;
   join_class(c, slot);
   if (live_pos_[static_cast<std::size_t>(c)] < 0) set_live(c, true);

@@ -178,10 +178,11 @@ class SlotClasses {
   const std::vector<classad::Symbol>& resources_of(const PoolSlot& slot);
   // The class of `key`, made (without a family yet) if new: (class, made).
   std::pair<int, bool> class_for(std::size_t slot, std::string key);
-  // Class `c`, made for `slot`, joins the family of `key`.
-  void join_family(int c, std::size_t slot, std::string key);
+  // Class `c`, made for `slot`, joins the family of `key`; `part` (with
+  // a memo) the number of the key's attribute part, else kNoPart.
+  void join_family(int c, std::size_t slot, std::string key, std::uint32_t part);
   int place(std::size_t slot);
-  int family_for(std::size_t slot, std::string key);
+  int family_for(std::size_t slot, std::string key, std::uint32_t part);
   void set_live(int c, bool live);
 
   const SlotPool& pool_;

@@ -62,6 +62,7 @@ std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, in
     // numbers of the old one then never match).
     if (n.parts.size() > 4 * entries() + 1024) {
       n.parts.clear();
+      n.cells.clear();
       n.generation = ++next_generation_;
     }
     return n.generation;
@@ -75,6 +76,7 @@ std::uint32_t SlotMemo::generation(const std::vector<classad::Symbol>& names, in
   }
   lists.back().names = names;
   lists.back().parts.clear();
+  lists.back().cells.clear();
   lists.back().generation = ++next_generation_;
   return lists.back().generation;
 }
@@ -87,6 +89,20 @@ std::uint32_t SlotMemo::part_number(int kind, std::uint32_t generation, const st
   // A generation no longer listed (it cannot be: generation() made it for
   // this cycle's keys, and only a later call evicts it).
   throw std::logic_error("key part numbered for a generation that is gone");
+}
+
+const std::vector<SlotValue>* SlotMemo::family_cells(std::uint32_t generation, std::uint32_t part) const {
+  for (const Names& n : lists_[1]) {
+    if (n.generation != generation) continue;
+    auto it = n.cells.find(part);
+    return it == n.cells.end() ? nullptr : &it->second;
+  }
+  return nullptr;
+}
+
+void SlotMemo::keep_family_cells(std::uint32_t generation, std::uint32_t part, std::vector<SlotValue> cells) {
+  for (Names& n : lists_[1])
+    if (n.generation == generation) n.cells.emplace(part, std::move(cells));
 }
 
 std::int64_t RememberedSlot::key_part(int kind, std::uint32_t generation) const {

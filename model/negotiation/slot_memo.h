@@ -38,6 +38,7 @@
 #include "model/classad/symbol.h"
 #include "model/negotiation/match_memo.h"
 #include "model/negotiation/negotiator_policy.h"
+#include "model/negotiation/request_prefilter.h"
 #include "model/negotiation/slot_key.h"
 #include "model/negotiation/slot_pool.h"
 
@@ -58,6 +59,19 @@ struct RememberedSlot {
   // (significant_attributes.h), as a list number of SlotMemo::
   // significant_list(); -1: not known yet.
   int significant = -1;
+  // The negotiator's rank expressions against no job, as a class headed by
+  // this slot is ranked (class_ranks.h, ClassRanks::rank_of), and the job
+  // attributes they look up: the same while the ad and the expressions
+  // are (a class whose slot's Rank is ranked at a group's value, or whose
+  // evaluation read the clock, is not kept). A simulated cycle ranks some
+  // forty classes of unchanged idle slots (issue 29).
+  struct KeptRanks {
+    classad::ExprPtr pre_expr, post_expr, preemption_expr;  // what they were for
+    bool busy = false;                                      // PREEMPTION_RANK was read too
+    double pre = 0, post = 0, preemption = 0;
+    std::vector<classad::Symbol> external;  // the job's names they read, each once
+  };
+  std::optional<KeptRanks> ranks;
 
   // The number (SlotMemo::part_number) of the attribute part of the
   // slot's class key (`kind` 0) or family key (1) for the names of
@@ -107,6 +121,13 @@ class SlotMemo {
   // holds the number instead of the text (some 500 bytes for a slot ad
   // whose 65 attributes are read). Safe on several threads at once.
   std::uint32_t part_number(int kind, std::uint32_t generation, const std::string& text);
+  // The values of what the match reads of a family's slots (SlotClasses::
+  // cell), by the number of the family key's attribute part for the names
+  // of `generation` (of kind 1), which they are a function of: kept, a
+  // cycle need not look each name up again in the family's first slot (a
+  // simulated cycle's forty families, issue 29). Null when not kept.
+  const std::vector<SlotValue>* family_cells(std::uint32_t generation, std::uint32_t part) const;
+  void keep_family_cells(std::uint32_t generation, std::uint32_t part, std::vector<SlotValue> cells);
   // The writer of the keys of the cycles that use this memo: its caches of
   // what slot expressions read are kept with the keys they wrote.
   SlotKeyWriter& writer() { return writer_; }
@@ -154,7 +175,8 @@ class SlotMemo {
   struct Names {
     std::vector<classad::Symbol> names;
     std::uint32_t generation = 0;
-    std::unordered_map<std::string, std::uint32_t> parts;  // part_number()
+    std::unordered_map<std::string, std::uint32_t> parts;             // part_number()
+    std::unordered_map<std::uint32_t, std::vector<SlotValue>> cells;  // family_cells(), by part
   };
   static constexpr std::size_t kLists = 4;
   std::vector<Names> lists_[2];

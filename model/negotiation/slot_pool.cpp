@@ -285,7 +285,8 @@ SlotPool::SlotPool(const PoolInput& input, const NegotiatorPolicy& policy,
   slots_.resize(out);
   if (!remembered_.empty()) remembered_.resize(out);
   if (memo != nullptr) memo->end_pool();
-  if (input.digest != nullptr) add_digest(*input.digest, accountant);
+  accountant_ = &accountant;
+  if (input.digest != nullptr) add_digest(*input.digest);
   busy_left_out_ = input.busy_left_out;
   signature_consumption_ = signatures.consumption();
   if (policy.allow_pslot_preemption && policy.consider_preemption) adopt_dynamic_slots();
@@ -297,21 +298,40 @@ SlotPool::~SlotPool() {
   if (recycle_ != nullptr) recycle_->swap(slots_);
 }
 
-void SlotPool::add_digest(const PoolDigest& d, const accounting::Accountant& accountant) {
+void SlotPool::add_digest(const PoolDigest& d) {
   // After the slots given, in the order a board keeps (slot_board.h): sums
   // of SlotWeights are exact while the weights are whole numbers, as Cpus
-  // are, so the totals are those of the slots one by one.
+  // are, so the totals are those of the slots one by one. What each
+  // submitter and group holds is added when asked for.
   total_ += d.slots;
   trimmed_ += d.trimmed;
   total_weight_ += d.weight;
-  for (const auto& [submitter, weight] : d.held) {
-    usage_[to_lower(submitter)] += weight;
-    group_usage_[accountant.group_of(submitter)] += weight;
-  }
+  digest_ = &d;
   std::vector<LimitUse> limits;
   for (const auto& [name, units] : d.concurrency) limits.push_back(LimitUse{name, units});
   if (!limits.empty()) concurrency_.add(limits);
   digest_claimed_ = d.claimed > 0;
+}
+
+double SlotPool::usage(const std::string& key) const {
+  auto own = usage_.find(key);
+  double u = own == usage_.end() ? 0 : own->second;
+  if (digest_ != nullptr)
+    if (auto held = digest_->held_by_key.find(key); held != digest_->held_by_key.end()) u += held->second;
+  return u;
+}
+
+double SlotPool::group_usage(const std::string& group) const {
+  auto own = group_usage_.find(group);
+  double u = own == group_usage_.end() ? 0 : own->second;
+  if (digest_ == nullptr || digest_->held.empty()) return u;
+  if (!digest_groups_) {
+    digest_groups_.emplace();
+    for (const auto& [submitter, weight] : digest_->held)
+      (*digest_groups_)[accountant_->group_of(submitter)] += weight;
+  }
+  if (auto held = digest_groups_->find(group); held != digest_groups_->end()) u += held->second;
+  return u;
 }
 
 void SlotPool::adopt_dynamic_slots() {
@@ -418,13 +438,12 @@ void SlotPool::annotate(const accounting::Accountant& accountant, const accounti
     if (r.prio) continue;
     const PoolSlot& s = slots_[i];
     r.prio = classad::make_literal_expr(r.eup);
-    r.in_use = classad::make_literal_expr(usage_.count(s.remote_key) ? usage_.at(s.remote_key) : 0.0);
+    r.in_use = classad::make_literal_expr(usage(s.remote_key));
     r.group = classad::make_literal_expr(std::string_view(s.remote_group));
     const accounting::GroupNode* g = groups != nullptr ? groups->find(s.remote_group) : nullptr;
     if (g != nullptr && g->parent >= 0) {
       r.group_quota = classad::make_literal_expr(g->quota);
-      r.group_in_use = classad::make_literal_expr(
-          group_usage_.count(s.remote_group) ? group_usage_.at(s.remote_group) : 0.0);
+      r.group_in_use = classad::make_literal_expr(group_usage(s.remote_group));
     }
   }
   parallel_chunks(annotated.size(), threads.count, threads.min_slots,

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -127,6 +128,11 @@ struct PoolDigest {
   // Of those that passed it and are claimed: the weight each job's
   // submitter (PoolSlot::remote_submitter, as spelled) holds there.
   std::map<std::string, double> held;
+  // The same by submitter lower-cased (PoolSlot::remote_key), its
+  // spellings together: what a cycle asks of the few submitters with
+  // requests, not of every one that holds slots (a simulated pool's
+  // hundred, issue 29).
+  std::map<std::string, double> held_by_key;
   std::map<std::string, double> concurrency;  // units of each limit their jobs use (lower-cased)
   std::int64_t claimed = 0;                   // how many of them have a job's submitter
 };
@@ -223,9 +229,10 @@ class SlotPool {
   std::int64_t total_slots() const { return total_; }      // before NEGOTIATOR_SLOT_CONSTRAINT
   std::int64_t trimmed_slots() const { return trimmed_; }  // left out by the constraint or as unusable
   double total_weight() const { return total_weight_; }  // SlotWeight of the slots that passed the constraint
-  // Weighted use of the busy slots, by submitter and by group (lower-cased).
-  const std::map<std::string, double>& usage() const { return usage_; }
-  const std::map<std::string, double>& group_usage() const { return group_usage_; }
+  // Weighted use of the busy slots (the digest's too) by submitter
+  // (lower-cased), and by group (as the accountant names them).
+  double usage(const std::string& key) const;
+  double group_usage(const std::string& group) const;
   const ConcurrencyUsage& concurrency() const { return concurrency_; }
 
   // Frees the annotated copies of the slot ads on `threads`; the pool
@@ -237,7 +244,7 @@ class SlotPool {
 
  private:
   void adopt_dynamic_slots();
-  void add_digest(const PoolDigest& digest, const accounting::Accountant& accountant);
+  void add_digest(const PoolDigest& digest);
 
   std::vector<PoolSlot> slots_;
   std::vector<PoolSlot>* recycle_ = nullptr;  // PoolInput::recycle
@@ -253,7 +260,12 @@ class SlotPool {
   std::int64_t total_ = 0, trimmed_ = 0;
   std::vector<unsigned char> signature_consumption_;  // by weight signature
   double total_weight_ = 0;
+  // Of the slots given; the digest's are added when asked for (usage(),
+  // group_usage()).
   std::map<std::string, double> usage_, group_usage_;
+  const PoolDigest* digest_ = nullptr;
+  const accounting::Accountant* accountant_ = nullptr;
+  mutable std::optional<std::map<std::string, double>> digest_groups_;  // the digest's by group, once asked
   ConcurrencyUsage concurrency_;
 };
 

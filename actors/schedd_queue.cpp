@@ -94,9 +94,7 @@ SubmitReply submit(ScheddSelf self, const ScheddSetup& setup, const SubmitReques
       r.description, r.label, r.appends, r.queue, r.owner, r.iwd, parse_environment(r.environment)};
   // Every submission its own random numbers ($RANDOM_INTEGER), as
   // condor_submit's are.
-  const schedd::SubmitSite site{
-      st.uid_domain, st.config.get(), setup.files.get(),
-      (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}()};
+  const schedd::SubmitSite site{st.uid_domain, st.config.get(), setup.files.get(), st.submit_seeds()};
   schedd::BuildProgress progress;
   if (r.progress && net::from_this_node(self))
     progress = [self, to = r.progress](std::int64_t built, std::int64_t total) {

@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "net/local_frames.h"
 #include "net/local_socket.h"
@@ -20,15 +23,32 @@ namespace {
 
 using namespace frames;
 
-LocalPeer peer_of(int fd) {
+// Login names by uid, as HTCondor's daemons keep them (its passwd cache,
+// PASSWD_CACHE_REFRESH): each connection read the user database anew, a
+// twentieth of a one-job submit's time in the node (issue 21). A name is
+// looked up again after kNameRefresh, so a renamed account is seen.
+constexpr auto kNameRefresh = std::chrono::minutes(5);
+
+struct KnownName {
+  std::string user;
+  std::chrono::steady_clock::time_point at;
+};
+
+LocalPeer peer_of(int fd, std::map<unsigned, KnownName>& names) {
   ucred cred{};
   socklen_t len = sizeof cred;
   LocalPeer p;
   if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return LocalPeer{~0u, ""};
   p.uid = cred.uid;
+  const auto now = std::chrono::steady_clock::now();
+  if (auto it = names.find(cred.uid); it != names.end() && now - it->second.at < kNameRefresh) {
+    p.user = it->second.user;
+    return p;
+  }
   passwd pw{}, *found = nullptr;
   char buf[4096];
   if (::getpwuid_r(cred.uid, &pw, buf, sizeof buf, &found) == 0 && found) p.user = pw.pw_name;
+  if (!p.user.empty()) names[cred.uid] = KnownName{p.user, now};  // a uid without a name is asked again
   if (p.user.empty()) p.user = std::to_string(cred.uid);
   return p;
 }
@@ -76,6 +96,7 @@ void LocalServer::stop() {
 }
 
 void LocalServer::serve() {
+  std::map<unsigned, KnownName> names;  // this thread's alone
   for (;;) {
     pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
     if (::poll(fds, 2, -1) < 0) {
@@ -87,7 +108,7 @@ void LocalServer::serve() {
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    const LocalPeer peer = peer_of(fd);
+    const LocalPeer peer = peer_of(fd, names);
     nlohmann::json reply;
     auto text = receive_frame(fd, deadline);
     if (!text) {

@@ -72,7 +72,8 @@ std::optional<ScheddLink> remote_schedd(const config::Config& cfg, const ScheddT
   const net::LocalPeer peer{static_cast<unsigned>(::getuid()), os::current_user()};
   return ScheddLink{
       [client, joined, schedd, guard, peer](const nlohmann::json& request) -> Result<nlohmann::json> {
-        return handle_local(client->system(), schedd, *guard, "", "", request, peer, true);
+        caf::scoped_actor self{client->system()};
+        return handle_local(self, schedd, *guard, "", "", request, peer, true);
       }};
 }
 

@@ -30,7 +30,7 @@ nlohmann::json jobs_reply(caf::actor_system& sys, Handle&& handle, bool totals =
 
 }  // namespace
 
-nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
+nlohmann::json handle_local(caf::scoped_actor& self, const actors::schedd_actor& schedd,
                             const net::Guard& guard, const std::string& domain, const std::string& host,
                             const nlohmann::json& request, const net::LocalPeer& peer, bool certified,
                             const net::ProgressNote& note) {
@@ -40,7 +40,7 @@ nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& 
   if (command == "whoami") return {{"ok", true}, {"user", peer.user}};
   if (!schedd && (command == "submit" || command == "q" || command == "history" || command == "act"))
     return {{"ok", false}, {"error", "the schedd is not running (its master restarts it); try again"}};
-  caf::scoped_actor self{sys};
+  caf::actor_system& sys = self->system();
   if (command == "submit") {
     if (auto no = guard.refuse(net::Permission::Write, who, "schedd (local)"))
       return {{"ok", false}, {"error", *no}};

@@ -21,7 +21,9 @@ namespace cara::apps {
 // the checks (root's jobs refused there too), not this process's uid.
 // A submit that asks for "progress" has the schedd's SubmitProgress told
 // to `note` ({"built": N, "total": T}) before the answer.
-nlohmann::json handle_local(caf::actor_system& sys, const actors::schedd_actor& schedd,
+// `self` asks the schedd (and receives its answer): the caller's own,
+// used on its thread alone.
+nlohmann::json handle_local(caf::scoped_actor& self, const actors::schedd_actor& schedd,
                             const net::Guard& guard, const std::string& domain, const std::string& host,
                             const nlohmann::json& request, const net::LocalPeer& peer, bool certified = false,
                             const net::ProgressNote& note = {});

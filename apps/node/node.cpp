@@ -484,9 +484,8 @@ void NodeRun::watch_had_peers() {
 // The node's schedd as its master knows it now: asked for each local
 // command, since the master respawns a schedd that stopped (a store it
 // could not write, a crash) as another actor.
-actors::schedd_actor current_schedd(caf::actor_system& sys, const actors::master_actor& master) {
+actors::schedd_actor current_schedd(caf::scoped_actor& self, const actors::master_actor& master) {
   actors::schedd_actor schedd;
-  caf::scoped_actor self{sys};
   self->request(master, 10s, actors::MasterStatusQuery{})
       .receive(
           [&](actors::MasterStatus& s) {
@@ -504,7 +503,17 @@ void NodeRun::serve_local_commands() {
       plan_.schedd_socket,
       [&sys = sys_, master = *master_actor_, guard = node_.guard, domain, host = plan_.advertise](
           const nlohmann::json& r, const net::LocalPeer& p, const net::ProgressNote& note) {
-        return handle_local(sys, current_schedd(sys, master), *guard, domain, host, r, p, false, note);
+        // One blocking actor for all the requests of the serving thread (the
+        // only caller): making one per request, and another to ask the
+        // master, was a fifth of a one-job submit's time in the node (issue
+        // 21). A request that timed out may leave its late answer in the
+        // mailbox: then the next request gets a fresh actor.
+        thread_local std::optional<caf::scoped_actor> self;
+        if (self && !(*self)->mailbox().empty()) self.reset();
+        if (!self) self.emplace(sys);
+        const bool asks_schedd = r.value("command", "") != "whoami";
+        return handle_local(*self, asks_schedd ? current_schedd(*self, master) : actors::schedd_actor{},
+                            *guard, domain, host, r, p, false, note);
       });
   if (!started)
     node_.master_log->warning("no local submit path: " + started.error());

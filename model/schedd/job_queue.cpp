@@ -62,9 +62,24 @@ const classad::ClassAd* JobQueue::find(JobId id) const {
 
 void JobQueue::index(JobId id, const classad::ClassAd& job, int sign) {
   const auto s = job_status(job);
+  const std::string submitter = submitter_name(job);
+  {
+    auto it = jobs_by_submitter_.try_emplace(submitter).first;
+    SubmitterJobs& c = it->second;
+    c.jobs += sign;
+    switch (s.value_or(JobStatus::Idle)) {
+      case JobStatus::Idle: c.idle += sign; break;
+      case JobStatus::Running:
+      case JobStatus::Suspended: c.running += sign; break;
+      case JobStatus::Held: c.held += sign; break;
+      case JobStatus::Removed:
+      case JobStatus::Completed:
+      case JobStatus::TransferringOutput: break;
+    }
+    if (c.jobs <= 0) jobs_by_submitter_.erase(it);
+  }
   const bool idle = s == JobStatus::Idle;
   if (!idle && s != JobStatus::Running && s != JobStatus::Suspended) return;
-  const std::string submitter = submitter_name(job);
   if (sign > 0) {
     if (idle) {
       const JobOrderKey key = job_order_key(job);
@@ -89,6 +104,7 @@ void JobQueue::reindex_all() {
   idle_by_submitter_.clear();
   idle_key_.clear();
   active_by_submitter_.clear();
+  jobs_by_submitter_.clear();
   autocluster_of_.clear();
   for (const auto& [id, job] : jobs_) index(id, job, +1);
 }

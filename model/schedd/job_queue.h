@@ -108,6 +108,16 @@ class JobQueue {
                          const std::function<bool(const classad::ClassAd&)>& visit) const;
   // The submitters with idle or running jobs.
   std::vector<std::string> submitters() const;
+  // How many of each submitter's jobs the queue holds, and how many of
+  // them are idle, running (or suspended) and held (a job without a valid
+  // JobStatus counts as idle): its Submitter ad's figures, kept as the
+  // jobs change (a schedd of 100 k jobs counted them all for every ad it
+  // sent, issue 21). Submitters with no job are not listed.
+  struct SubmitterJobs {
+    std::int64_t jobs = 0, idle = 0, running = 0, held = 0;
+    bool operator==(const SubmitterJobs&) const = default;
+  };
+  const std::map<std::string, SubmitterJobs>& submitter_jobs() const { return jobs_by_submitter_; }
   // How many idle jobs `submitter` has (IdleJobs of its submitter ad).
   std::size_t idle_count(const std::string& submitter) const;
 
@@ -161,6 +171,7 @@ class JobQueue {
   std::map<std::string, IdleJobs> idle_by_submitter_;
   std::map<JobId, JobOrderKey> idle_key_;  // each idle job's place in its submitter's order
   std::map<std::string, std::int64_t> active_by_submitter_;
+  std::map<std::string, SubmitterJobs> jobs_by_submitter_;
   // Each idle job's autocluster under the significant attributes last asked
   // for (HTCondor keeps AutoClusterId in the job likewise): computed once
   // per job and list, forgotten when the job changes.

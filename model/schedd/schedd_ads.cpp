@@ -3,29 +3,9 @@
 #include "model/schedd/job_order.h"
 
 namespace cara::schedd {
-namespace {
-
-struct Counts {
-  std::int64_t idle = 0, running = 0, held = 0, jobs = 0;
-};
-
-}  // namespace
-
 ScheddAds schedd_ads(const JobQueue& queue, const std::set<std::string>& known, std::int64_t completed) {
-  std::map<std::string, Counts> by_submitter;
-  for (const auto& [id, job] : queue.jobs()) {
-    Counts& c = by_submitter[submitter_name(job)];
-    ++c.jobs;
-    switch (job_status(job).value_or(JobStatus::Idle)) {
-      case JobStatus::Idle: ++c.idle; break;
-      case JobStatus::Running:
-      case JobStatus::Suspended: ++c.running; break;
-      case JobStatus::Held: ++c.held; break;
-      case JobStatus::Removed:
-      case JobStatus::Completed:
-      case JobStatus::TransferringOutput: break;
-    }
-  }
+  using Counts = JobQueue::SubmitterJobs;
+  std::map<std::string, Counts> by_submitter = queue.submitter_jobs();
   for (const std::string& name : known) by_submitter.try_emplace(name);
   const classad::ClassAd& own = queue.policy().schedd_ad;
   const std::string schedd_name = string_attr(own, "Name");

@@ -3,6 +3,8 @@
 #include "model/schedd/schedd_ads.h"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <random>
 
 #include "model/classad/eval.h"
 #include "model/schedd/job_queue.h"
@@ -70,4 +72,76 @@ TEST_CASE("the Submitter and Scheduler ads count the queue by submitter and stat
   CHECK(integer(own, "TotalJobAds") == 5);
   CHECK(integer(own, "NumUsers") == 2);
   CHECK(integer(own, "JobsCompleted") == 12);
+}
+
+TEST_CASE("the queue keeps each submitter's counts as a count of the whole queue gives them",
+          "[schedd][ads][issue21]") {
+  // The Submitter ads' figures are kept as jobs change (JobQueue::
+  // submitter_jobs), not counted anew for every ad: after each step of a
+  // random walk over the job state changes they are what a count of
+  // every job gives, and the ads say so.
+  Submit s("");
+  auto policy = QueuePolicy::from_config(*s.config, "ap");
+  REQUIRE(policy);
+  JobQueue queue(std::move(*policy), "<10.0.0.1:9618>");
+  const SubmitSite site{"example.org", &*s.config, s.host.get()};
+  for (const char* owner : {"alice", "bob"}) {
+    Submission sub{"executable = /bin/true\nqueue 6\n", "a.sub", {}, "", owner, "/home", {}};
+    REQUIRE(submit_description(queue, sub, site, kT0));
+  }
+  Submission grouped{
+      "executable = /bin/true\naccounting_group = group_a\nqueue 6\n", "b.sub", {}, "", "carol", "/home", {}};
+  REQUIRE(submit_description(queue, grouped, site, kT0));
+  auto counted = [&] {
+    std::map<std::string, JobQueue::SubmitterJobs> out;
+    for (const auto& [id, job] : queue.jobs()) {
+      JobQueue::SubmitterJobs& c = out[submitter_name(job)];
+      ++c.jobs;
+      const JobStatus st = job_status(job).value_or(JobStatus::Idle);
+      if (st == JobStatus::Idle) ++c.idle;
+      if (st == JobStatus::Running || st == JobStatus::Suspended) ++c.running;
+      if (st == JobStatus::Held) ++c.held;
+    }
+    return out;
+  };
+  std::mt19937 rng(21);
+  std::int64_t t = kT0;
+  int changed = 0;
+  for (int step = 0; step < 400; ++step) {
+    std::vector<JobId> ids;
+    for (const auto& [id, job] : queue.jobs()) ids.push_back(id);
+    if (ids.empty()) break;
+    const JobId id = ids[rng() % ids.size()];
+    ++t;
+    Status done = Ok{};
+    switch (rng() % 9) {
+      case 0: done = queue.start(id, "slot1@ep", t); break;
+      case 1: done = queue.suspend(id, t); break;
+      case 2: done = queue.unsuspend(id, t); break;
+      case 3: done = queue.evict(id, t); break;
+      case 4: done = queue.hold(id, "by hand", 1, 0, t); break;
+      case 5: done = queue.release(id, "by hand", t); break;
+      case 6:
+        if (rng() % 4 == 0) done = queue.remove(id, "by hand", t);
+        break;
+      case 7:
+        if (rng() % 4 == 0) done = queue.complete(id, JobExit{}, t);
+        break;
+      default: queue.take_finished(); break;
+    }
+    if (done) ++changed;
+    INFO("step " << step);
+    REQUIRE(queue.submitter_jobs() == counted());
+  }
+  CHECK(changed > 100);
+  queue.take_finished();
+  const ScheddAds ads = schedd_ads(queue, {}, 0);
+  std::int64_t idle = 0;
+  for (const auto& [name, c] : counted()) {
+    CHECK(integer(ads.submitters.at(name), "IdleJobs") == c.idle);
+    CHECK(integer(ads.submitters.at(name), "RunningJobs") == c.running);
+    CHECK(integer(ads.submitters.at(name), "HeldJobs") == c.held);
+    idle += c.idle;
+  }
+  CHECK(integer(ads.scheduler, "TotalIdleJobs") == idle);
 }

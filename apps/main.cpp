@@ -1,7 +1,8 @@
 // The `cara` binary: one entry point for every caracara command. It holds
 // the commands a user runs most and that need no actor system (submit, q,
-// history, eval, config-val, negotiate, sim) and hands the others (a node, the
-// pool's TLS tools, the demo) to `cara-pool` with the same arguments: a
+// history, eval, config-val, negotiate) and hands the others (a node, the
+// pool's TLS tools, the demo, and the simulator, which allocates as the
+// daemons do: CARA_JEMALLOC) to `cara-pool` with the same arguments: a
 // process that loads CAF and RocksDB spends about 10 ms relocating their
 // symbols before main, which would be most of a `cara submit`.
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -21,7 +21,6 @@
 #include "apps/commands/eval_command.h"
 #include "apps/commands/negotiate_command.h"
 #include "apps/commands/schedd_commands.h"
-#include "apps/commands/sim_command.h"
 #include "apps/commands/submit_command.h"
 #include "model/config/config_host.h"
 #include "os/companion_program.h"
@@ -187,21 +186,12 @@ int main(int argc, char** argv) {
     return cara::apps::run_eval(eval_args, std::cin, std::cout, std::cerr, wall_clock());
   }
   for (const CLI::App* pool :
-       {master, keygen, userprio, stats, status, drain, reconfig, off, on, restart, vacate, ping, demo})
+       {master, keygen, userprio, stats, status, drain, reconfig, off, on, restart, vacate, ping, demo, sim})
     if (pool->parsed()) return hand_over(argc, argv);
   if (negotiate->parsed()) {
     return cara::apps::run_negotiate(negotiate->remaining(), std::cout, std::cerr,
                                      std::make_shared<cara::os::SystemHost>(),
                                      static_cast<std::int64_t>(std::time(nullptr)));
-  }
-  if (sim->parsed()) {
-    cara::apps::SimEnvironment env;
-    env.host = std::make_shared<cara::os::SystemHost>();
-    env.wall_seconds = [] {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    };
-    env.terminal = ::isatty(STDERR_FILENO) == 1;
-    return cara::apps::run_sim(sim->remaining(), std::cout, std::cerr, env);
   }
   if (config_val->parsed()) {
     return cara::apps::run_config_val(config_val->remaining(), std::cout, std::cerr,

@@ -1,18 +1,35 @@
 // `cara-pool`: the commands of `cara` that run an actor system (a node,
-// the pool's TLS tools, the demo). `cara` hands them over with their
+// the pool's TLS tools, the demo), and the simulator, which allocates as
+// the daemons do (CARA_JEMALLOC). `cara` hands them over with their
 // arguments (apps/main.cpp); run on its own it takes the same form,
 // `cara-pool COMMAND ARGS...`.
+#include <unistd.h>
+
+#include <chrono>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "apps/commands/demo_command.h"
 #include "apps/commands/node_commands.h"
+#include "apps/commands/sim_command.h"
+#include "os/system_host.h"
 
 namespace {
 
 using Command = int (*)(const std::vector<std::string>&, std::ostream&, std::ostream&);
+
+int run_sim(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  cara::apps::SimEnvironment env;
+  env.host = std::make_shared<cara::os::SystemHost>();
+  env.wall_seconds = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
+  env.terminal = ::isatty(STDERR_FILENO) == 1;
+  return cara::apps::run_sim(args, out, err, env);
+}
 
 const std::map<std::string, Command>& commands() {
   static const std::map<std::string, Command> all{
@@ -35,6 +52,7 @@ const std::map<std::string, Command>& commands() {
       {"ping", cara::apps::run_ping},
       {"on", cara::apps::run_on},
       {"restart", cara::apps::run_restart},
+      {"sim", run_sim},
   };
   return all;
 }

@@ -15,6 +15,9 @@ if(CARA_FUZZ)
 endif()
 
 find_package(Threads REQUIRED)
+if(CARA_JEMALLOC)
+  pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
+endif()
 find_package(CAF REQUIRED)
 find_package(RocksDB 7.8 CONFIG REQUIRED)
 find_package(ZLIB 1.2 REQUIRED)  # the record envelope's CRC-32

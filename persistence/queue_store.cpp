@@ -6,6 +6,7 @@
 #include "model/schedd/job_queue.h"
 #include "persistence/numbered_key.h"
 #include "persistence/queue_records.h"
+#include "persistence/read_back.h"
 #include "persistence/record.h"
 
 namespace cara::persistence {
@@ -46,6 +47,9 @@ std::string encode_ad(const classad::ClassAd& ad) {
 
 }  // namespace
 
+QueueStore::QueueStore(Store store, HistoryLimits limits)
+    : store_(std::move(store)), limits_(limits), helpers_(read_back_helpers()) {}
+
 Result<QueueStore> QueueStore::open(const std::string& path, HistoryLimits limits) {
   auto store = Store::open(path, kName, kSchema);
   if (!store) return Error{store.error()};
@@ -69,19 +73,22 @@ Status QueueStore::read_history_index() {
 
 Result<StoredQueue> QueueStore::load() const {
   StoredQueue out;
-  classad::ExprCache shared(kSharedTexts);
-  std::size_t last_size = 0;  // jobs in key order come cluster by cluster, alike
-  Status jobs = store_.scan(kJobPrefix, [&](std::string_view key, std::string_view value) -> Status {
-    auto ad = decode_ad(value, RecordPlace{store_.name(), std::string(key)}, shared, last_size);
-    if (!ad) return Error{ad.error()};
-    last_size = ad->size();
-    if (job_key(schedd::job_id(*ad)) != key)
-      return Error{RecordPlace{store_.name(), std::string(key)}.describe() + ": the ad is of job " +
-                   schedd::job_id(*ad).str()};
-    out.jobs.push_back(std::move(*ad));
-    return Ok{};
-  });
+  // Jobs in key order come cluster by cluster, alike: each thread's cache
+  // shares a cluster's values, and the size of the last ad is the next's.
+  auto jobs = read_ads_back(
+      store_, kJobPrefix,
+      [this](std::string_view key, std::string_view value, classad::ExprCache& shared,
+             std::size_t& last_size) -> Result<classad::ClassAd> {
+        const RecordPlace place{store_.name(), std::string(key)};
+        auto ad = decode_ad(value, place, shared, last_size);
+        if (!ad) return Error{ad.error()};
+        if (job_key(schedd::job_id(*ad)) != key)
+          return Error{place.describe() + ": the ad is of job " + schedd::job_id(*ad).str()};
+        return ad;
+      },
+      helpers_, kSharedTexts);
   if (!jobs) return Error{jobs.error()};
+  out.jobs = std::move(*jobs);
   auto next = store_.get(kNextCluster);
   if (!next) return Error{next.error()};
   if (*next) {

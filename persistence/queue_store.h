@@ -46,8 +46,11 @@ class QueueStore {
   static Result<QueueStore> open(const std::string& path, HistoryLimits limits);
 
   // The queue as last committed. A record that does not decode is an error
-  // naming the store and the key.
+  // naming the store and the key (the first such, in key order). Decoded on
+  // this thread and read_back_helpers() more (read_back.h), or as many as
+  // set_read_back_helpers() says.
   Result<StoredQueue> load() const;
+  void set_read_back_helpers(unsigned helpers) { helpers_ = helpers; }
 
   // Stores, in one synced batch: each job of `touched` as `queue` has it
   // now (erased when it left the queue), `finished` into the history, and
@@ -68,7 +71,7 @@ class QueueStore {
     std::uint64_t seq;
     std::int64_t bytes;
   };
-  QueueStore(Store store, HistoryLimits limits) : store_(std::move(store)), limits_(limits) {}
+  QueueStore(Store store, HistoryLimits limits);
   Status read_history_index();
 
   Store store_;
@@ -76,6 +79,7 @@ class QueueStore {
   std::deque<HistoryEntry> history_;  // oldest first
   std::int64_t history_bytes_ = 0;
   std::uint64_t next_seq_ = 1;
+  unsigned helpers_;
 };
 
 }  // namespace cara::persistence

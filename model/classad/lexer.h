@@ -97,6 +97,10 @@ class Lexer {
   std::size_t position() const { return pos_; }
   // The source between two offsets (what a run of tokens spelled).
   std::string_view text(std::size_t from, std::size_t to) const { return src_.substr(from, to - from); }
+  std::string_view source() const { return src_; }
+  // Goes on scanning from offset `pos` (a token's start: the parser has
+  // taken what lies before it without scanning it).
+  void seek(std::size_t pos) { pos_ = pos; }
 
   // Line and column of offset `pos`. Counted on demand, since only error
   // messages need them: tracking them per character cost a fifth of the

@@ -350,6 +350,20 @@ class Parser {
       if (tok_.kind == Tok::RBox) break;
       std::string name(attribute_name("an attribute name or ']'"));
       expect(Tok::Assign, ("'=' after attribute " + name).c_str());
+      if (shared_) {
+        // A value spelled exactly as one the cache holds is that one's
+        // tree, taken without parsing it again: a schedd reading 100 k
+        // stored jobs back parsed every value of every job, nearly all of
+        // them spelled as the job's before (issue 21).
+        if (const std::size_t end = value_end(tok_.pos); end != kNoEnd) {
+          if (ExprPtr seen = shared_->find(lex_.text(tok_.pos, end))) {
+            lex_.seek(end);
+            advance();  // the ';' or ']' that ends it
+            ad.insert(name, std::move(seen));
+            continue;
+          }
+        }
+      }
       ExprBuilder builder;
       ExprBuilder* saved = b_;
       NodeIndex saved_int = last_int_node_;
@@ -365,6 +379,36 @@ class Parser {
     }
     advance();  // ]
     return ad;
+  }
+
+  // Where the value that begins at offset `from` ends: the first ';' or
+  // ']' past it outside strings and brackets, or kNoEnd. A cheap scan, not
+  // the lexer's: it need not be right, only what it finds is looked up in
+  // the shared cache, whose texts are each a whole value the parser read,
+  // and a whole value followed by ';' or ']' parses to that value whatever
+  // came before it (neither token can go on an expression).
+  static constexpr std::size_t kNoEnd = static_cast<std::size_t>(-1);
+  std::size_t value_end(std::size_t from) const {
+    const std::string_view src = lex_.source();
+    int depth = 0;
+    for (std::size_t i = from; i < src.size(); ++i) {
+      const char c = src[i];
+      if (c == '"' || c == '\'') {
+        for (++i; i < src.size() && src[i] != c; ++i)
+          if (src[i] == '\\') ++i;
+        if (i >= src.size()) return kNoEnd;
+      } else if (c == '[' || c == '(' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == '}') {
+        --depth;
+      } else if (c == ']') {
+        if (depth == 0) return i;
+        --depth;
+      } else if (c == ';' && depth == 0) {
+        return i;
+      }
+    }
+    return kNoEnd;
   }
 
   // The tree of the value that began at offset `from` (the current token

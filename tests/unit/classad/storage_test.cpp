@@ -418,3 +418,49 @@ TEST_CASE("the caches' table keeps two entries whose hashes meet, and drops the 
   CHECK(table.find(139)->value == 139);
   CHECK(table.find(5 + 64)->value == 4);
 }
+
+TEST_CASE("a value spelled as one the cache holds reads as the plain parser reads it, whatever follows it",
+          "[storage][cache][issue21]") {
+  // The sharing parser takes a cached value without parsing it again when
+  // its text up to the next ';' or ']' (a scan that skips strings and
+  // brackets) is one the cache holds. Values whose text holds those
+  // characters in strings, nested ads, lists, comments and quoted names,
+  // read twice through one cache and after other values, must read as
+  // the plain parser reads them.
+  const std::vector<std::string> values = {
+      "\"a;b]c\"",
+      "\"esc \\\" ; ] quote\"",
+      "[ X = 1; Y = \"]\"; Z = [ W = {1, 2}; V = \";\" ] ]",
+      "{ \"x;\", [ A = 1; B = 2 ], { 3, \"]\" } }",
+      "1 /* ; ] */ + 2",
+      "ifThenElse(A =?= undefined, \"u;\", { 1 })",
+      "'quoted;name' + 1",
+      "MY.Memory >= 1024 && TARGET.Cpus >= 1",
+      "strcat(\"[\", \"(\", \"{\")",
+      "-1",
+      "true",
+  };
+  ExprCache shared(64);
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      // Each value once as the last attribute (']' follows) and once
+      // before another (';' follows), after a value seen before.
+      for (const std::string& text :
+           {"[ A = 1; V = " + values[i] + " ]",
+            "[ V = " + values[i] + "; B = " + values[(i + 1) % values.size()] + "; C = 2 ]"}) {
+        INFO(text << ", round " << round);
+        auto cached = parse_new_classad_sharing(text, shared);
+        auto plain = parse_new_classad(text);
+        REQUIRE(plain.ok());
+        REQUIRE(cached.ok());
+        CHECK(plain->same_as(*cached));
+        CHECK(unparse(*plain) == unparse(*cached));
+      }
+    }
+  }
+  // A cached value followed by what cannot end a value is parsed, and
+  // fails as the plain parser fails.
+  REQUIRE(parse_new_classad_sharing("[ A = 1 + 2; B = 3 ]", shared).ok());
+  const std::string bad = "[ A = 1 + 2 3; B = 3 ]";
+  CHECK(parse_new_classad_sharing(bad, shared).error() == parse_new_classad(bad).error());
+}

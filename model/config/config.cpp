@@ -18,8 +18,7 @@ const char* const kStandardPlaces[] = {"/etc/caracara/cara_config", "/usr/local/
 // Defaults and the predefined macros of the machine.
 MacroSet base_macros(ConfigHost& host, const DaemonIdentity& who) {
   MacroSet m;
-  const Origin builtin{"<default>", 0};
-  for (const KnobDefault& d : knob_defaults()) m.set(d.name, d.value, builtin);
+  m.use_knob_defaults();
   const MachineFacts f = host.machine();
   const Origin machine{"<machine>", 0};
   m.set("FULL_HOSTNAME", f.full_hostname, machine);

@@ -1,11 +1,17 @@
 #include "model/config/defaults.h"
 
+#include <algorithm>
+#include <atomic>
+#include <iterator>
+#include <memory>
+
 namespace cara::config {
 namespace {
 
 // Values as documented in the HTCondor manual (configuration-macros and
 // the central manager, startd and schedd sections), unless a comment says
-// otherwise.
+// otherwise. In canonical order (canonical_less): knob_default() searches
+// it.
 constexpr KnobDefault kDefaults[] = {
     {"ABSENT_EXPIRE_ADS_AFTER", "2592000"},  // 30 days
     // The negotiator's accountant store (a RocksDB directory; HTCondor keeps
@@ -76,6 +82,7 @@ constexpr KnobDefault kDefaults[] = {
     {"LOCAL_CONFIG_FILE", ""},
     {"LOCAL_DIR", "/var/lib/caracara"},
     {"LOG", "$(LOCAL_DIR)/log"},
+    {"MachineMaxVacateTime", "600"},
     {"MASTER_BACKOFF_CEILING", "3600"},
     {"MASTER_BACKOFF_CONSTANT", "9"},
     {"MASTER_BACKOFF_FACTOR", "2.0"},
@@ -84,14 +91,13 @@ constexpr KnobDefault kDefaults[] = {
     {"MATCH_TIMEOUT", "120"},
     {"MAXJOBRETIREMENTTIME", "0"},
     {"MAX_HISTORY_JOBS", "100000"},
+    {"MAX_HISTORY_LOG", "20971520"},
     // The most jobs one submission may queue (HTCondor's default).
     {"MAX_JOBS_PER_SUBMISSION", "20000"},
-    {"MAX_HISTORY_LOG", "20971520"},
     {"MEMORY", "$(DETECTED_MEMORY)"},
     {"MODIFY_REQUEST_EXPR_REQUESTCPUS", "quantize(RequestCpus, {1})"},
     {"MODIFY_REQUEST_EXPR_REQUESTDISK", "quantize(RequestDisk, {1024})"},
     {"MODIFY_REQUEST_EXPR_REQUESTMEMORY", "quantize(RequestMemory, {128})"},
-    {"MachineMaxVacateTime", "600"},
     {"NEGOTIATE_ALL_JOBS_IN_CLUSTER", "False"},
     {"NEGOTIATION_CYCLE_STATS_LENGTH", "3"},
     // The manual's macro list says True, but its group-quota section
@@ -131,13 +137,13 @@ constexpr KnobDefault kDefaults[] = {
     {"POOL_HISTORY_MAX_STORAGE", "10000000"},
     {"POOL_HISTORY_SAMPLING_INTERVAL", "60"},
     {"PREEMPT", "False"},
-    // The execution point's process keeper; empty: cara-procd beside the
-    // running cara binary (HTCondor's PROCD = $(SBIN)/condor_procd).
-    {"PROCD", ""},
     {"PREEMPTION_RANK",
      "(RemoteUserPrio * 1000000) - ifThenElse(isUndefined(TotalJobRunTime), 0, TotalJobRunTime)"},
     {"PREEMPTION_REQUIREMENTS", "False"},
     {"PRIORITY_HALFLIFE", "86400"},
+    // The execution point's process keeper; empty: cara-procd beside the
+    // running cara binary (HTCondor's PROCD = $(SBIN)/condor_procd).
+    {"PROCD", ""},
     // Who may hold, release and remove anyone's jobs (HTCondor's default).
     {"QUEUE_SUPER_USERS", "root, condor"},
     {"RANK", "0.0"},
@@ -148,6 +154,7 @@ constexpr KnobDefault kDefaults[] = {
     {"RUNBENCHMARKS", "False"},
     {"SCHEDD_CLASSAD_USER_MAP_NAMES", ""},
     {"SCHEDD_INTERVAL", "300"},
+    {"SCHEDD_SOCKET", "$(SPOOL)/schedd.sock"},
     // How long a node's daemons may take to stop gracefully (jobs retire and
     // vacate), then fast (jobs are killed), before the master exits anyway
     // (HTCondor's condor_master knobs, same defaults).
@@ -156,12 +163,11 @@ constexpr KnobDefault kDefaults[] = {
     {"SLOT_WEIGHT", "Cpus"},
     {"SOFT_UID_DOMAIN", "False"},
     {"SPOOL", "$(LOCAL_DIR)/spool"},
-    {"SCHEDD_SOCKET", "$(SPOOL)/schedd.sock"},
     {"START", "True"},
     {"STARTD_ATTRS", ""},
     {"STARTD_SLOT_ATTRS", ""},
-    {"START_BACKFILL", "False"},
     {"STARTER_ALLOW_RUNAS_OWNER", "True"},
+    {"START_BACKFILL", "False"},
     {"SUBMIT_REQUIREMENT_NAMES", ""},
     {"SUSPEND", "False"},
     {"TRUST_UID_DOMAIN", "False"},
@@ -180,6 +186,22 @@ constexpr KnobDefault kDefaults[] = {
 
 std::span<const KnobDefault> knob_defaults() {
   return kDefaults;
+}
+
+const Definition* knob_default(std::string_view canonical) {
+  const auto* at =
+      std::lower_bound(std::begin(kDefaults), std::end(kDefaults), canonical,
+                       [](const KnobDefault& d, std::string_view n) { return canonical_less(d.name, n); });
+  if (at == std::end(kDefaults) || canonical_less(canonical, at->name)) return nullptr;
+  // One slot per entry, filled once; a thread that loses the race to fill
+  // it drops its own.
+  static std::atomic<const Definition*> made[std::size(kDefaults)];
+  std::atomic<const Definition*>& slot = made[at - std::begin(kDefaults)];
+  if (const Definition* d = slot.load(std::memory_order_acquire)) return d;
+  auto fresh = std::make_unique<const Definition>(Definition{at->name, at->value, Origin{"<default>", 0}});
+  const Definition* expected = nullptr;
+  if (slot.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) return fresh.release();
+  return expected;
 }
 
 }  // namespace cara::config

@@ -5,6 +5,9 @@
 #pragma once
 
 #include <span>
+#include <string_view>
+
+#include "model/config/macro_set.h"
 
 namespace cara::config {
 
@@ -13,7 +16,14 @@ struct KnobDefault {
   const char* value;
 };
 
-// The table, ordered by name.
+// The table, ordered by name (upper-case: canonical names).
 std::span<const KnobDefault> knob_defaults();
+
+// The built-in definition of `canonical` (a canonical name) with origin
+// <default>, or null. Each is made when first asked for and kept for the
+// process's life: a MacroSet asks here for a name nothing defines
+// (MacroSet::use_knob_defaults) instead of holding a copy of all of them,
+// which every `cara submit` built at its start (issue 21).
+const Definition* knob_default(std::string_view canonical);
 
 }  // namespace cara::config

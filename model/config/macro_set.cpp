@@ -1,5 +1,9 @@
 #include "model/config/macro_set.h"
 
+#include <algorithm>
+
+#include "model/config/defaults.h"
+
 namespace cara::config {
 
 std::string Origin::describe() const {
@@ -13,6 +17,14 @@ std::string canonical_name(std::string_view name) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
   }
   return out;
+}
+
+bool canonical_less(std::string_view a, std::string_view b) {
+  auto up = [](char c) { return static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 32 : c); };
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (up(a[i]) != up(b[i])) return up(a[i]) < up(b[i]);
+  return a.size() < b.size();
 }
 
 bool is_macro_name(std::string_view name) {
@@ -42,12 +54,16 @@ void MacroSet::set(std::string_view name, std::string value, Origin origin) {
 }
 
 void MacroSet::erase(std::string_view name) {
-  defs_.erase(canonical_name(name));
+  std::string key = canonical_name(name);
+  defs_.erase(key);
+  if (knob_defaults_) erased_defaults_.insert(std::move(key));
 }
 
 const Definition* MacroSet::find_exact(std::string_view name) const {
-  auto it = defs_.find(canonical_name(name));
-  return it == defs_.end() ? nullptr : &it->second;
+  const std::string key = canonical_name(name);
+  if (auto it = defs_.find(key); it != defs_.end()) return &it->second;
+  if (!knob_defaults_ || erased_defaults_.count(key) != 0) return nullptr;
+  return knob_default(key);
 }
 
 const Definition* MacroSet::find(std::string_view name, const DaemonIdentity& who) const {
@@ -61,7 +77,21 @@ std::vector<const Definition*> MacroSet::all() const {
   std::vector<const Definition*> out;
   out.reserve(defs_.size());
   for (const auto& [key, def] : defs_) out.push_back(&def);
-  return out;
+  if (!knob_defaults_) return out;
+  // The defaults that stand, merged in canonical order (the table's names
+  // are canonical, and sorted).
+  std::vector<const Definition*> merged;
+  merged.reserve(out.size() + knob_defaults().size());
+  auto own = out.begin();
+  for (const KnobDefault& d : knob_defaults()) {
+    const std::string_view name = d.name;
+    while (own != out.end() && canonical_less((*own)->name, name)) merged.push_back(*own++);
+    if (own != out.end() && !canonical_less(name, (*own)->name)) continue;  // defined: it stands instead
+    if (erased_defaults_.count(canonical_name(name)) == 0)
+      merged.push_back(knob_default(canonical_name(name)));
+  }
+  merged.insert(merged.end(), own, out.end());
+  return merged;
 }
 
 }  // namespace cara::config

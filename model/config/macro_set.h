@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,24 +42,35 @@ struct DaemonIdentity {
 
 // Upper-cases ASCII letters: the canonical form of a macro name.
 std::string canonical_name(std::string_view name);
+// Whether canonical_name(a) < canonical_name(b), without making either.
+bool canonical_less(std::string_view a, std::string_view b);
 
 // A macro name: letters, digits, '_' and '.' (for prefixes), not empty.
 bool is_macro_name(std::string_view name);
 
 class MacroSet {
  public:
+  // The built-in defaults (defaults.h) stand behind the definitions: a
+  // name nothing defines has its default, until erased. Every daemon's and
+  // tool's configuration starts so.
+  void use_knob_defaults() { knob_defaults_ = true; }
+
   // Defines or redefines `name` (exactly as given, prefix included).
   void set(std::string_view name, std::string value, Origin origin);
+  // Removes the definition of `name`, its default's too.
   void erase(std::string_view name);
   // The definition stored under exactly this name (no prefix resolution).
   const Definition* find_exact(std::string_view name) const;
   // The definition a daemon sees for `name`, resolving prefixes.
   const Definition* find(std::string_view name, const DaemonIdentity& who) const;
-  // Every definition, ordered by canonical name.
+  // Every definition, the defaults that stand included, ordered by
+  // canonical name.
   std::vector<const Definition*> all() const;
 
  private:
   std::map<std::string, Definition> defs_;  // canonical name -> definition
+  bool knob_defaults_ = false;
+  std::set<std::string> erased_defaults_;  // canonical names whose default was erased
 };
 
 }  // namespace cara::config

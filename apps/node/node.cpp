@@ -504,16 +504,26 @@ void NodeRun::serve_local_commands() {
       [&sys = sys_, master = *master_actor_, guard = node_.guard, domain, host = plan_.advertise](
           const nlohmann::json& r, const net::LocalPeer& p, const net::ProgressNote& note) {
         // One blocking actor for all the requests of the serving thread (the
-        // only caller): making one per request, and another to ask the
-        // master, was a fifth of a one-job submit's time in the node (issue
-        // 21). A request that timed out may leave its late answer in the
-        // mailbox: then the next request gets a fresh actor.
+        // only caller), and the schedd the master named while it runs:
+        // making an actor per request, and asking the master each time, was
+        // a fifth of a one-job submit's time in the node (issue 21). The
+        // actor monitors the schedd; its end (the master starts another) or
+        // a late answer to a request that timed out, left in the mailbox,
+        // starts both afresh.
         thread_local std::optional<caf::scoped_actor> self;
-        if (self && !(*self)->mailbox().empty()) self.reset();
+        thread_local actors::schedd_actor schedd;
+        if (self && !(*self)->mailbox().empty()) {
+          self.reset();
+          schedd = actors::schedd_actor{};
+        }
         if (!self) self.emplace(sys);
         const bool asks_schedd = r.value("command", "") != "whoami";
-        return handle_local(*self, asks_schedd ? current_schedd(*self, master) : actors::schedd_actor{},
-                            *guard, domain, host, r, p, false, note);
+        if (asks_schedd && !schedd) {
+          schedd = current_schedd(*self, master);
+          if (schedd) (*self)->monitor(schedd);
+        }
+        return handle_local(*self, asks_schedd ? schedd : actors::schedd_actor{}, *guard, domain, host, r, p,
+                            false, note);
       });
   if (!started)
     node_.master_log->warning("no local submit path: " + started.error());

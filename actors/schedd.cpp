@@ -102,6 +102,15 @@ void on_tick(Self self, const ScheddSetup& setup) {
   }
 }
 
+// Whether the queue holds jobs of a submitter no ad of this schedd has
+// named yet.
+bool new_submitter(Self self) {
+  const auto& st = self->state;
+  for (const auto& [name, jobs] : st.queue->submitter_jobs())
+    if (st.submitters.count(name) == 0) return true;
+  return false;
+}
+
 persistence::HistoryLimits history_limits(const schedd::ScheddSettings& settings) {
   return {settings.history_max_bytes, settings.history_max_jobs};
 }
@@ -211,6 +220,16 @@ schedd_actor::behavior_type schedd_behavior(Self self, std::shared_ptr<Start> st
           self->state.setup->context.info("cluster " + std::to_string(reply.cluster) + ": " +
                                           std::to_string(reply.count) + " jobs submitted by " + owner);
           rp.deliver(std::move(reply));
+          // A submitter the collector does not know yet is advertised now,
+          // not at the next tick, as HTCondor's schedd updates the
+          // collector when condor_submit asks it to reschedule: a cycle
+          // between the two would leave the new submitter out and give its
+          // share to those it knows. (The cycle it asks for waits for the
+          // tick, as before.)
+          if (new_submitter(self)) {
+            advertise(self);
+            self->state.last_advertise = self->state.setup->clock.now(self);
+          }
         });
         return rp;
       },

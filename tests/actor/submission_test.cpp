@@ -70,3 +70,23 @@ TEST_CASE_METHOD(PoolFixture,
   CHECK(str(queued[0], "AcctGroup") == "group_physics");
   CHECK(str(queued[0], "User") == "alice@test");
 }
+
+TEST_CASE_METHOD(PoolFixture, "a new submitter is advertised as its submission is stored, not a tick later",
+                 "[actors][submit]") {
+  // The negotiator learns who submits from the collector: a cycle between
+  // a new submitter's first submission and its Submitter ad would give its
+  // share to the submitters it knows (two negotiators sharding a pool saw
+  // one user take a whole shard so).
+  start({});
+  auto submitters = [&] {
+    std::vector<std::string> names;
+    for (const WireAd& a : ads(collector::AdType::Submitter).ads) names.push_back(str(a.ad, "Name"));
+    return names;
+  };
+  CHECK(submitters().empty());
+  // No virtual time passes: no tick of the schedd's.
+  REQUIRE(submit("executable = /bin/true\nqueue 2\n", "alice").ok);
+  CHECK(submitters() == std::vector<std::string>{"alice@test"});
+  REQUIRE(submit("executable = /bin/true\naccounting_group = physics\nqueue\n", "bob").ok);
+  CHECK(submitters() == std::vector<std::string>{"alice@test", "physics.bob@test"});
+}

@@ -39,24 +39,28 @@ negotiation::NegotiatorPolicy policy(const std::string& text) {
   return std::move(*p);
 }
 
+// Three idle slots slot1@m1..m3 the class key tells apart by KFlops
+// (1000, 2000, 3000), which stay unchanged from one cycle to the next.
+void three_speeds(negotiation::SlotBoard& board) {
+  for (int k = 1; k <= 3; ++k)
+    board.set(static_cast<negotiation::SlotBoard::Key>(k),
+              slot("slot1@m" + std::to_string(k), "KFlops = " + std::to_string(1000 * k)));
+}
+
 }  // namespace
 
 TEST_CASE("a board's slots are ranked by the negotiator's expressions of the cycle, not those of the last",
           "[negotiation][issue29]") {
-  // Three idle slots the class key tells apart by KFlops, unchanged from
-  // one cycle to the next; a job for one of them each cycle.
+  // A job for one of three_speeds() each cycle.
   Pool p("NEGOTIATOR_PRE_JOB_RANK = KFlops\nNEGOTIATOR_POST_JOB_RANK = 0\n");
   negotiation::SlotBoard board;
-  for (int k = 1; k <= 3; ++k)
-    board.set(static_cast<negotiation::SlotBoard::Key>(k),
-              slot("slot1@m" + std::to_string(k), "KFlops = " + std::to_string(1000 * k)));
+  three_speeds(board);
   p.submit("u1@example.org", 1, 1);
   CHECK(matched(p, board, kNow) == "slot1@m3");
   // condor_reconfig: the fastest last.
   p.policy = policy("NEGOTIATOR_PRE_JOB_RANK = 0 - KFlops\nNEGOTIATOR_POST_JOB_RANK = 0\n");
   CHECK(matched(p, board, kNow + 60) == "slot1@m1");
-  // PREEMPTION_RANK is read too once a slot runs a job: not of the idle
-  // slots' kept ranks.
+  // And by the NEGOTIATOR_POST_JOB_RANK of the cycle.
   p.policy = policy("NEGOTIATOR_PRE_JOB_RANK = 0\nNEGOTIATOR_POST_JOB_RANK = KFlops\n");
   CHECK(matched(p, board, kNow + 120) == "slot1@m3");
 }
@@ -67,9 +71,7 @@ TEST_CASE("a board's slots ranked by an expression of the clock are ranked anew 
   Pool p("NEGOTIATOR_PRE_JOB_RANK = ifThenElse(time() > " + turn +
          ", KFlops, 0 - KFlops)\nNEGOTIATOR_POST_JOB_RANK = 0\n");
   negotiation::SlotBoard board;
-  for (int k = 1; k <= 3; ++k)
-    board.set(static_cast<negotiation::SlotBoard::Key>(k),
-              slot("slot1@m" + std::to_string(k), "KFlops = " + std::to_string(1000 * k)));
+  three_speeds(board);
   p.submit("u1@example.org", 1, 1);
   CHECK(matched(p, board, kNow) == "slot1@m1");
   CHECK(matched(p, board, kNow + 200) == "slot1@m3");

@@ -11,6 +11,7 @@
 #include <queue>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/accounting/accountant.h"
@@ -146,8 +147,14 @@ struct VirtualPool::Engine {
   std::optional<claim::ScheddClaims> claims;
   bool job_periodic = false;  // a job carries its own periodic expressions
   bool periodic_pending = false;
+  // The schedd's numbers for the slots it deals with, as the actor's
+  // SlotHandles: given on first sight, forgotten when the claim model no
+  // longer watches the slot (a dynamic slot's name is never used again: a
+  // simulated year carves a million of them).
   std::map<SlotKey, claim::SlotRef> refs;
-  std::vector<SlotKey> slots_by_ref;  // ref - 1
+  std::unordered_map<claim::SlotRef, SlotKey> slot_of_ref;
+  claim::SlotRef last_ref = 0;
+  std::vector<claim::SlotRef> unwatched;  // forgotten when no message is in flight
 
   // The execution points.
   std::vector<Machine> machines;
@@ -177,6 +184,7 @@ struct VirtualPool::Engine {
   // ---- the schedd (pool_messages.cpp)
   claim::SlotRef ref_of(const SlotKey& key);
   const SlotKey* key_of(claim::SlotRef ref) const;
+  void forget_ref(claim::SlotRef ref);
   void carry_out(claim::Outcome out);
   void request_claim(const claim::RequestClaim& r);
   void activate(const claim::Activate& a);

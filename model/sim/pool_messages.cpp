@@ -48,15 +48,22 @@ std::string slot_full_name(const startd::Slot* s, const std::string& short_name,
 claim::SlotRef Engine::ref_of(const SlotKey& key) {
   auto it = refs.find(key);
   if (it != refs.end()) return it->second;
-  slots_by_ref.push_back(key);
-  const claim::SlotRef ref = slots_by_ref.size();
+  const claim::SlotRef ref = ++last_ref;
+  slot_of_ref.emplace(ref, key);
   refs.emplace(key, ref);
   return ref;
 }
 
 const SlotKey* Engine::key_of(claim::SlotRef ref) const {
-  if (ref == 0 || ref > slots_by_ref.size()) return nullptr;
-  return &slots_by_ref[ref - 1];
+  auto it = slot_of_ref.find(ref);
+  return it == slot_of_ref.end() ? nullptr : &it->second;
+}
+
+void Engine::forget_ref(claim::SlotRef ref) {
+  auto it = slot_of_ref.find(ref);
+  if (it == slot_of_ref.end()) return;
+  refs.erase(it->second);
+  slot_of_ref.erase(it);
 }
 
 // ---- the schedd -------------------------------------------------------
@@ -74,9 +81,12 @@ void Engine::carry_out(claim::Outcome out) {
                    [&](claim::Release& r) { post([this, r] { release(r); }); },
                    // A machine that leaves tells the schedd itself
                    // (remove_machine), and the schedd never restarts:
-                   // nothing to watch, nothing to reconnect.
+                   // nothing to watch, nothing to reconnect. A slot no
+                   // longer watched is forgotten once what was sent to it
+                   // before has arrived (the actor sends at once, then
+                   // forgets): when no message is in flight.
                    [&](claim::Watch&) {},
-                   [&](claim::Unwatch&) {},
+                   [&](claim::Unwatch& w) { unwatched.push_back(w.slot); },
                    [&](claim::Reconnect&) {},
                    [&](claim::Note& n) {
                      if (n.warning) warn(std::move(n.text));

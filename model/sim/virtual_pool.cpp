@@ -161,6 +161,8 @@ void Engine::deliver_mail() {
     m();
     settle_queue();
   }
+  for (claim::SlotRef ref : unwatched) forget_ref(ref);
+  unwatched.clear();
 }
 
 void Engine::notify(PoolEvent ev) {
@@ -563,6 +565,9 @@ const PoolCounters& VirtualPool::counters() const {
 }
 double VirtualPool::total_cores() const {
   return e_->total_cores;
+}
+std::size_t VirtualPool::slots_tracked() const {
+  return e_->refs.size();
 }
 const std::vector<std::string>& VirtualPool::warnings() const {
   return e_->warnings;

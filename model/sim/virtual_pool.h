@@ -146,6 +146,10 @@ class VirtualPool {
   // collector's) may be older: a startd sends a slot's ad again only when
   // an action changed the slot (startd::changes_ad), as the actor does.
   std::vector<classad::ClassAd> slot_ads() const;
+  // How many slots the schedd holds a number for: those its claims deal
+  // with now (a slot it no longer watches is forgotten, as the schedd
+  // actor forgets its handle). For tests.
+  std::size_t slots_tracked() const;
   // Warnings met (charges refused, the schedd's notes), in order: the
   // first thousand (a year-long run may meet millions of alike ones).
   const std::vector<std::string>& warnings() const;

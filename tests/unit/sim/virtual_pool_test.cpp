@@ -281,5 +281,22 @@ TEST_CASE("a virtual pool's negotiator gets the ads a startd sends: the slots th
   }
 }
 
+TEST_CASE("a virtual pool forgets the slots its schedd no longer deals with", "[sim][pool]") {
+  // Every job carves a dynamic slot of a name never used again (slot1_1,
+  // slot1_2, ...): a schedd that kept a number for each would grow with
+  // every job of a simulated year (a million of them).
+  PoolSetup s = one_core_machines(0, "CLAIM_WORKLIFE = 0\n");
+  for (int m = 1; m <= 2; ++m) s.machines.push_back({"ep" + std::to_string(m), {layer("NUM_CPUS = 4\n")}});
+  auto pool = VirtualPool::create(s);
+  REQUIRE(pool);
+  VirtualPool& p = **pool;
+  REQUIRE(p.submit(jobs("alice", 200, 60)));
+  p.run_until(kStart + 20 * kHour);
+  REQUIRE(p.counters().finished == 200);
+  // The partitionable slots' numbers may stay; none of the dynamic slots
+  // that came and went.
+  CHECK(p.slots_tracked() <= 2);
+}
+
 }  // namespace
 }  // namespace cara::sim

@@ -175,8 +175,7 @@ bool says_the_same(const Attribute& a, const ExprPtr& expr, std::string_view spe
 
 }  // namespace
 
-void ClassAd::insert(std::string_view name, ExprPtr expr) {
-  const Interned interned = intern_spelling(name);
+void ClassAd::insert(const Interned& interned, ExprPtr expr) {
   const Symbol sym = interned.symbol;
   if (const IndexSlot* existing = find_slot(sym); existing && !is_own(*existing)) {
     // Setting what the parent already says changes nothing: the slots of a
@@ -212,21 +211,21 @@ void ClassAd::insert(std::string_view name, ExprPtr expr) {
   }
 }
 
-void ClassAd::set(std::string_view name, std::int64_t i) {
+void ClassAd::set(const Interned& name, std::int64_t i) {
   insert(name, make_literal_expr(i));
 }
-void ClassAd::set(std::string_view name, double r) {
+void ClassAd::set(const Interned& name, double r) {
   insert(name, make_literal_expr(r));
 }
-void ClassAd::set(std::string_view name, bool b) {
+void ClassAd::set(const Interned& name, bool b) {
   insert(name, make_literal_expr(b));
 }
-void ClassAd::set(std::string_view name, std::string_view s) {
+void ClassAd::set(const Interned& name, std::string_view s) {
   insert(name, make_literal_expr(s));
 }
 
-bool ClassAd::erase(std::string_view name) {
-  const Symbol sym = intern(name);
+bool ClassAd::erase(const Interned& name) {
+  const Symbol sym = name.symbol;
   const IndexSlot* own = find_own(sym);
   if (parent_ && find_inherited(sym)) {
     // The parent's attribute cannot go: it is hidden behind undefined, as
@@ -297,7 +296,7 @@ ClassAd ClassAd::flattened() const {
   if (!parent_) return *this;
   ClassAd flat;
   flat.reserve(size());
-  for (const Attribute& a : attributes()) flat.insert(a.name, a.expr);
+  for (const Attribute& a : attributes()) flat.insert(a);
   return flat;
 }
 
@@ -309,7 +308,7 @@ ClassAd ClassAd::common_part(const std::vector<const ClassAd*>& ads) {
       const Attribute* b = other->find(a.symbol);
       return b && says_the_same(*b, a.expr, a.name);
     });
-    if (everywhere) common.insert(a.name, a.expr);
+    if (everywhere) common.insert(a);
   }
   common.shrink_to_fit();
   return common;

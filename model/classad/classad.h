@@ -110,14 +110,25 @@ class ClassAd {
 
   // Inserts or replaces `name`. A replaced attribute keeps its position and
   // takes the new spelling. `expr` must not be null.
-  void insert(std::string_view name, ExprPtr expr);
+  void insert(std::string_view name, ExprPtr expr) { insert(intern_spelling(name), std::move(expr)); }
+  // The same for a name interned once by the caller (a daemon refreshing
+  // the same attributes of its ads at every event skips hashing them).
+  void insert(const Interned& name, ExprPtr expr);
+  // A copy of another ad's attribute, under its spelling.
+  void insert(const Attribute& a) { insert(Interned{a.symbol, a.name}, a.expr); }
   // Convenience setters for literal values.
-  void set(std::string_view name, std::int64_t i);
+  void set(std::string_view name, std::int64_t i) { set(intern_spelling(name), i); }
   void set(std::string_view name, int i) { set(name, static_cast<std::int64_t>(i)); }
-  void set(std::string_view name, double r);
-  void set(std::string_view name, bool b);
-  void set(std::string_view name, std::string_view s);
+  void set(std::string_view name, double r) { set(intern_spelling(name), r); }
+  void set(std::string_view name, bool b) { set(intern_spelling(name), b); }
+  void set(std::string_view name, std::string_view s) { set(intern_spelling(name), s); }
   void set(std::string_view name, const char* s) { set(name, std::string_view(s)); }
+  void set(const Interned& name, std::int64_t i);
+  void set(const Interned& name, int i) { set(name, static_cast<std::int64_t>(i)); }
+  void set(const Interned& name, double r);
+  void set(const Interned& name, bool b);
+  void set(const Interned& name, std::string_view s);
+  void set(const Interned& name, const char* s) { set(name, std::string_view(s)); }
 
   // Makes room for `n` attributes without reallocating (parsers know the
   // line count up front).
@@ -130,7 +141,8 @@ class ClassAd {
   // Removes `name`; returns whether it was present. A name the parent
   // holds cannot be removed from a chained ad: it is hidden behind an
   // undefined value instead (HTCondor's ClassAd::Delete on chained ads).
-  bool erase(std::string_view name);
+  bool erase(std::string_view name) { return erase(intern_spelling(name)); }
+  bool erase(const Interned& name);
 
   // Chains this ad to `parent` (its attributes as they are now: a later
   // change to `parent` is seen only after chaining again). This ad's own

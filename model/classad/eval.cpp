@@ -401,8 +401,15 @@ Value evaluate_reference(const ExprTree& expr, const ClassAd* my, const ClassAd*
 }
 
 Value evaluate_attr(const ClassAd& my, std::string_view name, const ClassAd* target, const EvalEnv& env) {
+  return evaluate_attr(my, intern(name), target, env);
+}
+
+Value evaluate_attr(const ClassAd& my, Symbol name, const ClassAd* target, const EvalEnv& env) {
   const Attribute* a = my.find(name);
   if (!a) return Value::undefined();
+  // A literal is its value: no evaluator to set up (a startd reads its
+  // slots' Cpus after every event of a simulated year).
+  if (a->is_literal()) return a->literal().detached();
   Evaluator<BySymbol> ev(env);
   return ev.run(*a->expr, Frame{&my, nullptr, &my, target}).detached();
 }

@@ -26,6 +26,7 @@ Value evaluate(const ExprTree& expr, const ClassAd* my, const ClassAd* target = 
 // Evaluates attribute `name` of `my` (undefined when absent).
 Value evaluate_attr(const ClassAd& my, std::string_view name, const ClassAd* target = nullptr,
                     const EvalEnv& env = {});
+Value evaluate_attr(const ClassAd& my, Symbol name, const ClassAd* target = nullptr, const EvalEnv& env = {});
 
 // The same evaluation through the plain name-scanning path.
 Value evaluate_reference(const ExprTree& expr, const ClassAd* my, const ClassAd* target = nullptr,

@@ -30,7 +30,7 @@ ClassAd Selection::project(const ClassAd& ad) const {
   if (projection.empty()) return ad;
   ClassAd projected;
   for (const std::string& name : projection)
-    if (const Attribute* a = ad.find(name)) projected.insert(a->name, a->expr);
+    if (const Attribute* a = ad.find(name)) projected.insert(*a);
   return projected;
 }
 

@@ -19,6 +19,33 @@ const classad::ExprPtr& false_expr() {
   return f;
 }
 
+// The names refresh_ad() sets at every step of every slot, interned once.
+struct RefreshNames {
+  classad::Interned state = classad::intern_spelling("State");
+  classad::Interned activity = classad::intern_spelling("Activity");
+  classad::Interned entered_state = classad::intern_spelling("EnteredCurrentState");
+  classad::Interned entered_activity = classad::intern_spelling("EnteredCurrentActivity");
+  classad::Interned last_benchmark = classad::intern_spelling("LastBenchmark");
+  classad::Interned draining = classad::intern_spelling("Draining");
+  classad::Interned remote_owner = classad::intern_spelling("RemoteOwner");
+  classad::Interned remote_user = classad::intern_spelling("RemoteUser");
+  classad::Interned accounting_group = classad::intern_spelling("AccountingGroup");
+  classad::Interned current_rank = classad::intern_spelling("CurrentRank");
+  classad::Interned concurrency_limits = classad::intern_spelling("ConcurrencyLimits");
+  classad::Interned public_claim_id = classad::intern_spelling("PublicClaimId");
+  classad::Interned job_start = classad::intern_spelling("JobStart");
+  classad::Interned max_job_retirement_time = classad::intern_spelling("MaxJobRetirementTime");
+  classad::Interned start = classad::intern_spelling("Start");
+  classad::Interned requirements = classad::intern_spelling("Requirements");
+  classad::Symbol owner = classad::intern("Owner");
+  classad::Symbol user = classad::intern("User");
+  classad::Symbol cpus = classad::intern("Cpus");
+};
+const RefreshNames& names() {
+  static const RefreshNames n;
+  return n;
+}
+
 }  // namespace
 
 Slot::Slot(classad::ClassAd base, SlotPolicy policy, std::int64_t now, std::int32_t local_offset)
@@ -42,11 +69,18 @@ void Slot::set_base(classad::ClassAd base, std::int64_t now) {
   // Keep the sensor readings and dynamic attributes: they are rewritten by
   // refresh_ad() or the next SensorUpdate.
   for (const classad::Attribute& a : ad_.attributes()) {
-    if (!base.find(a.symbol)) base.insert(a.name, a.expr);
+    if (!base.find(a.symbol)) base.insert(a);
   }
   ad_ = std::move(base);  // flat: every attribute it showed, and the new base
   refresh_ad();
   ad_.shrink_to_fit();
+}
+
+void Slot::set_offered(const classad::ClassAd& amounts, std::int64_t now) {
+  now_ = now;
+  forget_forecast();
+  for (const classad::Attribute& a : amounts.attributes()) ad_.insert(a);
+  refresh_ad();
 }
 
 bool Slot::would_start(const classad::ClassAd& job) const {
@@ -159,7 +193,7 @@ double Slot::run_time() const {
 
 double Slot::cpus() const {
   double c = 1;
-  classad::evaluate_attr(ad_, "Cpus").number(c);
+  classad::evaluate_attr(ad_, names().cpus).number(c);
   return c;
 }
 
@@ -242,23 +276,24 @@ double Slot::vacate_allowance() const {
 // ---- The ad -------------------------------------------------------------
 
 void Slot::refresh_ad() {
-  ad_.set("State", state_name(state_));
-  ad_.set("Activity", activity_name(activity_));
-  ad_.set("EnteredCurrentState", entered_state_);
-  ad_.set("EnteredCurrentActivity", entered_activity_);
+  const RefreshNames& n = names();
+  ad_.set(n.state, state_name(state_));
+  ad_.set(n.activity, activity_name(activity_));
+  ad_.set(n.entered_state, entered_state_);
+  ad_.set(n.entered_activity, entered_activity_);
   set_clock_attributes(ad_, now_, local_offset_);
-  ad_.set("LastBenchmark", last_benchmark_);
-  ad_.set("Draining", draining_);
+  ad_.set(n.last_benchmark, last_benchmark_);
+  ad_.set(n.draining, draining_);
   if (claim_) {
-    for (const char* attr : {"Owner", "User", "AccountingGroup"}) {
-      const classad::Attribute* a = claim_->job.find(attr);
-      std::string target = std::string(attr) == "Owner"  ? "RemoteOwner"
-                           : std::string(attr) == "User" ? "RemoteUser"
-                                                         : "AccountingGroup";
-      if (a)
-        ad_.insert(target, a->expr);
+    const std::pair<classad::Symbol, const classad::Interned*> shown[] = {
+        {n.owner, &n.remote_owner},
+        {n.user, &n.remote_user},
+        {n.accounting_group.symbol, &n.accounting_group}};
+    for (const auto& [attr, target] : shown) {
+      if (const classad::Attribute* a = claim_->job.find(attr))
+        ad_.insert(*target, a->expr);
       else
-        ad_.erase(target);
+        ad_.erase(*target);
     }
     // The slot advertises its user's accounting principal, as the
     // negotiator names submitters: group.user@uid_domain (HTCondor's
@@ -269,39 +304,40 @@ void Slot::refresh_ad() {
       const std::string_view u = user.as_string();
       const auto at = u.find('@');
       if (at != std::string_view::npos)
-        ad_.set("AccountingGroup", std::string(group.as_string()) + std::string(u.substr(at)));
+        ad_.set(n.accounting_group, std::string(group.as_string()) + std::string(u.substr(at)));
     }
-    ad_.set("CurrentRank", claim_->rank);
+    ad_.set(n.current_rank, claim_->rank);
     // The licenses its job holds: the negotiator counts them against the
     // concurrency limits in the next cycles (HTCondor's startd advertises
     // the job's ConcurrencyLimits too).
-    if (const classad::Attribute* limits = claim_->job.find("ConcurrencyLimits"))
-      ad_.insert("ConcurrencyLimits", limits->expr);
+    if (const classad::Attribute* limits = claim_->job.find(n.concurrency_limits.symbol))
+      ad_.insert(n.concurrency_limits, limits->expr);
     else
-      ad_.erase("ConcurrencyLimits");
+      ad_.erase(n.concurrency_limits);
     // The claim id is "<public part>#<secret>": only the public part is
     // shown (an id without one shows nothing), or anyone who may read the
     // collector could claim the slot.
-    if (const std::string_view shown = claim::public_claim_id(claim_->id); !shown.empty())
-      ad_.set("PublicClaimId", std::string(shown));
+    if (const std::string_view shown_id = claim::public_claim_id(claim_->id); !shown_id.empty())
+      ad_.set(n.public_claim_id, shown_id);
     else
-      ad_.erase("PublicClaimId");
+      ad_.erase(n.public_claim_id);
     if (claim_->running) {
-      ad_.set("JobStart", claim_->job_start);
+      ad_.set(n.job_start, claim_->job_start);
       // With JobStart, tells the negotiator whether the job is still within
       // its retirement time: "By default the condor_negotiator will not
       // match jobs to a slot with retirement time remaining"
       // (NEGOTIATOR_CONSIDER_EARLY_PREEMPTION).
-      ad_.set("MaxJobRetirementTime", retirement_granted());
+      ad_.set(n.max_job_retirement_time, retirement_granted());
     } else {
-      ad_.erase("JobStart");
-      ad_.erase("MaxJobRetirementTime");
+      ad_.erase(n.job_start);
+      ad_.erase(n.max_job_retirement_time);
     }
   } else {
-    for (const char* attr : {"RemoteOwner", "RemoteUser", "AccountingGroup", "JobStart",
-                             "MaxJobRetirementTime", "PublicClaimId", "ConcurrencyLimits"})
-      ad_.erase(attr);
-    ad_.set("CurrentRank", 0.0);
+    for (const classad::Interned* attr :
+         {&n.remote_owner, &n.remote_user, &n.accounting_group, &n.job_start, &n.max_job_retirement_time,
+          &n.public_claim_id, &n.concurrency_limits})
+      ad_.erase(*attr);
+    ad_.set(n.current_rank, 0.0);
   }
   // Requirements is START as advertised; False while Matched, Preempting or
   // Drained so the slot is not matched again (policy-configuration,
@@ -309,9 +345,9 @@ void Slot::refresh_ad() {
   // drain's expression or False.
   classad::ExprPtr start = policy_->start;
   if (draining_) start = drain_start_ ? drain_start_ : false_expr();
-  ad_.insert("Start", start);
+  ad_.insert(n.start, start);
   const bool closed = state_ == State::Matched || state_ == State::Preempting || state_ == State::Drained;
-  ad_.insert("Requirements", closed ? false_expr() : start);
+  ad_.insert(n.requirements, closed ? false_expr() : start);
 }
 
 }  // namespace cara::startd

@@ -76,6 +76,11 @@ class Slot {
   // Replaces the fixed attributes (a reconfiguration or a resource change).
   // The ad is no longer chained: chain it again.
   void set_base(classad::ClassAd base, std::int64_t now);
+  // Sets the attributes of `amounts` (offered_amounts(): what a
+  // partitionable slot offers now), the rest of the ad as it is: what
+  // set_base() with the base ad made anew and chain_to() the same machine
+  // would show, without making the whole ad again at every carve.
+  void set_offered(const classad::ClassAd& amounts, std::int64_t now);
   // A reconfiguration: the policy the slot evaluates from now on.
   void set_policy(std::shared_ptr<const SlotPolicy> policy) {
     policy_ = std::move(policy);

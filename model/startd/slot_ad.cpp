@@ -11,12 +11,41 @@
 namespace cara::startd {
 namespace {
 
-void set_amount(classad::ClassAd& ad, const std::string& name, double v) {
+template <typename Name>
+void set_amount(classad::ClassAd& ad, const Name& name, double v) {
   if (v == std::floor(v) && std::fabs(v) < 9e15) {
     ad.set(name, static_cast<std::int64_t>(v));
   } else {
     ad.set(name, v);
   }
+}
+
+// The names every slot ad has, interned once: a startd builds a slot's ad
+// again at each carve and each change of a partitionable slot.
+struct BaseNames {
+  using I = classad::Interned;
+  static I in(std::string_view n) { return classad::intern_spelling(n); }
+  I my_type = in("MyType"), target_type = in("TargetType"), name = in("Name"), machine = in("Machine"),
+    slot_id = in("SlotID"), dslot_id = in("DSlotId"), slot_type_id = in("SlotTypeID"),
+    slot_type = in("SlotType"), partitionable = in("PartitionableSlot"), dynamic = in("DynamicSlot"),
+    arch = in("Arch"), opsys = in("OpSys"), uid_domain = in("UidDomain"),
+    filesystem_domain = in("FileSystemDomain"), virtual_memory = in("VirtualMemory"), rank = in("Rank"),
+    slot_weight = in("SlotWeight");
+  // Cpus, Memory, Disk: the slot's, TotalSlot<R>, Total<R>, Detected<R>.
+  I standard[3][4] = {{in("Cpus"), in("TotalSlotCpus"), in("TotalCpus"), in("DetectedCpus")},
+                      {in("Memory"), in("TotalSlotMemory"), in("TotalMemory"), in("DetectedMemory")},
+                      {in("Disk"), in("TotalSlotDisk"), in("TotalDisk"), in("DetectedDisk")}};
+  I my_current_time = in("MyCurrentTime"), clock_min = in("ClockMin"), clock_day = in("ClockDay");
+};
+const BaseNames& base_names() {
+  static const BaseNames n;
+  return n;
+}
+
+double Resources::*const kStandard[] = {&Resources::cpus, &Resources::memory, &Resources::disk};
+
+double custom_amount(const Resources& r, std::size_t c) {
+  return c < r.custom.size() ? r.custom[c] : 0;
 }
 
 }  // namespace
@@ -74,42 +103,37 @@ Result<SlotAdKnobs> slot_ad_knobs(const config::Config& config, const MachineRes
 
 classad::ClassAd base_slot_ad(const SlotAdKnobs& knobs, const MachineResources& machine,
                               const SlotDescription& slot) {
+  const BaseNames& n = base_names();
   classad::ClassAd ad;
-  ad.set("MyType", "Machine");
-  ad.set("TargetType", "Job");
-  ad.set("Name", slot.short_name() + "@" + knobs.host);
-  ad.set("Machine", knobs.host);
-  ad.set("SlotID", slot.id);
-  if (slot.kind == SlotKind::Dynamic) ad.set("DSlotId", slot.sub_id);
-  ad.set("SlotTypeID", slot.type);
-  ad.set("SlotType", slot.kind == SlotKind::Static          ? "Static"
-                     : slot.kind == SlotKind::Partitionable ? "Partitionable"
-                                                            : "Dynamic");
-  ad.set("PartitionableSlot", slot.kind == SlotKind::Partitionable);
-  ad.set("DynamicSlot", slot.kind == SlotKind::Dynamic);
-  ad.set("Arch", knobs.arch);
-  ad.set("OpSys", knobs.opsys);
-  ad.set("UidDomain", knobs.uid_domain);
-  ad.set("FileSystemDomain", knobs.filesystem_domain);
+  ad.set(n.my_type, "Machine");
+  ad.set(n.target_type, "Job");
+  ad.set(n.name, slot.short_name() + "@" + knobs.host);
+  ad.set(n.machine, knobs.host);
+  ad.set(n.slot_id, slot.id);
+  if (slot.kind == SlotKind::Dynamic) ad.set(n.dslot_id, slot.sub_id);
+  ad.set(n.slot_type_id, slot.type);
+  ad.set(n.slot_type, slot.kind == SlotKind::Static          ? "Static"
+                      : slot.kind == SlotKind::Partitionable ? "Partitionable"
+                                                             : "Dynamic");
+  ad.set(n.partitionable, slot.kind == SlotKind::Partitionable);
+  ad.set(n.dynamic, slot.kind == SlotKind::Dynamic);
+  ad.set(n.arch, knobs.arch);
+  ad.set(n.opsys, knobs.opsys);
+  ad.set(n.uid_domain, knobs.uid_domain);
+  ad.set(n.filesystem_domain, knobs.filesystem_domain);
   // Resources: what the slot offers, what it was given, what the machine
   // has (TotalX) and detected (DetectedX).
-  struct Standard {
-    const char* name;
-    double Resources::*field;
-  };
-  const Standard standard[] = {
-      {"Cpus", &Resources::cpus}, {"Memory", &Resources::memory}, {"Disk", &Resources::disk}};
-  for (const Standard& s : standard) {
-    set_amount(ad, s.name, slot.resources.*s.field);
-    set_amount(ad, std::string("TotalSlot") + s.name, slot.slot_total.*s.field);
-    set_amount(ad, std::string("Total") + s.name, machine.total.*s.field);
-    set_amount(ad, std::string("Detected") + s.name, machine.detected.*s.field);
+  for (std::size_t r = 0; r < 3; ++r) {
+    set_amount(ad, n.standard[r][0], slot.resources.*kStandard[r]);
+    set_amount(ad, n.standard[r][1], slot.slot_total.*kStandard[r]);
+    set_amount(ad, n.standard[r][2], machine.total.*kStandard[r]);
+    set_amount(ad, n.standard[r][3], machine.detected.*kStandard[r]);
   }
-  set_amount(ad, "VirtualMemory", slot.resources.swap);
+  set_amount(ad, n.virtual_memory, slot.resources.swap);
   for (std::size_t c = 0; c < machine.custom.size(); ++c) {
     const std::string& r = machine.custom[c].name;
-    set_amount(ad, r, c < slot.resources.custom.size() ? slot.resources.custom[c] : 0);
-    set_amount(ad, "TotalSlot" + r, c < slot.slot_total.custom.size() ? slot.slot_total.custom[c] : 0);
+    set_amount(ad, r, custom_amount(slot.resources, c));
+    set_amount(ad, "TotalSlot" + r, custom_amount(slot.slot_total, c));
     set_amount(ad, "Total" + r, machine.total.custom[c]);
     set_amount(ad, "Detected" + r, machine.detected.custom[c]);
     if (c < slot.custom_ids.size() && !slot.custom_ids[c].empty()) {
@@ -118,11 +142,21 @@ classad::ClassAd base_slot_ad(const SlotAdKnobs& knobs, const MachineResources& 
       ad.set("Assigned" + r, ids);
     }
   }
-  ad.insert("Rank", knobs.rank);
-  ad.insert("SlotWeight", knobs.slot_weight);
+  ad.insert(n.rank, knobs.rank);
+  ad.insert(n.slot_weight, knobs.slot_weight);
   if (slot.kind == SlotKind::Partitionable)
     for (const auto& [name, e] : knobs.consumption) ad.insert(name, e);
   for (const auto& [name, e] : knobs.startd_attrs) ad.insert(name, e);
+  return ad;
+}
+
+classad::ClassAd offered_amounts(const MachineResources& machine, const SlotDescription& slot) {
+  const BaseNames& n = base_names();
+  classad::ClassAd ad;
+  for (std::size_t r = 0; r < 3; ++r) set_amount(ad, n.standard[r][0], slot.resources.*kStandard[r]);
+  set_amount(ad, n.virtual_memory, slot.resources.swap);
+  for (std::size_t c = 0; c < machine.custom.size(); ++c)
+    set_amount(ad, machine.custom[c].name, custom_amount(slot.resources, c));
   return ad;
 }
 
@@ -134,11 +168,12 @@ Result<classad::ClassAd> base_slot_ad(const config::Config& config, const Machin
 }
 
 void set_clock_attributes(classad::ClassAd& ad, std::int64_t now, std::int32_t local_offset) {
-  ad.set("MyCurrentTime", now);
+  const BaseNames& n = base_names();
+  ad.set(n.my_current_time, now);
   const std::int64_t local = now + local_offset;
   const std::int64_t days = local >= 0 ? local / 86400 : (local - 86399) / 86400;
-  ad.set("ClockMin", (local - days * 86400) / 60);
-  ad.set("ClockDay", ((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
+  ad.set(n.clock_min, (local - days * 86400) / 60);
+  ad.set(n.clock_day, ((days % 7) + 11) % 7);  // 1970-01-01 was a Thursday (4)
 }
 
 std::vector<double> distribute_load(double total_load, const std::vector<double>& condor_loads,

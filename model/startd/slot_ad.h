@@ -56,6 +56,12 @@ Result<SlotAdKnobs> slot_ad_knobs(const config::Config& config, const MachineRes
 classad::ClassAd base_slot_ad(const SlotAdKnobs& knobs, const MachineResources& machine,
                               const SlotDescription& slot);
 
+// The attributes of base_slot_ad() that `slot.resources` alone decides
+// (Cpus, Memory, Disk, VirtualMemory and each custom resource's amount):
+// all that changes in a partitionable slot's ad when it carves a dynamic
+// slot or takes one back.
+classad::ClassAd offered_amounts(const MachineResources& machine, const SlotDescription& slot);
+
 // The clock attributes of a machine's ads: MyCurrentTime, ClockMin (minutes
 // past local midnight) and ClockDay (0 = Sunday). `local_offset` is seconds
 // east of UTC. The startd sets them once in the machine ad its slots chain

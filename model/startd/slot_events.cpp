@@ -13,7 +13,7 @@ namespace cara::startd {
 // ---- Event handlers -------------------------------------------------------
 
 void Slot::handle(const SensorUpdate& e) {
-  for (const classad::Attribute& a : e.readings.attributes()) ad_.insert(a.name, a.expr);
+  for (const classad::Attribute& a : e.readings.attributes()) ad_.insert(a);
 }
 
 void Slot::handle(const MatchNotified& e) {

@@ -83,7 +83,7 @@ bool Startd::has_running_jobs() const {
 
 void Startd::update_machine_ad(const classad::ClassAd& attrs, bool drain_figures) {
   const classad::ClassAd before = machine_ad_;  // a copy shares: no cost
-  for (const classad::Attribute& a : attrs.attributes()) machine_ad_.insert(a.name, a.expr);
+  for (const classad::Attribute& a : attrs.attributes()) machine_ad_.insert(a);
   if (machine_ad_.shares_with(before)) return;  // nothing new
   machine_ad_.shrink_to_fit();
   for (Entry& e : slots_)
@@ -440,13 +440,21 @@ void Startd::publish_drain_figures(std::int64_t now) {
     machine.quick_badput += f.quick_badput;
   }
   auto whole = [](double v) { return static_cast<std::int64_t>(std::llround(v)); };
+  // Set after every event of every machine: the names interned once.
+  using classad::intern_spelling;
+  static const classad::Interned names[] = {intern_spelling("TotalMachineDrainingBadput"),
+                                            intern_spelling("TotalMachineDrainingUnclaimedTime"),
+                                            intern_spelling("ExpectedMachineGracefulDrainingCompletion"),
+                                            intern_spelling("ExpectedMachineGracefulDrainingBadput"),
+                                            intern_spelling("ExpectedMachineQuickDrainingCompletion"),
+                                            intern_spelling("ExpectedMachineQuickDrainingBadput")};
   classad::ClassAd figures;
-  figures.set("TotalMachineDrainingBadput", whole(badput));
-  figures.set("TotalMachineDrainingUnclaimedTime", whole(unclaimed));
-  figures.set("ExpectedMachineGracefulDrainingCompletion", now + whole(std::ceil(machine.graceful_seconds)));
-  figures.set("ExpectedMachineGracefulDrainingBadput", whole(machine.graceful_badput));
-  figures.set("ExpectedMachineQuickDrainingCompletion", now + whole(std::ceil(machine.quick_seconds)));
-  figures.set("ExpectedMachineQuickDrainingBadput", whole(machine.quick_badput));
+  figures.set(names[0], whole(badput));
+  figures.set(names[1], whole(unclaimed));
+  figures.set(names[2], now + whole(std::ceil(machine.graceful_seconds)));
+  figures.set(names[3], whole(machine.graceful_badput));
+  figures.set(names[4], now + whole(std::ceil(machine.quick_seconds)));
+  figures.set(names[5], whole(machine.quick_badput));
   update_machine_ad(figures, true);
 }
 

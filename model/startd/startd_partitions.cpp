@@ -19,13 +19,11 @@ Result<classad::ClassAd> Startd::base_ad(const SlotDescription& d) {
   return base_slot_ad(it->second, machine_, d);
 }
 
-// The partitionable slot advertises what it has left.
+// The partitionable slot advertises what it has left: only its amounts
+// change (its other attributes are the configuration's and the machine's).
 void Startd::refresh_partition(Entry& parent, std::int64_t now) {
   parent.description.resources = parent.partition->available();
-  auto base = base_ad(parent.description);
-  if (!base) return;
-  parent.slot->set_base(std::move(*base), now);
-  parent.slot->chain_to(machine_ad_);
+  parent.slot->set_offered(offered_amounts(machine_, parent.description), now);
 }
 
 Result<Startd::Entry*> Startd::carve(Entry& parent, const ClaimRequest& claim, std::int64_t now) {

@@ -67,3 +67,39 @@ TEST_CASE("nested ads see their enclosing ad", "[scoping]") {
   CHECK(ev("(1).a") == "error");
   CHECK(ev("undefined.a") == "undefined");
 }
+
+TEST_CASE("an attribute read by name or by symbol, literal or not, own or inherited", "[scoping]") {
+  // evaluate_attr takes a literal's value without running the evaluator;
+  // the value must be the evaluator's and outlive the ad.
+  Value text, number, computed, inherited, absent;
+  {
+    ClassAd parent = ad(R"([ Cpus = 8; Memory = 2 * 1024 ])");
+    ClassAd slot = ad(R"([ Name = "slot1@node"; Disk = Cpus * 100 ])");
+    slot.chain_to(parent);
+    text = evaluate_attr(slot, "Name");
+    number = evaluate_attr(slot, intern("CPUS"));
+    computed = evaluate_attr(slot, "Disk");
+    inherited = evaluate_attr(slot, intern("Memory"));
+    absent = evaluate_attr(slot, intern("Nowhere"));
+  }
+  CHECK(text.as_string() == "slot1@node");
+  CHECK(number.as_int() == 8);
+  CHECK(computed.as_int() == 800);
+  CHECK(inherited.as_int() == 2048);
+  CHECK(absent.is_undefined());
+}
+
+TEST_CASE("an attribute set under a name interned once is the one set by its spelling", "[scoping]") {
+  const Interned cpus = intern_spelling("Cpus");
+  ClassAd a, b;
+  a.set(cpus, 4);
+  b.set("Cpus", 4);
+  a.set(intern_spelling("OpSys"), "LINUX");
+  b.set("OpSys", "LINUX");
+  CHECK(a.same_as(b));
+  ClassAd copy;
+  for (const Attribute& at : a.attributes()) copy.insert(at);
+  CHECK(copy.same_as(a));
+  CHECK(a.erase(cpus));
+  CHECK(!a.find("cpus"));
+}

@@ -77,6 +77,7 @@ class Machine {
     return false;
   }
   Startd& startd() { return *startd_; }
+  std::int64_t now() const { return now_; }
 
  private:
   std::int64_t now_;

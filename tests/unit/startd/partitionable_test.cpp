@@ -4,7 +4,8 @@
 
 #include "model/classad/parser.h"
 #include "model/classad/unparse.h"
-#include "tests/unit/startd/support.h"
+#include "model/startd/slot_ad.h"
+#include "tests/unit/startd/machine_harness.h"
 
 using namespace cara;
 using namespace cara::startd;
@@ -139,4 +140,49 @@ TEST_CASE("consumption policies publish expressions the negotiator evaluates", "
   CHECK(off->empty());
   classad::ClassAd plain;
   CHECK(!consumption(plain, job("[ RequestCpus = 1 ]"), *m, {}));
+}
+
+TEST_CASE("a partitionable slot's ad, changed in place as it carves and takes back, is the ad made anew",
+          "[startd][pslot]") {
+  // Each carve and each dynamic slot gone sets only the amounts the
+  // partitionable slot offers (Slot::set_offered): every attribute of its
+  // base ad made anew must show as made, and nothing else may come or go.
+  const std::string text = "MACHINE_RESOURCE_GPUs = CUDA0, CUDA1, CUDA2\n";
+  Machine m(text, 8, 16384);
+  const config::Config c = startd_config(text, machine_host(8, 16384, 1000000));
+  const std::size_t shown_at_start = m.startd().slot("slot1")->ad().flattened().size();
+  int compared = 0;
+  auto same_as_made_anew = [&] {
+    m.startd().visit_slots([&](const SlotDescription& d, const Slot& shown) {
+      if (d.kind != SlotKind::Partitionable) return;
+      auto base = base_slot_ad(c, m.startd().machine(), d);
+      REQUIRE(base.ok());
+      const classad::ClassAd got = shown.ad().flattened();
+      CHECK(got.size() == shown_at_start);
+      for (const classad::Attribute& a : base->attributes()) {
+        INFO(a.name);
+        const classad::Attribute* g = got.find(a.symbol);
+        REQUIRE(g != nullptr);
+        CHECK(classad::unparse(*g->expr) == classad::unparse(*a.expr));
+      }
+      ++compared;
+    });
+  };
+  const std::string gpu_job =
+      "[ Owner = \"a\"; RequestCpus = 2; RequestMemory = 3000; RequestDisk = 100; RequestGPUs = 1 ]";
+  CHECK(m.run("slot1", gpu_job, "c1") == "slot1_1");
+  same_as_made_anew();
+  CHECK(m.attr("slot1", "Cpus") == "6");
+  CHECK(m.attr("slot1", "GPUs") == "2");
+  m.tick(60);
+  CHECK(m.run("slot1", "[ Owner = \"b\"; RequestCpus = 3; RequestMemory = 100; RequestDisk = 1 ]", "c2") ==
+        "slot1_2");
+  same_as_made_anew();
+  m.send("slot1_1", JobExited{"c1"}, 600);
+  m.send("slot1_1", ReleaseClaim{"c1"}, 1);
+  CHECK(m.state("slot1_1") == "<gone>");
+  same_as_made_anew();
+  CHECK(m.attr("slot1", "Cpus") == "5");
+  CHECK(m.attr("slot1", "GPUs") == "3");
+  CHECK(compared == 3);
 }

@@ -26,7 +26,7 @@ std::vector<std::pair<std::string, std::string>> process_environment() {
   return parse_environment(entries);
 }
 
-SystemHost::SystemHost() : rng_(std::random_device{}()) {}
+SystemHost::SystemHost() = default;
 
 Result<std::string> SystemHost::read_file(const std::string& path) const {
   std::ifstream in(path, std::ios::binary);
@@ -75,8 +75,9 @@ std::vector<std::pair<std::string, std::string>> SystemHost::environment() const
 }
 
 std::int64_t SystemHost::random_integer(std::int64_t lo, std::int64_t hi) {
+  if (!rng_) rng_.emplace(std::random_device{}());
   std::uniform_int_distribution<std::int64_t> d(lo, hi);
-  return d(rng_);
+  return d(*rng_);
 }
 
 MachineFacts SystemHost::machine() const {

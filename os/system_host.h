@@ -4,6 +4,7 @@
 // lives here, not in the pure model.
 #pragma once
 
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -32,7 +33,10 @@ class SystemHost final : public config::ConfigHost {
   config::MachineFacts machine() const override;
 
  private:
-  std::mt19937_64 rng_;
+  // Seeded at the first draw: most commands never draw, and making a
+  // std::random_device was 2 % of a one-job `cara submit`'s CPU on our VM
+  // (it probes the CPU, which exits to the hypervisor).
+  std::optional<std::mt19937_64> rng_;
 };
 
 }  // namespace cara::os

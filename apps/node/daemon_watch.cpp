@@ -26,6 +26,7 @@ DaemonWatch::DaemonWatch(caf::actor_system& sys, std::string daemon, std::string
       changed_(std::move(changed)),
       every_(every) {
   known_.resize(centrals_.size());
+  silent_.resize(centrals_.size());
   if (!centrals_.empty()) thread_ = std::thread([this] { run(); });
 }
 
@@ -45,7 +46,7 @@ caf::actor DaemonWatch::current(std::size_t i, bool& rejoined) {
   const auto timeout = std::chrono::milliseconds(ha::kJoinTimeoutMs);
   caf::actor found;
   bool answered = false;
-  if (cm.gate) {
+  if (cm.gate && !silent_[i]) {
     caf::scoped_actor self{sys_};
     self->request(cm.gate, timeout, net::GateDirectoryQuery{})
         .receive(
@@ -57,6 +58,7 @@ caf::actor DaemonWatch::current(std::size_t i, bool& rejoined) {
             [&](caf::error&) {});
   }
   if (answered) return found;
+  silent_[i] = static_cast<bool>(cm.gate);
   // Not joined yet, or its gate is gone (the node restarted) or forgot
   // us: join it (again).
   const bool again = static_cast<bool>(cm.gate);
@@ -65,6 +67,7 @@ caf::actor DaemonWatch::current(std::size_t i, bool& rejoined) {
   log_->info("joined the " + role_ + " " + where + (again ? " again" : "") + " (" + joined->peer.text() +
              ")");
   cm.gate = joined->gate;
+  silent_[i] = false;
   rejoined = again;
   auto it = joined->daemons.find(daemon_);
   return it == joined->daemons.end() ? caf::actor{} : it->second;

@@ -91,6 +91,12 @@ class DaemonWatch {
   std::string role_;
   std::vector<CentralManager> centrals_;
   std::vector<caf::actor> known_;
+  // Gates that did not answer once: each is asked no more, only joined
+  // again. Asking the gate of a node that is gone may wait the whole join
+  // timeout (while its connection's loss is not known yet), and a central
+  // manager that restarted must be reached within
+  // HadConfig::startup_listen_ms.
+  std::vector<bool> silent_;
   const net::Credentials& creds_;
   const net::TrustAnchor& anchor_;
   net::Guard& guard_;

@@ -18,8 +18,8 @@
 //   term older than the newest they have seen (model/claim/term_fence.h),
 //   so two negotiators never hand out one slot.
 // - A member that starts listens before it decides, until it heard an
-//   active member or every other one, or at most two timeouts and a join
-//   (HadConfig::startup_listen_ms), so that the others reach it and it
+//   active member or every other one, or at most two timeouts and two join
+//   timeouts (HadConfig::startup_listen_ms), so that the others reach it and it
 //   learns who is active first.
 // - A member does not take the role while a member it hears hears an
 //   active one (MemberView::sees_active_term) that it does not hear yet:

@@ -27,7 +27,9 @@ struct HadMember {
 // How long a node waits for a remote node's gate to answer, or to join it
 // (apps/node/daemon_watch.cpp): a central manager that restarted is
 // reached again by the others within HAD_CONNECTION_TIMEOUT (their watch's
-// cadence) plus this.
+// cadence) plus twice this: a question to its old gate, or a join, in
+// flight as it came back and left unanswered while it started, then the
+// join that reaches it.
 inline constexpr std::int64_t kJoinTimeoutMs = 2000;
 
 // The error of a HAD (or its negotiator) on a node whose HAD_LIST is empty.
@@ -64,10 +66,11 @@ struct HadConfig {
   // may be lost before a peer counts as down.
   std::int64_t heartbeat_ms() const { return std::max<std::int64_t>(1, connection_timeout_ms / 4); }
   // How long a had that starts only listens: until the others had time to
-  // reach it again (their next watch round, a join) and a timeout to hear
-  // their heartbeats. One that decided sooner would take the role from a
-  // running active one each time a standby restarts.
-  std::int64_t startup_listen_ms() const { return 2 * connection_timeout_ms + kJoinTimeoutMs; }
+  // reach it again (their next watch round, an attempt in flight as it
+  // came back, a join) and a timeout to hear their heartbeats. One that
+  // decided sooner would take the role from a running active one each time
+  // a standby restarts.
+  std::int64_t startup_listen_ms() const { return 2 * connection_timeout_ms + 2 * kJoinTimeoutMs; }
 };
 
 }  // namespace cara::ha

@@ -225,9 +225,10 @@ TEST_CASE("a standby whose accountant is older than the lost active's waits a ti
 
 // A standby that restarts must not take the role from the running active
 // one only because the others had not reached it again yet: it listens
-// for HadConfig::startup_listen_ms (two timeouts and a join) first.
+// for HadConfig::startup_listen_ms (two timeouts and two joins' timeouts)
+// first.
 TEST_CASE("a restarted member listens until the others could reach it again", "[ha][election]") {
-  constexpr std::int64_t kListen = 2 * kTimeout + 2000;
+  constexpr std::int64_t kListen = 2 * kTimeout + 2 * 2000;
   Group g(2, false);
   g.exchange({0, 1}, 900);
   REQUIRE(g.members[0].decide(1000).kind == RoleChange::Activate);
@@ -314,7 +315,7 @@ TEST_CASE("each member's terms are its own", "[ha][election]") {
 // A restarted standby that heard the active one knows the pool: when the
 // active one dies it takes over at once, not at the end of its listening.
 TEST_CASE("a restarted member that heard the active one takes over at once when it dies", "[ha][election]") {
-  constexpr std::int64_t kListen = 2 * kTimeout + 2000;
+  constexpr std::int64_t kListen = 2 * kTimeout + 2 * 2000;
   Group g(2, false);
   g.exchange({0, 1}, 900);
   REQUIRE(g.members[0].decide(1000).kind == RoleChange::Activate);

@@ -44,9 +44,9 @@ HAD_USE_PRIMARY = true
   CHECK(c.use_primary);
   CHECK(c.connection_timeout_ms == 2000);
   CHECK(c.heartbeat_ms() == 500);
-  CHECK(c.startup_listen_ms() == 2 * 2000 + ha::kJoinTimeoutMs);  // reached again, then heard
-  CHECK(c.use_replication);                                       // caracara's default
-  CHECK(c.sync_replication);                                      // caracara's default
+  CHECK(c.startup_listen_ms() == 2 * 2000 + 2 * ha::kJoinTimeoutMs);  // reached again, then heard
+  CHECK(c.use_replication);                                           // caracara's default
+  CHECK(c.sync_replication);                                          // caracara's default
   CHECK(c.self_index({"cm2.domain.name"}, 51450) == 1u);
   CHECK(c.self_index({"CM1.domain.name"}, 0) == 0u);
   CHECK_FALSE(c.self_index({"cm2.domain.name"}, 9618));

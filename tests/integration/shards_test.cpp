@@ -105,12 +105,17 @@ TEST_CASE("two negotiators shard a pool: no slot claimed twice, each shard's fai
   // own, would charge alice six: her priority there would grow with her use
   // of the west shard.)
   const std::string alice = "physics.alice@pool", bob = "physics.bob@pool";
-  REQUIRE(await(
+  std::string seen;  // the last figures read, for the failure message
+  const bool charged = await(
       [&] {
         auto e = accountant_of(admin, "east"), w = accountant_of(admin, "west");
+        seen = "east: alice " + std::to_string(e[alice].first) + ", bob " + std::to_string(e[bob].first) +
+               "; west: alice " + std::to_string(w[alice].first) + ", bob " + std::to_string(w[bob].first);
         return e[alice].first == 2 && e[bob].first == 2 && w[alice].first == 4 && w[bob].first == 0;
       },
-      60));
+      60);
+  INFO(seen);
+  REQUIRE(charged);
   // A change named to one negotiator is that negotiator's only.
   auto set =
       run_process({CARA_BINARY, "userprio", "--config", admin, "-name", "west", "-setfactor", alice, "7"});

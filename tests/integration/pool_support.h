@@ -15,9 +15,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -86,6 +88,10 @@ struct Pool {
                 .exit_code == 0);
   }
   ~Pool() {
+    // A failed REQUIRE unwinds through here: the nodes' last lines go to
+    // the test's output before their directory goes (a failure seen once
+    // on a loaded CI machine can then be read).
+    if (std::uncaught_exceptions() > 0) std::cerr << story(20);
     for (Node& n : nodes) stop(n);  // before the directory goes
     auto& w = watched_dirs();
     w.erase(std::remove(w.begin(), w.end(), dir), w.end());

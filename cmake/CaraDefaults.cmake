@@ -9,8 +9,8 @@ if(CARA_SANITIZE)
   # sanitizers' per-check data makes `cara-pool` carry 142 MB of
   # relocations that a PIE applies at every start (a third of a second of
   # each of the thousands of `cara` and `cara-pool` processes the process
-  # tests start, most of it page faults; bench/RESULTS.md, "Test run",
-  # 2026-12-07). Release builds stay PIE.
+  # tests start, most of it page faults; bench/RESULTS.md, "The test
+  # run's time, continued", 2026-12-07). Release builds stay PIE.
   add_link_options($<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>)
   # lld links these programs, heavy with debug information, in a fifth of
   # ld.bfd's time (cara-pool: 2 s against 10 s): the links were a sixth of

@@ -58,10 +58,10 @@ caf::actor DaemonWatch::current(std::size_t i, bool& rejoined) {
             [&](caf::error&) {});
   }
   if (answered) return found;
-  silent_[i] = static_cast<bool>(cm.gate);
   // Not joined yet, or its gate is gone (the node restarted) or forgot
   // us: join it (again).
   const bool again = static_cast<bool>(cm.gate);
+  silent_[i] = again;
   auto joined = net::join(sys_, cm.where.host, cm.where.port, creds_, anchor_, &guard_, timeout, session_);
   if (!joined) return {};
   log_->info("joined the " + role_ + " " + where + (again ? " again" : "") + " (" + joined->peer.text() +

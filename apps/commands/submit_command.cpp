@@ -50,20 +50,17 @@ Result<LocalQueue> local_queue(const config::Config& cfg) {
 
 // condor_submit's check, made here as the submitting user: its first
 // job's executable exists and may be run (the schedd would otherwise
-// queue a job that can only be held). A description that does not build
-// here is left to the schedd, which says why.
-std::optional<std::string> executable_refusal(const config::Config& cfg, schedd::Submission submission,
+// queue a job that can only be held). Only that job's executable is
+// worked out, not its ad: building the whole ad was some 0.5 ms of a
+// one-job submit's 1.4 ms of CPU here (issue 21). A description that does
+// not parse or expand here is left to the schedd, which says why.
+std::optional<std::string> executable_refusal(const config::Config& cfg, const schedd::Submission& submission,
                                               const config::ConfigHost& host) {
   const config::Config schedd_config = cfg.as({"SCHEDD", ""});
-  auto settings = schedd::ScheddSettings::from_config(schedd_config);
-  if (!settings) return std::nullopt;
-  submission.queue = "1";  // the first job is enough
-  const schedd::SubmitSite site{settings->uid_domain, &schedd_config, &host};
-  auto jobs = schedd::build_submission(1, submission, site, 0);
-  if (!jobs || jobs->empty()) return std::nullopt;
-  const std::string cmd = schedd::string_attr(jobs->front(), "Cmd");
-  if (cmd.empty()) return std::nullopt;
-  if (auto problem = os::executable_problem(cmd)) return "Executable file " + cmd + " " + *problem;
+  const schedd::SubmitSite site{"", &schedd_config, &host};
+  auto cmd = schedd::first_submission_command(1, submission, site);
+  if (!cmd || !*cmd || (*cmd)->empty()) return std::nullopt;
+  if (auto problem = os::executable_problem(**cmd)) return "Executable file " + **cmd + " " + *problem;
   return std::nullopt;
 }
 

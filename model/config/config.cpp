@@ -1,6 +1,7 @@
 #include "model/config/config.h"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 
 #include "model/classad/eval.h"
@@ -56,26 +57,31 @@ std::vector<std::string> split_list(std::string_view text) {
 }
 
 // Reads the files of each LOCAL_CONFIG_DIR directory in name order,
-// skipping names LOCAL_CONFIG_DIR_EXCLUDE_REGEXP matches.
+// skipping names LOCAL_CONFIG_DIR_EXCLUDE_REGEXP matches. The expression
+// is compiled when a directory is there to read: compiling the default one
+// was a fiftieth of a one-job `cara submit`'s CPU (issue 21), on nodes
+// that have no such directory.
 Status read_local_dirs(ConfigReader& reader, const Config& view, ConfigHost& host,
                        std::vector<std::string>& files) {
   auto dirs = view.list("LOCAL_CONFIG_DIR");
   if (!dirs) return Error{dirs.error()};
   auto exclude_text = view.string("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP");
   if (!exclude_text) return Error{exclude_text.error()};
-  std::regex exclude;
-  try {
-    if (!exclude_text->empty()) exclude = std::regex(*exclude_text);
-  } catch (const std::regex_error& e) {
-    return Error{"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP: not a regular expression: " + std::string(e.what())};
-  }
+  std::optional<std::regex> exclude;
   for (const std::string& dir : *dirs) {
     if (!host.is_directory(dir)) continue;  // HTCondor skips a missing directory
+    if (!exclude && !exclude_text->empty()) {
+      try {
+        exclude = std::regex(*exclude_text);
+      } catch (const std::regex_error& e) {
+        return Error{"LOCAL_CONFIG_DIR_EXCLUDE_REGEXP: not a regular expression: " + std::string(e.what())};
+      }
+    }
     auto names = host.list_dir(dir);
     if (!names) return Error{"LOCAL_CONFIG_DIR: " + names.error()};
     std::sort(names->begin(), names->end());
     for (const std::string& name : *names) {
-      if (!exclude_text->empty() && std::regex_match(name, exclude)) continue;
+      if (exclude && std::regex_match(name, *exclude)) continue;
       std::string path = dir + "/" + name;
       if (auto s = reader.read_file(path); !s) return s;
       files.push_back(path);
@@ -132,18 +138,46 @@ Result<std::string> Config::required(std::string_view name) const {
   return std::string(trim(**v));
 }
 
+namespace {
+
+// The value of a knob spelled as a plain decimal integer (at most 18
+// digits, so no overflow) or as True / False: what the ClassAd parser and
+// evaluator would make of it, without them. Most knobs are spelled so,
+// and a daemon or a client reads dozens per action (issue 21: a one-job
+// submit's config reads). nullopt for anything else.
+std::optional<classad::Value> plain_constant(std::string_view text) {
+  if (classad::iequals(text, "true")) return classad::Value::boolean(true);
+  if (classad::iequals(text, "false")) return classad::Value::boolean(false);
+  const std::size_t digits_at = !text.empty() && text[0] == '-' ? 1 : 0;
+  const std::size_t digits = text.size() - digits_at;
+  if (digits == 0 || digits > 18) return std::nullopt;
+  std::int64_t magnitude = 0;
+  for (char c : text.substr(digits_at)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    magnitude = magnitude * 10 + (c - '0');
+  }
+  return classad::Value::integer(digits_at ? -magnitude : magnitude);
+}
+
+}  // namespace
+
 // The knob's value evaluated as a ClassAd expression of constants, handed
-// to `convert` with a function that words an error about it.
+// to `convert`; an error names the knob, its text and where it was set.
 template <class T, class Convert>
 Result<T> Config::typed(std::string_view name, const char* expected, Convert convert) const {
   auto text = required(name);
   if (!text) return Error{text.error()};
-  const std::string described = std::string(name) + " = " + *text + where(name);
-  auto parsed = classad::parse_expression(*text);
-  if (!parsed) return Error{described + ": " + parsed.error()};
-  classad::Value v = classad::evaluate(**parsed, nullptr, nullptr, classad::EvalEnv{});
+  auto described = [&] { return std::string(name) + " = " + *text + where(name); };
+  classad::Value v;
+  if (auto constant = plain_constant(*text)) {
+    v = std::move(*constant);
+  } else {
+    auto parsed = classad::parse_expression(*text);
+    if (!parsed) return Error{described() + ": " + parsed.error()};
+    v = classad::evaluate(**parsed, nullptr, nullptr, classad::EvalEnv{});
+  }
   T out{};
-  if (!convert(v, out)) return Error{described + ": expected " + expected};
+  if (!convert(v, out)) return Error{described() + ": expected " + expected};
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "model/classad/eval.h"
@@ -16,6 +17,7 @@
 #include "model/config/macro_set.h"
 #include "model/schedd/job_arguments.h"
 #include "model/schedd/job_claim.h"
+#include "model/schedd/job_status.h"
 
 namespace cara::schedd {
 namespace {
@@ -312,16 +314,25 @@ class JobAdBuilder {
     return Ok{};  // any other name is a submit macro only
   }
 
+  // Iwd (initialdir, else the submitter's directory) and Cmd (the
+  // executable's path, relative ones in Iwd): all that first_job_command
+  // asks of a job.
+  Status place_command() {
+    if (path_.empty()) return Error{ctx_.label + ": no executable (the one command every job needs)"};
+    iwd_ = ad_.find("Iwd") ? string_attr("Iwd") : ctx_.iwd;
+    ad_.set("Iwd", iwd_);
+    ad_.set("Cmd", path_[0] == '/' || iwd_.empty() ? path_ : iwd_ + "/" + path_);
+    return Ok{};
+  }
+
   // What every job gets, after its commands.
   Status finish(std::int64_t proc, const SubmitDescription&) {
-    if (path_.empty()) return Error{ctx_.label + ": no executable (the one command every job needs)"};
+    if (auto placed = place_command(); !placed) return placed;
     if (limits_line_ >= 0 && limits_expr_line_ >= 0) {
       return Error{ctx_.label + ", line " + std::to_string(std::max(limits_line_, limits_expr_line_)) +
                    ": concurrency_limits and concurrency_limits_expr cannot both be given"};
     }
-    const std::string iwd = ad_.find("Iwd") ? string_attr("Iwd") : ctx_.iwd;
-    ad_.set("Iwd", iwd);
-    ad_.set("Cmd", path_[0] == '/' || iwd.empty() ? path_ : iwd + "/" + path_);
+    const std::string& iwd = iwd_;
     // The user log is kept as a full path (the thesis's figure 9); input
     // and output stay relative to Iwd, as written.
     if (ad_.find("UserLog")) {
@@ -447,6 +458,7 @@ class JobAdBuilder {
   const SubmitContext& ctx_;
   classad::ClassAd& ad_;
   std::string path_;
+  std::string iwd_;  // set by place_command
   std::string environment_;
   bool getenv_ = false;
   bool nice_ = false;
@@ -535,19 +547,22 @@ Result<std::vector<BlockPlan>> plan_blocks(const SubmitDescription& description,
   return plans;
 }
 
-}  // namespace
+// Each job the description makes, in ProcId order: `planned` learns how
+// many there will be before the first is made; `visit` gets each job's
+// number, its commands and an expander of its macros, and stops the walk
+// by returning false. build_jobs and first_job_command walk alike, so the
+// first job that a client checks is the one the schedd builds.
+using JobVisit =
+    std::function<Result<bool>(std::int64_t proc, const std::vector<SubmitCommand>&, config::Expander&)>;
 
-Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
-                                                 const SubmitContext& ctx) {
+Status walk_jobs(const SubmitDescription& description, const SubmitContext& ctx,
+                 const std::function<void(std::int64_t total)>& planned, const JobVisit& visit) {
   auto host = std::make_shared<config::MemoryHost>(ctx.random_seed);
   const config::DaemonIdentity who{"SUBMIT", ""};
   std::int64_t total = 0;
   auto plans = plan_blocks(description, ctx, who, *host, total);
   if (!plans) return Error{plans.error()};
-  // Progress about a hundred times, and at the end.
-  const std::int64_t every = std::max<std::int64_t>(1, total / 100);
-  std::vector<classad::ClassAd> jobs;
-  jobs.reserve(static_cast<std::size_t>(total));
+  planned(total);
   config::MacroSet macros;
   std::vector<SubmitCommand> commands;
   const config::Origin builtin{"<submit>", 0};
@@ -563,20 +578,71 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
         macros.set("Process", std::to_string(proc), builtin);
         macros.set("ProcId", std::to_string(proc), builtin);
         config::Expander ex(macros, who, *host);
+        auto more = visit(proc, commands, ex);
+        if (!more) return Error{more.error()};
+        if (!*more) return Ok{};
+      }
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
+                                                 const SubmitContext& ctx) {
+  std::vector<classad::ClassAd> jobs;
+  std::int64_t total = 0, every = 1;
+  auto planned = [&](std::int64_t n) {
+    total = n;
+    every = std::max<std::int64_t>(1, total / 100);  // progress about a hundred times, and at the end
+    jobs.reserve(static_cast<std::size_t>(total));
+  };
+  auto built = walk_jobs(description, ctx, planned,
+                         [&](std::int64_t proc, const std::vector<SubmitCommand>& commands,
+                             config::Expander& ex) -> Result<bool> {
+                           classad::ClassAd ad;
+                           JobAdBuilder builder(ctx, ad);
+                           for (const SubmitCommand& c : commands) {
+                             auto value = ex.expand(c.value);
+                             if (!value) return Error{where(ctx, c) + ": " + value.error()};
+                             if (auto s = builder.apply(c, *value); !s) return Error{s.error()};
+                           }
+                           if (auto s = builder.finish(proc, description); !s) return Error{s.error()};
+                           jobs.push_back(std::move(ad));
+                           if (ctx.progress && ((proc + 1) % every == 0 || proc + 1 == total))
+                             ctx.progress(proc + 1, total);
+                           return true;
+                         });
+  if (!built) return Error{built.error()};
+  return jobs;
+}
+
+Result<std::optional<std::string>> first_job_command(const SubmitDescription& description,
+                                                     const SubmitContext& ctx) {
+  std::optional<std::string> cmd;
+  auto walked = walk_jobs(
+      description, ctx, [](std::int64_t) {},
+      [&](std::int64_t, const std::vector<SubmitCommand>& commands, config::Expander& ex) -> Result<bool> {
+        // Only the commands that set Iwd or the executable: the same
+        // builder, spared every other command's parse.
         classad::ClassAd ad;
         JobAdBuilder builder(ctx, ad);
         for (const SubmitCommand& c : commands) {
+          const bool places =
+              c.attribute() ? classad::iequals(c.attribute_name(), "Iwd")
+                            : classad::iequals(c.key, "executable") || classad::iequals(c.key, "initialdir");
+          if (!places) continue;
           auto value = ex.expand(c.value);
           if (!value) return Error{where(ctx, c) + ": " + value.error()};
           if (auto s = builder.apply(c, *value); !s) return Error{s.error()};
         }
-        if (auto s = builder.finish(proc, description); !s) return Error{s.error()};
-        jobs.push_back(std::move(ad));
-        if (ctx.progress && ((proc + 1) % every == 0 || proc + 1 == total)) ctx.progress(proc + 1, total);
-      }
-    }
-  }
-  return jobs;
+        if (auto s = builder.place_command(); !s) return Error{s.error()};
+        cmd = string_attr(ad, "Cmd");
+        return false;
+      });
+  if (!walked) return Error{walked.error()};
+  return cmd;
 }
 
 }  // namespace cara::schedd

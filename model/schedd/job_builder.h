@@ -53,6 +53,13 @@ struct SubmitContext {
 Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& description,
                                                  const SubmitContext& context);
 
+// The first job's executable as build_jobs would set its Cmd (a relative
+// path in the job's Iwd), without building the job's ad: what
+// condor_submit checks as the submitting user before it sends the
+// description. nullopt when the description makes no job.
+Result<std::optional<std::string>> first_job_command(const SubmitDescription& description,
+                                                     const SubmitContext& context);
+
 // A memory or disk request with an optional unit (K, M, G, T, with or
 // without B; "2GB", "512 M"): the amount in `base` units (1024 for MiB,
 // 1 for KiB), rounded up; nullopt when `text` is not a number with a unit.

@@ -12,13 +12,21 @@ Result<std::vector<classad::ClassAd>> build_submission(const JobQueue& queue, co
   return build_submission(queue.next_cluster_id(), submission, site, now, progress);
 }
 
-Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, const Submission& submission,
-                                                       const SubmitSite& site, std::int64_t now,
-                                                       const BuildProgress& progress) {
+namespace {
+
+// The description parsed and the context its jobs are built in, for
+// cluster `cluster`.
+struct Prepared {
+  SubmitDescription description;
+  SubmitContext ctx;
+};
+Result<Prepared> prepare(std::int64_t cluster, const Submission& submission, const SubmitSite& site,
+                         std::int64_t now, const BuildProgress& progress) {
   const std::string label = submission.label.empty() ? "submit description" : submission.label;
   auto description = parse_submit(submission.description, label, submission.appends, submission.queue);
   if (!description) return Error{description.error()};
-  SubmitContext ctx;
+  Prepared p{std::move(*description), {}};
+  SubmitContext& ctx = p.ctx;
   ctx.owner = submission.owner;
   ctx.uid_domain = site.uid_domain;
   ctx.iwd = submission.iwd;
@@ -35,7 +43,25 @@ Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, con
     if (!max) return Error{max.error()};
     ctx.max_jobs = *max;
   }
-  return build_jobs(*description, ctx);
+  return p;
+}
+
+}  // namespace
+
+Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, const Submission& submission,
+                                                       const SubmitSite& site, std::int64_t now,
+                                                       const BuildProgress& progress) {
+  auto prepared = prepare(cluster, submission, site, now, progress);
+  if (!prepared) return Error{prepared.error()};
+  return build_jobs(prepared->description, prepared->ctx);
+}
+
+Result<std::optional<std::string>> first_submission_command(std::int64_t cluster,
+                                                            const Submission& submission,
+                                                            const SubmitSite& site) {
+  auto prepared = prepare(cluster, submission, site, 0, {});
+  if (!prepared) return Error{prepared.error()};
+  return first_job_command(prepared->description, prepared->ctx);
 }
 
 SubmitOutcome submit_description(JobQueue& queue, const Submission& submission, const SubmitSite& site,

@@ -59,6 +59,14 @@ Result<std::vector<classad::ClassAd>> build_submission(std::int64_t cluster, con
                                                        const SubmitSite& site, std::int64_t now,
                                                        const BuildProgress& progress = {});
 
+// The first job's executable path (its Cmd) for cluster `cluster`, without
+// building any job ad: condor_submit's check that it exists and may be
+// run, made by the client as the submitting user. nullopt when the
+// description makes no job; an error when it does not parse or expand.
+Result<std::optional<std::string>> first_submission_command(std::int64_t cluster,
+                                                            const Submission& submission,
+                                                            const SubmitSite& site);
+
 // A submission's outcome, saying where a refusal came from: its
 // description, or the queue's policy when it was to be committed
 // (condor_submit's "Failed to commit job submission into the queue").

@@ -73,6 +73,27 @@ TEST_CASE("local configuration: directories in name order, then files", "[config
                                                "/etc/cara/local2", "/etc/cara/more.d/99-z"});
 }
 
+TEST_CASE("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP is read where a directory is there to read", "[config]") {
+  auto h = host();
+  h->add_file("/etc/cara/main.config",
+              "LOCAL_CONFIG_DIR = /etc/cara/config.d\nLOCAL_CONFIG_DIR_EXCLUDE_REGEXP = ^skip-.*$\n");
+  h->add_file("/etc/cara/config.d/skip-me", "SKIPPED = yes\n");
+  h->add_file("/etc/cara/config.d/take-me", "TAKEN = yes\n");
+  auto c = load_main(h);
+  REQUIRE(c.ok());
+  CHECK(val(*c, "TAKEN") == "yes");
+  CHECK_FALSE(c->value("SKIPPED")->has_value());
+  // A pattern that does not compile stops the load, naming the knob.
+  h->add_file("/etc/cara/main.config",
+              "LOCAL_CONFIG_DIR = /etc/cara/config.d\nLOCAL_CONFIG_DIR_EXCLUDE_REGEXP = ([a-\n");
+  CHECK_THAT(load_main(h).error(),
+             Catch::Contains("LOCAL_CONFIG_DIR_EXCLUDE_REGEXP: not a regular expression"));
+  // With no directory to read, there is nothing to exclude.
+  h->add_file("/etc/cara/main.config",
+              "LOCAL_CONFIG_DIR = /etc/cara/none.d\nLOCAL_CONFIG_DIR_EXCLUDE_REGEXP = ([a-\n");
+  CHECK(load_main(h).ok());
+}
+
 TEST_CASE("a missing local file is an error unless REQUIRE_LOCAL_CONFIG_FILE is false", "[config]") {
   auto h = host();
   h->add_file("/etc/cara/main.config", "LOCAL_CONFIG_FILE = /etc/cara/absent\n");
@@ -159,6 +180,49 @@ TEST_CASE("typed values evaluate ClassAd expressions of constants", "[config]") 
   CHECK(*load("BLANK =   \n").optional_expression("BLANK") == nullptr);
   CHECK_THAT(c.optional_expression("BADEXPR").error(),
              Catch::Contains("BADEXPR") && Catch::Contains("line 11"));
+}
+
+TEST_CASE("a knob spelled as a plain number or truth value reads as the ClassAd parser reads it",
+          "[config]") {
+  // Config::typed reads these without the parser; the answers must be the
+  // parser's: the same spellings wrapped in parentheses go through it.
+  const std::vector<std::string> spellings = {"0",
+                                              "7",
+                                              "007",
+                                              "-12",
+                                              "-0",
+                                              "86400",
+                                              "999999999999999999",
+                                              "9999999999999999999",
+                                              "-",
+                                              "1e3",
+                                              "0x1F",
+                                              "TRUE",
+                                              "false",
+                                              "True",
+                                              "tRuE",
+                                              "yes",
+                                              "12a",
+                                              "1.0",
+                                              "--3",
+                                              "- 3"};
+  for (const std::string& s : spellings) {
+    INFO(s);
+    Config c = load("PLAIN = " + s + "\nWRAPPED = (" + s + ")\n");
+    const auto plain_int = c.integer("PLAIN"), wrapped_int = c.integer("WRAPPED");
+    REQUIRE(plain_int.ok() == wrapped_int.ok());
+    if (plain_int.ok()) CHECK(*plain_int == *wrapped_int);
+    const auto plain_bool = c.boolean("PLAIN"), wrapped_bool = c.boolean("WRAPPED");
+    REQUIRE(plain_bool.ok() == wrapped_bool.ok());
+    if (plain_bool.ok()) CHECK(*plain_bool == *wrapped_bool);
+    const auto plain_real = c.real("PLAIN"), wrapped_real = c.real("WRAPPED");
+    REQUIRE(plain_real.ok() == wrapped_real.ok());
+    if (plain_real.ok()) CHECK(*plain_real == *wrapped_real);
+  }
+  // An error still names the knob and its text.
+  CHECK_THAT(load("N = 12a\n").integer("N").error(), Catch::Contains("N = 12a"));
+  CHECK_THAT(load("B = \"on\"\n").boolean("B").error(),
+             Catch::Contains("B = \"on\"") && Catch::Contains("True or False"));
 }
 
 TEST_CASE("built-in defaults have the documented values", "[config]") {

@@ -262,3 +262,45 @@ TEST_CASE("ImageSize and DiskUsage are the executable's size in KiB, at least 1"
   // What the submit file says wins.
   CHECK(attr(s.ok("executable = /home/cms001/big.exe\n+ImageSize = 40\nqueue\n")[0], "ImageSize") == "40");
 }
+
+TEST_CASE("the first job's executable, worked out alone, is the Cmd the built job gets", "[schedd][submit]") {
+  // cara submit checks this path as the user before it sends the
+  // description (condor_submit's check); the schedd then builds the jobs.
+  Submit s;
+  s.host->add_file("/home/cms001/items.txt", "alpha\nbeta\n");
+  const std::vector<std::string> descriptions = {
+      "executable = /bin/true\nqueue\n",
+      "executable = run.sh\nqueue 3\n",
+      "initialdir = /data\nexecutable = run\nqueue\n",
+      "initialdir = sub/dir\nexecutable = ../bin/run\nqueue\n",
+      "+Iwd = \"/from/attribute\"\nexecutable = tool\nqueue\n",
+      "executable = /opt/$(Cluster)/p$(Process)_$(Step)\nqueue 2\n",
+      "executable = $(item).sh\nqueue item in (one, two)\n",
+      "executable = $(item)/run\nqueue item from items.txt\n",
+      "executable = first\nqueue 0\nexecutable = second\nqueue 1\n",
+      "executable = a\nqueue\nexecutable = b\nqueue\n",
+      "dir = /x\nexecutable = $(dir)/y\nrequest_memory = 2 GB\narguments = \"-v 1\"\nqueue\n",
+      "executable = $ENV(HOME)/bin/job\nqueue\n",
+  };
+  s.ctx.environment = {{"HOME", "/home/cms001"}};
+  for (const std::string& text : descriptions) {
+    INFO(text);
+    auto d = parse_submit(text, s.ctx.label, {}, "");
+    REQUIRE(d.ok());
+    auto first = first_job_command(*d, s.ctx);
+    REQUIRE(first.ok());
+    auto jobs = s.ok(text);
+    REQUIRE(!jobs.empty());
+    REQUIRE(first->has_value());
+    CHECK("\"" + **first + "\"" == attr(jobs[0], "Cmd"));
+  }
+  // No job, no executable to check; a description with no executable, or
+  // one that does not expand, is an error (the schedd says why).
+  auto none = parse_submit("executable = x\nqueue 0\n", "f", {}, "");
+  REQUIRE(none.ok());
+  CHECK(first_job_command(*none, s.ctx).ok());
+  CHECK_FALSE(first_job_command(*none, s.ctx)->has_value());
+  auto missing = parse_submit("output = o\nqueue\n", "f", {}, "");
+  REQUIRE(missing.ok());
+  CHECK_THAT(first_job_command(*missing, s.ctx).error(), Catch::Contains("no executable"));
+}

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -33,24 +34,53 @@ bool wait_for(int fd, short events, std::chrono::steady_clock::time_point deadli
   }
 }
 
-bool write_all(int fd, const char* data, std::size_t n, std::chrono::steady_clock::time_point deadline) {
-  while (n > 0) {
-    if (!wait_for(fd, POLLOUT, deadline)) return false;
-    const ssize_t w = ::send(fd, data, n, MSG_NOSIGNAL);
-    if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (w <= 0) return false;
-    data += w;
-    n -= static_cast<std::size_t>(w);
+// Writes the buffers of `iov` whole, in as few writes as the socket takes:
+// each write is tried first and waited for only when the socket cannot
+// take it yet. A frame's length and its text written apart woke the reader
+// twice, and a one-job submit paid two extra thread wakeups on each side
+// (issue 21: some 0.3 ms of its 2.4 ms on this VM).
+bool write_all(int fd, iovec* iov, int count, std::chrono::steady_clock::time_point deadline) {
+  while (count > 0) {
+    msghdr m{};
+    m.msg_iov = iov;
+    m.msg_iovlen = static_cast<std::size_t>(count);
+    const ssize_t w = ::sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        if (!wait_for(fd, POLLOUT, deadline)) return false;
+        continue;
+      }
+      return false;
+    }
+    // Past what was written.
+    auto left = static_cast<std::size_t>(w);
+    while (count > 0 && left >= iov->iov_len) {
+      left -= iov->iov_len;
+      ++iov;
+      --count;
+    }
+    if (count > 0) {
+      iov->iov_base = static_cast<char*>(iov->iov_base) + left;
+      iov->iov_len -= left;
+    }
   }
   return true;
 }
 
+// Reads `n` bytes, waiting only when none are there yet.
 bool read_all(int fd, char* data, std::size_t n, std::chrono::steady_clock::time_point deadline) {
   while (n > 0) {
-    if (!wait_for(fd, POLLIN, deadline)) return false;
-    const ssize_t r = ::recv(fd, data, n, 0);
-    if (r < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-    if (r <= 0) return false;
+    const ssize_t r = ::recv(fd, data, n, MSG_DONTWAIT);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        if (!wait_for(fd, POLLIN, deadline)) return false;
+        continue;
+      }
+      return false;
+    }
+    if (r == 0) return false;
     data += r;
     n -= static_cast<std::size_t>(r);
   }
@@ -67,8 +97,8 @@ bool send_frame(int fd, const std::string& text, std::chrono::steady_clock::time
   const std::uint32_t n = static_cast<std::uint32_t>(text.size());
   const unsigned char head[4] = {static_cast<unsigned char>(n >> 24), static_cast<unsigned char>(n >> 16),
                                  static_cast<unsigned char>(n >> 8), static_cast<unsigned char>(n)};
-  return write_all(fd, reinterpret_cast<const char*>(head), 4, deadline) &&
-         write_all(fd, text.data(), text.size(), deadline);
+  iovec iov[2] = {{const_cast<unsigned char*>(head), 4}, {const_cast<char*>(text.data()), text.size()}};
+  return write_all(fd, iov, 2, deadline);
 }
 
 Result<std::string> receive_frame(int fd, std::chrono::steady_clock::time_point deadline) {

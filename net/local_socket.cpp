@@ -34,6 +34,14 @@ bool wait_for(int fd, short events, std::chrono::steady_clock::time_point deadli
   }
 }
 
+// After a read or write that failed: whether to try again (it was
+// interrupted, or the socket became ready before `deadline`).
+bool try_again(int fd, short events, std::chrono::steady_clock::time_point deadline) {
+  if (errno == EINTR) return true;
+  if (errno == EAGAIN || errno == EWOULDBLOCK) return wait_for(fd, events, deadline);
+  return false;
+}
+
 // Writes the buffers of `iov` whole, in as few writes as the socket takes:
 // each write is tried first and waited for only when the socket cannot
 // take it yet. A frame's length and its text written apart woke the reader
@@ -46,12 +54,8 @@ bool write_all(int fd, iovec* iov, int count, std::chrono::steady_clock::time_po
     m.msg_iovlen = static_cast<std::size_t>(count);
     const ssize_t w = ::sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        if (!wait_for(fd, POLLOUT, deadline)) return false;
-        continue;
-      }
-      return false;
+      if (!try_again(fd, POLLOUT, deadline)) return false;
+      continue;
     }
     // Past what was written.
     auto left = static_cast<std::size_t>(w);
@@ -73,12 +77,8 @@ bool read_all(int fd, char* data, std::size_t n, std::chrono::steady_clock::time
   while (n > 0) {
     const ssize_t r = ::recv(fd, data, n, MSG_DONTWAIT);
     if (r < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) {
-        if (!wait_for(fd, POLLIN, deadline)) return false;
-        continue;
-      }
-      return false;
+      if (!try_again(fd, POLLIN, deadline)) return false;
+      continue;
     }
     if (r == 0) return false;
     data += r;

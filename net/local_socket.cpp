@@ -126,6 +126,10 @@ using namespace frames;
 Result<nlohmann::json> local_call(const std::string& path, const nlohmann::json& request,
                                   std::chrono::milliseconds timeout, const ProgressNote& on_note) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Written out before connecting, so that the request follows the
+  // connection at once: a server that finds nothing to read yet waits,
+  // and is woken a second time (issue 21).
+  const std::string request_text = request.dump();
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return Error{"cannot create a socket (" + errno_text() + ")"};
   sockaddr_un a = address_of(path);
@@ -137,7 +141,7 @@ Result<nlohmann::json> local_call(const std::string& path, const nlohmann::json&
                  "configuration (--config FILE, or CARA_CONFIG)?"};
   }
   Result<nlohmann::json> out = Error{path + ": no reply within " + std::to_string(timeout.count()) + " ms"};
-  if (send_frame(fd, request.dump(), deadline)) {
+  if (send_frame(fd, request_text, deadline)) {
     for (;;) {
       auto text = receive_frame(fd, deadline);
       if (!text) {

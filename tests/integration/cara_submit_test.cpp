@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "integration/process.h"
+#include "tests/support/scratch.h"
 
 using cara::test::run_process;
 
@@ -78,6 +79,30 @@ TEST_CASE("cara submit refuses bad input clearly", "[cli][submit]") {
   CHECK(quote.exit_code == 1);
   CHECK_THAT(quote.err, Catch::Contains(open_quote + ", line 2") && Catch::Contains("single quote"));
   std::filesystem::remove(open_quote);
+}
+
+TEST_CASE("cara submit checks the executable the first job will have, queue variables expanded",
+          "[cli][submit]") {
+  // The first job of `queue item in (...)` runs $(item).sh: the check made
+  // before sending sees that path, not one with the variable left empty.
+  const cara::scratch::TempDir scratch{"submit-items"};
+  const std::filesystem::path& dir = scratch.path;
+  for (const char* name : {"first.sh", "second.sh"}) {
+    std::ofstream(dir / name) << "#!/bin/sh\ntrue\n";
+    std::filesystem::permissions(dir / name, std::filesystem::perms::owner_all);
+  }
+  const std::string sub = cara::test::write_temp_file(
+      "executable = " + dir.string() + "/$(item).sh\nqueue item in (first, second)\n", ".sub");
+  // With no schedd running it gets as far as looking for one.
+  auto r = run_process({CARA_BINARY, "submit", sub});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("schedd.sock") && !Catch::Contains("Executable file"));
+  // The first item's executable gone: refused here, naming that path.
+  std::filesystem::remove(dir / "first.sh");
+  r = run_process({CARA_BINARY, "submit", sub});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "ERROR: Executable file " + (dir / "first.sh").string() + " does not exist\n");
+  std::filesystem::remove(sub);
 }
 
 TEST_CASE("cara submit -dry-run applies the configuration's transforms and submit requirements",

@@ -1,8 +1,10 @@
 #include "model/config/config.h"
 
 #include <algorithm>
+#include <mutex>
 #include <optional>
 #include <regex>
+#include <unordered_map>
 
 #include "model/classad/eval.h"
 #include "model/classad/parser.h"
@@ -113,10 +115,30 @@ Config Config::with_default(std::string_view name) const {
   return Config(std::move(macros), who_, host_, warnings_, files_);
 }
 
+// The macros are fixed and $RANDOM_* was drawn when the files were read
+// (ConfigReader::assign), so a knob expands the same way every time: kept
+// once expanded. Errors are not kept (rare, and said again).
+struct Config::ValueMemo {
+  std::mutex lock;
+  std::unordered_map<std::string, std::optional<std::string>> values;
+};
+
+std::shared_ptr<Config::ValueMemo> Config::new_memo() {
+  return std::make_shared<ValueMemo>();
+}
+
 Result<std::optional<std::string>> Config::value(std::string_view name) const {
+  if (memo_) {
+    std::lock_guard hold(memo_->lock);
+    if (auto it = memo_->values.find(std::string(name)); it != memo_->values.end()) return it->second;
+  }
   Expander ex(*macros_, who_, *host_);
   auto v = ex.value_of(name);
   if (!v) return Error{std::string(name) + ": " + v.error()};
+  if (memo_) {
+    std::lock_guard hold(memo_->lock);
+    memo_->values.emplace(std::string(name), *v);
+  }
   return v;
 }
 

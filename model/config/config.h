@@ -38,7 +38,8 @@ class Config {
         who_(std::move(who)),
         host_(std::move(host)),
         warnings_(std::move(warnings)),
-        files_(std::move(files)) {}
+        files_(std::move(files)),
+        memo_(new_memo()) {}
   // A view of `macros` as they are, without copying them: for reading a
   // few knobs while the configuration is still being read. It must not
   // outlive `macros`.
@@ -107,6 +108,14 @@ class Config {
   std::shared_ptr<ConfigHost> host_;
   std::vector<std::string> warnings_;
   std::vector<std::string> files_;
+  // The expanded values looked up so far, shared by the copies of a
+  // configuration that owns its macros (a view's may change under it:
+  // none). Daemons read the same knobs for every job and slot (issue 29: a
+  // simulated job's submission and carve looked up a dozen, each through
+  // the daemon's prefixes and the macro expander).
+  struct ValueMemo;
+  static std::shared_ptr<ValueMemo> new_memo();
+  std::shared_ptr<ValueMemo> memo_;
 };
 
 Result<Config> load_config(const LoadOptions& options, std::shared_ptr<ConfigHost> host);

@@ -262,3 +262,28 @@ TEST_CASE("predefined machine macros", "[config]") {
   CHECK(*c.integer("NUM_CPUS") == 24);
   CHECK(*c.integer("MEMORY") == 64000);
 }
+
+TEST_CASE("a knob read again reads as before, and a derived or viewing configuration reads its own",
+          "[config]") {
+  // A configuration keeps the values it expanded (Config::value), so the
+  // second read must agree with the first, in every copy.
+  Config c = load("A = 1\nB = $(A)2\nCLAIM_WORKLIFE = 5\n");
+  CHECK(val(c, "B") == "12");
+  const Config copy = c;
+  CHECK(val(copy, "B") == "12");
+  CHECK(*c.integer("CLAIM_WORKLIFE") == 5);
+  CHECK(*c.integer("CLAIM_WORKLIFE") == 5);
+  // A configuration made from it has macros of its own: not the values
+  // the first one kept.
+  CHECK(*c.with_default("CLAIM_WORKLIFE").integer("CLAIM_WORKLIFE") == 1200);
+  CHECK(val(c.as({"SCHEDD", ""}), "SUBSYSTEM") == "SCHEDD");
+  CHECK(val(c, "SUBSYSTEM") == "TOOL");
+  // A view reads the macros as they are now (the reader's view while it
+  // reads further files).
+  MacroSet macros;
+  macros.set("A", "1", Origin{"<test>", 1});
+  const Config view = Config::viewing(macros, {"TOOL", ""}, host());
+  CHECK(val(view, "A") == "1");
+  macros.set("A", "2", Origin{"<test>", 2});
+  CHECK(val(view, "A") == "2");
+}

@@ -10,6 +10,7 @@
 #include "model/negotiation/remote_attributes.h"
 #include "model/negotiation/slot_board.h"
 #include "model/negotiation/slot_classes.h"
+#include "model/negotiation/slot_memo.h"
 
 namespace cara::negotiation {
 
@@ -32,7 +33,8 @@ CycleResult NegotiationCycle::run(SlotBoard& board, const std::vector<SubmitterR
         jobs += std::max<std::int64_t>(r.count, 0);
         requests = true;
       }
-    const std::vector<classad::Symbol> names = class_key_names(read.names, read.match_names).names;
+    const std::vector<classad::Symbol> names =
+        board.numbering().key_names(read.names, read.match_names).names;
     // The busy bundles' slots only tell a rejected request its reason: a
     // cycle without a request, or one after a cycle that did not read
     // them, goes without them first, and again with them only if it reads

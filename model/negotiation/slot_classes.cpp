@@ -10,25 +10,18 @@
 
 namespace cara::negotiation {
 
-ClassKeyNames class_key_names(classad::NameSet names, classad::NameSet match_names) {
-  // SlotWeight: a family's slots weigh alike for any job.
-  for (const char* always :
-       {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot", "SlotWeight"})
-    match_names.insert(always);
-  // A class must refine its family.
-  names.insert(match_names.begin(), match_names.end());
-  ClassKeyNames out;
-  for (const std::string& n : names) out.names.push_back(classad::intern(n));
-  for (const std::string& n : match_names) out.match.push_back(classad::intern(n));
-  return out;
-}
-
 SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
                          bool grouping, Threads threads, SlotMemo* memo)
     : pool_(pool), memo_(memo), keys_(memo != nullptr ? memo->writer() : own_keys_), grouping_(grouping) {
-  ClassKeyNames key_names = class_key_names(std::move(names), std::move(match_names));
-  name_symbols_ = std::move(key_names.names);
-  match_symbols_ = std::move(key_names.match);
+  if (memo != nullptr) {
+    const ClassKeyNames& key_names = memo->key_names(names, match_names);
+    name_symbols_ = key_names.names;
+    match_symbols_ = key_names.match;
+  } else {
+    ClassKeyNames key_names = class_key_names(std::move(names), std::move(match_names));
+    name_symbols_ = std::move(key_names.names);
+    match_symbols_ = std::move(key_names.match);
+  }
   const auto& slots = pool.slots();
   class_of_.assign(slots.size(), -1);
   // The offered slots' class keys, written on the cycle's threads; then,

@@ -7,6 +7,19 @@
 
 namespace cara::negotiation {
 
+ClassKeyNames class_key_names(classad::NameSet names, classad::NameSet match_names) {
+  // SlotWeight: a family's slots weigh alike for any job.
+  for (const char* always :
+       {"Requirements", "Rank", "Cpus", "Memory", "Disk", "PartitionableSlot", "SlotWeight"})
+    match_names.insert(always);
+  // A class must refine its family.
+  names.insert(match_names.begin(), match_names.end());
+  ClassKeyNames out;
+  for (const std::string& n : names) out.names.push_back(classad::intern(n));
+  for (const std::string& n : match_names) out.match.push_back(classad::intern(n));
+  return out;
+}
+
 const std::vector<classad::Symbol>& SlotKeyWriter::names_in(const classad::ExprPtr& expr) {
   auto it = refs_.find(expr.get());
   if (it != refs_.end()) return it->second.second;

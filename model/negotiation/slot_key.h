@@ -16,10 +16,22 @@
 
 #include "model/classad/classad.h"
 #include "model/classad/expr.h"
+#include "model/classad/references.h"
 #include "model/classad/symbol.h"
 #include "model/negotiation/slot_pool.h"
 
 namespace cara::negotiation {
+
+// The names a cycle's class keys (`names`) and family keys (`match`) are
+// written over, from what the requests and the negotiator's expressions
+// read and what the requests alone read: the family's names with what
+// every match reads, the class's with the family's (a class refines its
+// family). A board (slot_board.h) keys the slots it leaves out over the
+// same names.
+struct ClassKeyNames {
+  std::vector<classad::Symbol> names, match;
+};
+ClassKeyNames class_key_names(classad::NameSet names, classad::NameSet match_names);
 
 class SlotKeyWriter {
  public:

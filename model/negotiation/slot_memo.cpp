@@ -149,4 +149,16 @@ void SlotMemo::clear() {
   ++epoch_;
 }
 
+const ClassKeyNames& SlotMemo::key_names(const classad::NameSet& names, const classad::NameSet& match_names) {
+  // The sets compare by their spellings: a name spelled otherwise (a
+  // request reading `memory` after one that read `Memory`) is asked anew,
+  // which costs only the time.
+  if (!key_names_ || key_names_in_[0] != names || key_names_in_[1] != match_names) {
+    key_names_ = class_key_names(names, match_names);
+    key_names_in_[0] = names;
+    key_names_in_[1] = match_names;
+  }
+  return *key_names_;
+}
+
 }  // namespace cara::negotiation

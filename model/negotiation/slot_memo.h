@@ -132,6 +132,12 @@ class SlotMemo {
   // what slot expressions read are kept with the keys they wrote.
   SlotKeyWriter& writer() { return writer_; }
 
+  // class_key_names(names, match_names), kept while cycles ask for the
+  // same names: a board's cycle asks twice (its bundles', its classes'),
+  // and the cycles of a simulated pool ask for the same, one after the
+  // other (issue 29: interning the names was a fortieth of a cycle).
+  const ClassKeyNames& key_names(const classad::NameSet& names, const classad::NameSet& match_names);
+
   // The number of a list of significant attributes, the same for lists
   // alike; and the list of a number.
   int significant_id(const std::vector<std::string>& names);
@@ -183,6 +189,9 @@ class SlotMemo {
   std::uint32_t next_generation_ = 0;
   SlotKeyWriter writer_;
   std::mutex numbering_;
+  // key_names(): what it was last asked, and the answer.
+  classad::NameSet key_names_in_[2];
+  std::optional<ClassKeyNames> key_names_;
   std::map<std::vector<std::string>, int> significant_ids_;
   std::vector<std::vector<std::string>> significant_lists_;
 };

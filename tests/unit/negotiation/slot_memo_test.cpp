@@ -4,6 +4,8 @@
 // (MaxJobRetirementTime) and on the policy is decided anew.
 #include "model/negotiation/slot_memo.h"
 
+#include <algorithm>
+
 #include "tests/unit/negotiation/support.h"
 
 using namespace cara;
@@ -96,4 +98,29 @@ TEST_CASE("one ad given twice in a cycle is described once per copy", "[negotiat
   CHECK(first.matches.size() == 2);
   CHECK(second.matches.size() == 2);
   CHECK(memo.size() == 1);
+}
+
+TEST_CASE("the class key names are kept while cycles ask for the same names", "[negotiation][issue29]") {
+  negotiation::SlotMemo memo;
+  const classad::NameSet names{"KFlops", "SlotID"}, match{"OpSys", "HasDocker"};
+  // How often `name` is in `list` (symbols ignore case).
+  auto count = [](const std::vector<classad::Symbol>& list, const char* name) {
+    return std::count(list.begin(), list.end(), classad::intern(name));
+  };
+  const negotiation::ClassKeyNames fresh = negotiation::class_key_names(names, match);
+  const negotiation::ClassKeyNames& kept = memo.key_names(names, match);
+  CHECK(kept.names == fresh.names);
+  CHECK(kept.match == fresh.match);
+  // What every match reads is in both; the class's names hold the family's.
+  CHECK(count(kept.match, "HasDocker") == 1);
+  CHECK(count(kept.match, "SlotWeight") == 1);
+  CHECK(count(kept.names, "KFlops") == 1);
+  CHECK(count(kept.names, "OpSys") == 1);
+  CHECK(count(kept.match, "KFlops") == 0);
+  // Other names: answered anew, not the kept ones.
+  const classad::NameSet other_match{"Arch"};
+  const negotiation::ClassKeyNames& next = memo.key_names(names, other_match);
+  CHECK(count(next.match, "Arch") == 1);
+  CHECK(count(next.match, "HasDocker") == 0);
+  CHECK(next.names == negotiation::class_key_names(names, other_match).names);
 }

@@ -39,7 +39,7 @@ struct SubmitContext {
   const config::Config* config = nullptr;                        // JOB_DEFAULT_REQUEST*, ARCH, OPSYS
   const config::ConfigHost* files = nullptr;                     // for `queue ... from file` and `matching`
   std::uint64_t random_seed = 1;                                 // $RANDOM_INTEGER, $RANDOM_CHOICE
-  std::vector<std::pair<std::string, std::string>> environment;  // for getenv
+  std::vector<std::pair<std::string, std::string>> environment;  // getenv, and $ENV(NAME)
   // MAX_JOBS_PER_SUBMISSION: a description that would make more jobs is
   // refused before they are made (a schedd must not be made to build a
   // hundred million ads). 0: no limit.

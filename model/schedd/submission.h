@@ -31,7 +31,7 @@ struct Submission {
   std::string queue;                 // condor_submit -queue: replaces the queue statement
   std::string owner;                 // the submitting user, as the access point verified it
   std::string iwd;                   // the submitter's current directory
-  std::vector<std::pair<std::string, std::string>> environment;  // for getenv
+  std::vector<std::pair<std::string, std::string>> environment;  // getenv, and $ENV(NAME)
 };
 
 // What the schedd adds: its UID_DOMAIN (User = Owner@UID_DOMAIN), its

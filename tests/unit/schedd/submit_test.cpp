@@ -304,3 +304,20 @@ TEST_CASE("the first job's executable, worked out alone, is the Cmd the built jo
   REQUIRE(missing.ok());
   CHECK_THAT(first_job_command(*missing, s.ctx).error(), Catch::Contains("no executable"));
 }
+
+TEST_CASE("$ENV(NAME) expands from the submitter's environment, the one the request carries",
+          "[schedd][submit]") {
+  // condor_submit reads $ENV() from its own environment: the user's, not
+  // the schedd's (which builds the jobs here).
+  Submit s;
+  s.ctx.environment = {{"HOME", "/home/cms001"}, {"RUN", "7"}};
+  auto jobs = s.ok(
+      "executable = $ENV(HOME)/bin/job\narguments = run$ENV(RUN) $ENV(UNSET:fallback) [$ENV(UNSET)]\n"
+      "queue $ENV(RUN)\n");
+  REQUIRE(jobs.size() == 7);
+  CHECK(attr(jobs[0], "Cmd") == "\"/home/cms001/bin/job\"");
+  CHECK(attr(jobs[6], "Args") == "\"run7 fallback []\"");
+  // Without an environment, a name without a default is empty.
+  s.ctx.environment.clear();
+  CHECK(attr(s.ok("executable = /bin/true\narguments = [$ENV(HOME)]\nqueue\n")[0], "Args") == "\"[]\"");
+}

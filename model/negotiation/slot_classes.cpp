@@ -53,7 +53,7 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
       Class& cls = classes_[static_cast<std::size_t>(c)];
       cls.slots.push_back(i);  // in index order: offered is
       ++cls.left;
-    } else if (!grouping_ || untakeable_keys.emplace(std::move(keys[k]), 0).second) {
+    } else if (!grouping_ || untakeable_keys.try_emplace(std::move(keys[k]), 0).second) {
       untakeable_.push_back(i);
     }
   }
@@ -154,7 +154,7 @@ int SlotClasses::family_for(std::size_t slot, std::string key, std::uint32_t par
   const PoolSlot& s = pool_.slots()[slot];
   const std::string* kept_key = nullptr;
   if (grouping_) {
-    auto [it, fresh] = family_by_key_.emplace(std::move(key), f);
+    auto [it, fresh] = family_by_key_.try_emplace(std::move(key), f);
     if (!fresh) return it->second;
     // The map's nodes stay where they are.
     if (memo_ != nullptr) kept_key = &it->first;
@@ -193,7 +193,7 @@ int SlotClasses::column_of(classad::Symbol name) const {
 std::pair<int, bool> SlotClasses::class_for(std::size_t slot, std::string key) {
   int c = static_cast<int>(classes_.size());
   if (grouping_) {
-    auto it = by_key_.emplace(std::move(key), c).first;
+    auto it = by_key_.try_emplace(std::move(key), c).first;
     if (it->second != c) return {it->second, false};
   }
   classes_.emplace_back();

@@ -193,10 +193,15 @@ const Definition* knob_default(std::string_view canonical) {
       std::lower_bound(std::begin(kDefaults), std::end(kDefaults), canonical,
                        [](const KnobDefault& d, std::string_view n) { return canonical_less(d.name, n); });
   if (at == std::end(kDefaults) || canonical_less(canonical, at->name)) return nullptr;
+  return knob_default_at(static_cast<std::size_t>(at - std::begin(kDefaults)));
+}
+
+const Definition* knob_default_at(std::size_t index) {
   // One slot per entry, filled once; a thread that loses the race to fill
   // it drops its own.
   static std::atomic<const Definition*> made[std::size(kDefaults)];
-  std::atomic<const Definition*>& slot = made[at - std::begin(kDefaults)];
+  std::atomic<const Definition*>& slot = made[index];
+  const KnobDefault* at = &kDefaults[index];
   if (const Definition* d = slot.load(std::memory_order_acquire)) return d;
   auto fresh = std::make_unique<const Definition>(Definition{at->name, at->value, Origin{"<default>", 0}});
   const Definition* expected = nullptr;

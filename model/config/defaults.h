@@ -4,6 +4,7 @@
 // `cara config-val` can show where a value came from.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string_view>
 
@@ -25,5 +26,8 @@ std::span<const KnobDefault> knob_defaults();
 // (MacroSet::use_knob_defaults) instead of holding a copy of all of them,
 // which every `cara submit` built at its start (issue 21).
 const Definition* knob_default(std::string_view canonical);
+// The same for the table's entry number `index` (< knob_defaults().size()),
+// for a walk over the table in order (MacroSet::all()).
+const Definition* knob_default_at(std::size_t index);
 
 }  // namespace cara::config

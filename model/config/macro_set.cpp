@@ -82,13 +82,17 @@ std::vector<const Definition*> MacroSet::all() const {
   // are canonical, and sorted).
   std::vector<const Definition*> merged;
   merged.reserve(out.size() + knob_defaults().size());
+  // A startd reads them all a few times as it starts (its custom
+  // resources, slot types and run-as policy): the table's entries by
+  // number, not looked up by name (a simulated pool starts 625 startds).
   auto own = out.begin();
-  for (const KnobDefault& d : knob_defaults()) {
-    const std::string_view name = d.name;
+  const std::span<const KnobDefault> defaults = knob_defaults();
+  for (std::size_t i = 0; i < defaults.size(); ++i) {
+    const std::string_view name = defaults[i].name;
     while (own != out.end() && canonical_less((*own)->name, name)) merged.push_back(*own++);
     if (own != out.end() && !canonical_less(name, (*own)->name)) continue;  // defined: it stands instead
-    if (erased_defaults_.count(canonical_name(name)) == 0)
-      merged.push_back(knob_default(canonical_name(name)));
+    if (erased_defaults_.empty() || erased_defaults_.count(canonical_name(name)) == 0)
+      merged.push_back(knob_default_at(i));
   }
   merged.insert(merged.end(), own, out.end());
   return merged;

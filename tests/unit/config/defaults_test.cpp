@@ -66,6 +66,9 @@ TEST_CASE("a macro set's defaults stand behind its definitions", "[config][issue
   CHECK(count("NEGOTIATOR.NEGOTIATOR_INTERVAL") == 1);
   CHECK(count("MachineMaxVacateTime") == 1);
   CHECK(all.size() == knob_defaults().size());  // one erased, one prefixed added
+  // A default that stands is the one definition a lookup by name gives.
+  for (const Definition* d : all)
+    if (d->origin.file == "<default>") CHECK(d == m.find_exact(d->name));
   // Without defaults, a set holds only what it was given.
   MacroSet bare;
   CHECK(bare.find_exact("PRIORITY_HALFLIFE") == nullptr);

@@ -1,6 +1,7 @@
 #include "model/config/defaults.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <iterator>
 #include <memory>
@@ -188,12 +189,20 @@ std::span<const KnobDefault> knob_defaults() {
   return kDefaults;
 }
 
+// The table's names with their lengths, worked out when compiling: the
+// search below compared each name as a C string (a strlen per step), and
+// most names a daemon looks up are asked here (MacroSet::find tries each
+// prefixed form first), most of them in vain.
+constexpr auto kNames = [] {
+  std::array<std::string_view, std::size(kDefaults)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kDefaults[i].name;
+  return names;
+}();
+
 const Definition* knob_default(std::string_view canonical) {
-  const auto* at =
-      std::lower_bound(std::begin(kDefaults), std::end(kDefaults), canonical,
-                       [](const KnobDefault& d, std::string_view n) { return canonical_less(d.name, n); });
-  if (at == std::end(kDefaults) || canonical_less(canonical, at->name)) return nullptr;
-  return knob_default_at(static_cast<std::size_t>(at - std::begin(kDefaults)));
+  const auto at = std::lower_bound(kNames.begin(), kNames.end(), canonical, canonical_less);
+  if (at == kNames.end() || canonical_less(canonical, *at)) return nullptr;
+  return knob_default_at(static_cast<std::size_t>(at - kNames.begin()));
 }
 
 const Definition* knob_default_at(std::size_t index) {

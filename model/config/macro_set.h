@@ -3,7 +3,7 @@
 //
 // Names are case-insensitive and may carry a subsystem and/or local-name
 // prefix (`NEGOTIATOR.PRIORITY_HALFLIFE`, `SCHEDD.XYZZY.SPOOL`); a daemon
-// resolves a name through DaemonIdentity::candidates() in the documented
+// resolves a name through its prefixed forms (MacroSet::find) in the documented
 // order (introduction-to-configuration, "Configuration File Macros").
 #pragma once
 
@@ -34,10 +34,6 @@ struct Definition {
 struct DaemonIdentity {
   std::string subsystem;   // MASTER, COLLECTOR, NEGOTIATOR, SCHEDD, STARTD, TOOL, ...
   std::string local_name;  // from -local-name; usually empty
-
-  // The keys to try for `name`, most specific first:
-  // SUBSYS.LOCAL.NAME, LOCAL.NAME, SUBSYS.NAME, NAME.
-  std::vector<std::string> candidates(std::string_view name) const;
 };
 
 // Upper-cases ASCII letters: the canonical form of a macro name.
@@ -61,13 +57,17 @@ class MacroSet {
   void erase(std::string_view name);
   // The definition stored under exactly this name (no prefix resolution).
   const Definition* find_exact(std::string_view name) const;
-  // The definition a daemon sees for `name`, resolving prefixes.
+  // The definition a daemon sees for `name`, resolving prefixes: the
+  // first defined of SUBSYS.LOCAL.NAME, LOCAL.NAME, SUBSYS.NAME, NAME.
   const Definition* find(std::string_view name, const DaemonIdentity& who) const;
   // Every definition, the defaults that stand included, ordered by
   // canonical name.
   std::vector<const Definition*> all() const;
 
  private:
+  // find_exact() of a name already canonical.
+  const Definition* find_canonical(const std::string& key) const;
+
   std::map<std::string, Definition> defs_;  // canonical name -> definition
   bool knob_defaults_ = false;
   std::set<std::string> erased_defaults_;  // canonical names whose default was erased

@@ -26,8 +26,11 @@ TEST_CASE("the defaults table is in canonical order, which its lookup relies on"
     CHECK(found->value == d.value);
     CHECK(found->origin.describe() == "<default>");
     CHECK(found == knob_default(canonical_name(d.name)));  // made once
+    CHECK(found == knob_default(d.name));                  // spelled as the table spells it
   }
+  CHECK(knob_default("machinemaxvacatetime") == knob_default("MACHINEMAXVACATETIME"));
   CHECK(knob_default("NO_SUCH_KNOB") == nullptr);
+  CHECK(knob_default("no_such_knob") == nullptr);
   CHECK(knob_default("") == nullptr);
 }
 

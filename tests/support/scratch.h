@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -40,11 +41,17 @@ class TempDir {
 
 // A TCP port on 127.0.0.1 that is free now, picked at random below the
 // ephemeral range (STACK-NOTES.md) so that tests running side by side
-// rarely try the same one.
+// rarely try the same one. Never the same port twice in one process: a
+// test picks several before its processes bind them, and two picks that
+// fell on one port made a pool's view collector find the central
+// manager's port taken.
 inline int free_port() {
   static std::mt19937 rng(std::random_device{}());
+  static std::set<int> given;
+  if (given.size() > 8000) given.clear();  // most of the range: start over rather than spin
   for (;;) {
     const int port = std::uniform_int_distribution<int>(20000, 32000)(rng);
+    if (!given.insert(port).second) continue;
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
     a.sin_family = AF_INET;

@@ -83,7 +83,7 @@ class JobAdBuilder {
   JobAdBuilder(const SubmitContext& ctx, classad::ClassAd& ad) : ctx_(ctx), ad_(ad) {}
 
   Status expression(const std::string& attr, const std::string& value, const SubmitCommand& c) {
-    auto e = classad::parse_expression(value);
+    auto e = classad::parse_expression_shared(value);
     if (!e)
       return Error{where(ctx_, c) + ": " + c.key + " = " + value +
                    " is not a valid expression: " + e.error()};
@@ -171,7 +171,7 @@ class JobAdBuilder {
       return expression("Request" + name, value, c);
     }
     if (key == "requirements") {
-      auto e = classad::parse_expression(value);
+      auto e = classad::parse_expression_shared(value);
       if (!e)
         return Error{where(ctx_, c) + ": requirements = " + value +
                      " is not a valid expression: " + e.error()};
@@ -330,7 +330,10 @@ class JobAdBuilder {
     }
     std::string full =
         requirements_ ? "(" + requirements_text_ + ")" + (clauses.empty() ? "" : " && " + clauses) : clauses;
-    auto req = classad::parse_expression(full);
+    // Shared: the jobs of a submission, and of the submissions after it,
+    // spell it alike; they then hold one tree, and what is worked out per
+    // tree downstream (the negotiator's reference walks) is worked out once.
+    auto req = classad::parse_expression_shared(full);
     if (!req) return Error{ctx_.label + ": requirements: " + req.error()};
     ad_.insert("Requirements", *req);
     return Ok{};

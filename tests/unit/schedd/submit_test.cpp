@@ -153,6 +153,26 @@ TEST_CASE("requirements get the automatic clauses, unless they name the attribut
   CHECK_THAT(attr(own[0], "Requirements"), !Catch::Contains("\"LINUX\""));
 }
 
+TEST_CASE("the jobs of a submission, and of the next alike, hold one tree per expression text",
+          "[schedd][submit]") {
+  // What the negotiator works out per tree (the names a job reads) is then
+  // worked out once for all of them.
+  Submit s;
+  auto first = s.ok(kExe + "requirements = Memory > 4000\nrank = KFlops\nrequest_cpus = 2 * 2\nqueue 3\n");
+  auto again = s.ok(kExe + "requirements = Memory > 4000\nrank = KFlops\nrequest_cpus = 2 * 2\nqueue\n");
+  auto other = s.ok(kExe + "requirements = Memory > 8000\nqueue\n");
+  auto tree = [](const classad::ClassAd& j, const char* name) { return j.find(name)->expr.get(); };
+  for (const char* name : {"Requirements", "Rank", "RequestCpus"}) {
+    INFO(name);
+    CHECK(tree(first[1], name) == tree(first[0], name));
+    CHECK(tree(first[2], name) == tree(first[0], name));
+    CHECK(tree(again[0], name) == tree(first[0], name));
+  }
+  CHECK(tree(other[0], "Requirements") != tree(first[0], "Requirements"));
+  CHECK_THAT(attr(other[0], "Requirements"), Catch::StartsWith("(Memory > 8000) && "));
+  CHECK(value(first[2], "RequestCpus") == "4");
+}
+
 TEST_CASE("JOB_DEFAULT_REQUEST* come from the configuration", "[schedd][submit]") {
   Submit s;
   s.config = *config::config_from_text(

@@ -121,7 +121,10 @@ void Accountant::reconfigure(AccountantConfig config, std::int64_t now) {
 }
 
 Accountant::Decay Accountant::decay(const CustomerRecord& r, double dt) const {
-  const double beta = std::pow(0.5, dt / config_.halflife);
+  return decay(r, dt, std::pow(0.5, dt / config_.halflife));
+}
+
+Accountant::Decay Accountant::decay(const CustomerRecord& r, double dt, double beta) const {
   // The average use over dt: what is held now plus what claims begun or
   // ended within dt owe (user-priorities, "Priority Calculation").
   Decay d;
@@ -135,8 +138,10 @@ Accountant::Decay Accountant::decay(const CustomerRecord& r, double dt) const {
 void Accountant::update_priorities(std::int64_t now) {
   if (now <= last_update_) return;
   const double dt = static_cast<double>(now - last_update_);
+  // One factor for every record (a pool's negotiator decays thousands).
+  const double beta = std::pow(0.5, dt / config_.halflife);
   for (auto& [key, r] : records_) {
-    const Decay d = decay(r, dt);
+    const Decay d = decay(r, dt, beta);
     r.priority = d.priority;
     r.accumulated_usage += d.used * dt;
     r.weighted_accumulated_usage += d.weighted * dt;

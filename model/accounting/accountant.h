@@ -147,7 +147,9 @@ class Accountant {
   struct Decay {
     double used = 0, weighted = 0, priority = 0;
   };
+  // `beta`: 0.5^(dt / halflife), the same for every record over one dt.
   Decay decay(const CustomerRecord& r, double dt) const;
+  Decay decay(const CustomerRecord& r, double dt, double beta) const;
   bool is_group(std::string_view name) const;  // listed in GROUP_NAMES
   // The submitter's record and those of its group and the group's parents.
   std::vector<CustomerRecord*> charged(const std::string& submitter);

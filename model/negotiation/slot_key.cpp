@@ -145,14 +145,10 @@ const std::string& SlotKeyWriter::attributes(const PoolSlot& s, const std::vecto
   }
   auto marked = [&](classad::Symbol name) { return name < marks_.size() && marks_[name] == mark_; };
   const classad::ClassAd& ad = *s.ad;
-  if (s.partitionable) {
+  if (s.partitionable && s.consumption_keyed) {
     // Consumption<R> expressions decide how a partitionable slot splits,
     // and R how much it has to split: a family's slots fit a job alike.
-    for (const classad::Attribute& a : ad.attributes())
-      if (is_consumption_attribute(a.name)) {
-        pending.push_back(a.symbol);
-        pending.push_back(classad::intern(a.name.substr(11)));
-      }
+    pending.insert(pending.end(), s.consumption_keyed->begin(), s.consumption_keyed->end());
   }
   while (!pending.empty()) {
     const classad::Symbol name = pending.back();

@@ -83,6 +83,10 @@ struct PoolSlot {
     static const ConsumptionExprs none;
     return consumption_exprs ? *consumption_exprs : none;
   }
+  // What a class key reads because of them (slot_key.h): each
+  // Consumption<R> attribute's name and R, found as the slot is described
+  // (a key is written for every new ad of a partitionable slot), or null.
+  std::shared_ptr<const std::vector<classad::Symbol>> consumption_keyed;
   // How a partitionable slot weighs the dynamic slot it would carve
   // (match_weight): SlotWeight is absent or names one resource
   // (`SlotWeight = Cpus`): that resource's amount; else SlotWeight reads

@@ -44,6 +44,46 @@ TEST_CASE("slots are one class only when every value the cycle reads is the same
   CHECK(plain.matches[0].slot_name == r.matches[0].slot_name);
 }
 
+TEST_CASE("partitionable slots that would split otherwise are never one class", "[negotiation][issue30]") {
+  // The job reads neither the Consumption<R> expressions nor GPUs, but
+  // they decide what a partitionable slot gives it: slots that differ in
+  // an expression, or in the amount of a resource one of them names, are
+  // of other classes; slots alike in both are one.
+  const std::string plain = "PartitionableSlot = true; ConsumptionCpus = TARGET.RequestCpus; ";
+  const std::vector<std::string> slots = {
+      plain + "GPUs = 1; ConsumptionGPUs = 0",
+      plain + "GPUs = 1; ConsumptionGPUs = 0",
+      plain + "GPUs = 2; ConsumptionGPUs = 0",
+      plain + "GPUs = 1; ConsumptionGPUs = TARGET.RequestGPUs",
+      "PartitionableSlot = true; ConsumptionCpus = 2 * TARGET.RequestCpus; "
+      "GPUs = 1; ConsumptionGPUs = 0",
+      plain + "GPUs = 2"};
+  Pool p("");
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    p.slots.push_back(slot("slot1@m" + std::to_string(i), slots[i], 8));
+  p.submit("alice@example.org", 1, 1);
+  classad::EvalEnv env;
+  env.now = kNow;
+  for (const bool memo_on : {true, false}) {
+    INFO("memo " << memo_on);
+    negotiation::SlotMemo memo;
+    negotiation::SlotPool pool(negotiation::pool_input(p.slots), p.policy, p.accountant, env, {},
+                               memo_on ? &memo : nullptr);
+    negotiation::ClassNames read = negotiation::class_names(p.policy, p.submitters);
+    negotiation::SlotClasses classes(pool, std::move(read.names), std::move(read.match_names), true, {},
+                                     memo_on ? &memo : nullptr);
+    CHECK(classes.class_of(1) == classes.class_of(0));
+    for (std::size_t i = 2; i < slots.size(); ++i) {
+      INFO("slot " << i);
+      CHECK(classes.class_of(i) != classes.class_of(0));
+    }
+    // The last reads GPUs through no Consumption<R>: it differs from the
+    // third only there.
+    CHECK(classes.class_of(5) != classes.class_of(2));
+    CHECK(classes.size() == 5);
+  }
+}
+
 TEST_CASE("a partitionable slot that gave resources away is classed by what it has left",
           "[negotiation][issue30]") {
   // Four machines alike, partitionable with a consumption policy. With a

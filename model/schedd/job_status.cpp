@@ -18,6 +18,13 @@ std::string_view job_status_name(JobStatus s) {
 }
 
 std::int64_t int_attr(const classad::ClassAd& job, std::string_view name) {
+  return int_attr(job, classad::intern(name));
+}
+
+std::int64_t int_attr(const classad::ClassAd& job, classad::Symbol name) {
+  // Most are integer literals, held in the ad's index: read there.
+  const classad::ClassAd::IndexSlot* slot = job.find_slot(name);
+  if (slot != nullptr && slot->tag == classad::ClassAd::IndexSlot::Integer) return slot->v.i;
   std::int64_t n = 0;
   if (!classad::evaluate_attr(job, name).number(n)) return 0;
   return n;
@@ -44,13 +51,16 @@ std::string_view string_attr(const classad::ClassAd& ad, classad::Symbol name, s
 }
 
 std::optional<JobStatus> job_status(const classad::ClassAd& job) {
-  const std::int64_t s = int_attr(job, "JobStatus");
+  // Asked of every job at every change of the queue: the name interned once.
+  static const classad::Symbol kJobStatus = classad::intern("JobStatus");
+  const std::int64_t s = int_attr(job, kJobStatus);
   if (s < 1 || s > 7) return std::nullopt;
   return static_cast<JobStatus>(s);
 }
 
 JobId job_id(const classad::ClassAd& job) {
-  return JobId{int_attr(job, "ClusterId"), int_attr(job, "ProcId")};
+  static const classad::Symbol kClusterId = classad::intern("ClusterId"), kProcId = classad::intern("ProcId");
+  return JobId{int_attr(job, kClusterId), int_attr(job, kProcId)};
 }
 
 }  // namespace cara::schedd

@@ -40,6 +40,7 @@ JobId job_id(const classad::ClassAd& job);
 
 // An integer attribute of `job`, evaluated (0 when missing or not a number).
 std::int64_t int_attr(const classad::ClassAd& job, std::string_view name);
+std::int64_t int_attr(const classad::ClassAd& job, classad::Symbol name);
 // A string attribute of `job`, evaluated (empty when missing or not a string).
 std::string string_attr(const classad::ClassAd& job, std::string_view name);
 // The same, without a copy: a view of the ad's own text when the attribute

@@ -19,7 +19,8 @@ const classad::ExprPtr& false_expr() {
   return f;
 }
 
-// The names refresh_ad() sets at every step of every slot, interned once.
+// The names refresh_ad() sets at every step of every slot, and those the
+// policy reads of the job as often, interned once.
 struct RefreshNames {
   classad::Interned state = classad::intern_spelling("State");
   classad::Interned activity = classad::intern_spelling("Activity");
@@ -40,6 +41,7 @@ struct RefreshNames {
   classad::Symbol owner = classad::intern("Owner");
   classad::Symbol user = classad::intern("User");
   classad::Symbol cpus = classad::intern("Cpus");
+  classad::Symbol job_max_vacate_time = classad::intern("JobMaxVacateTime");
 };
 const RefreshNames& names() {
   static const RefreshNames n;
@@ -224,7 +226,7 @@ Slot::DrainForecast Slot::drain_forecast() const {
 double Slot::retirement_granted() const {
   if (!claim_ || !claim_->running || claim_->interruptible) return 0;  // interruptible: started draining
   double allowed = std::max(0.0, number_or(policy_->max_job_retirement_time, true, 0));
-  if (const classad::Attribute* a = claim_->job.find("MaxJobRetirementTime")) {
+  if (const classad::Attribute* a = claim_->job.find(names().max_job_retirement_time.symbol)) {
     classad::EvalEnv env;
     env.now = now_;
     classad::Value v = classad::evaluate(*a->expr, &claim_->job, &ad_, env);
@@ -252,7 +254,7 @@ double Slot::retirement_left() const {
 double Slot::vacate_time() const {
   double machine = std::max(0.0, number_or(policy_->machine_max_vacate_time, true, 600));
   if (!claim_) return machine;
-  const classad::Attribute* a = claim_->job.find("JobMaxVacateTime");
+  const classad::Attribute* a = claim_->job.find(names().job_max_vacate_time);
   if (!a) return machine;
   classad::EvalEnv env;
   env.now = now_;
@@ -298,8 +300,8 @@ void Slot::refresh_ad() {
     // The slot advertises its user's accounting principal, as the
     // negotiator names submitters: group.user@uid_domain (HTCondor's
     // startd publishes AccountingGroup with the domain of the job's User).
-    const classad::Value group = classad::evaluate_attr(claim_->job, "AccountingGroup");
-    const classad::Value user = classad::evaluate_attr(claim_->job, "User");
+    const classad::Value group = classad::evaluate_attr(claim_->job, n.accounting_group.symbol);
+    const classad::Value user = classad::evaluate_attr(claim_->job, n.user);
     if (group.is_string() && user.is_string() && group.as_string().find('@') == std::string_view::npos) {
       const std::string_view u = user.as_string();
       const auto at = u.find('@');

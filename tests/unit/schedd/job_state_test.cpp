@@ -1,6 +1,7 @@
 // The job state machine and the user log it writes.
 #include <catch2/catch.hpp>
 
+#include "model/classad/parser.h"
 #include "model/schedd/job_queue.h"
 #include "model/schedd/job_transitions.h"
 #include "model/schedd/user_log.h"
@@ -164,4 +165,31 @@ TEST_CASE("user log events in HTCondor's text format", "[schedd][user-log]") {
   auto rm = remove_job(removed, "via condor_rm (by user cms001)", kT0 + 8);
   CHECK(format_user_log_event(*rm) ==
         "009 (001.000.000) 08/23 04:53:28 Job was aborted.\n\tvia condor_rm (by user cms001)\n...\n");
+}
+
+TEST_CASE("a job's status and id read as integers, whatever spells them", "[schedd][job-state]") {
+  auto ad = [](const std::string& text) {
+    auto a = classad::parse_new_classad(text);
+    REQUIRE(a);
+    return *a;
+  };
+  // Integer literals (read from the ad's index), an expression, a real,
+  // another case, a parent's value, a string and nothing.
+  CHECK(job_status(ad("[JobStatus = 2]")) == JobStatus::Running);
+  CHECK(job_status(ad("[JobStatus = 1 + 2]")) == JobStatus::Removed);
+  CHECK(job_status(ad("[jobstatus = 5.0]")) == JobStatus::Held);
+  CHECK_FALSE(job_status(ad("[JobStatus = \"2\"]")));
+  CHECK_FALSE(job_status(ad("[JobStatus = 9]")));
+  CHECK_FALSE(job_status(ad("[Other = 2]")));
+  CHECK(job_id(ad("[ClusterId = 12; ProcId = Base + 1; Base = 2]")) == JobId{12, 3});
+  CHECK(job_id(ad("[CLUSTERID = 4]")) == JobId{4, 0});
+  classad::ClassAd cluster = ad("[ClusterId = 7; JobStatus = 1]");
+  classad::ClassAd proc = ad("[ProcId = 2]");
+  proc.chain_to(cluster);
+  CHECK(job_id(proc) == JobId{7, 2});
+  CHECK(job_status(proc) == JobStatus::Idle);
+  proc.set("JobStatus", 2);
+  CHECK(job_status(proc) == JobStatus::Running);
+  CHECK(int_attr(proc, "JobStatus") == 2);
+  CHECK(int_attr(proc, "NoSuch") == 0);
 }

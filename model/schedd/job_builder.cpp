@@ -374,6 +374,10 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
                                                  const SubmitContext& ctx) {
   std::vector<classad::ClassAd> jobs;
   std::int64_t total = 0, every = 1;
+  // Room for a job's attributes, made once per ad: the commands and the
+  // some forty attributes finish() adds for the first job, then as many as
+  // the job before had (a submission's jobs are alike).
+  std::size_t room = 0;
   auto planned = [&](std::int64_t n) {
     total = n;
     every = std::max<std::int64_t>(1, total / 100);  // progress about a hundred times, and at the end
@@ -383,6 +387,7 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
                          [&](std::int64_t proc, const std::vector<SubmitCommand>& commands,
                              config::Expander& ex) -> Result<bool> {
                            classad::ClassAd ad;
+                           ad.reserve(room != 0 ? room : commands.size() + 40);
                            JobAdBuilder builder(ctx, ad);
                            for (const SubmitCommand& c : commands) {
                              auto value = ex.expand(c.value);
@@ -390,6 +395,7 @@ Result<std::vector<classad::ClassAd>> build_jobs(const SubmitDescription& descri
                              if (auto s = builder.apply(c, *value); !s) return Error{s.error()};
                            }
                            if (auto s = builder.finish(proc, description); !s) return Error{s.error()};
+                           room = ad.size();
                            jobs.push_back(std::move(ad));
                            if (ctx.progress && ((proc + 1) % every == 0 || proc + 1 == total))
                              ctx.progress(proc + 1, total);

@@ -238,7 +238,27 @@ bool ClassAd::erase(const Interned& name) {
   const std::uint32_t pos = own->pos1 - 1;
   Body& b = mut();
   b.attrs.erase(b.attrs.begin() + pos);
-  rebuild_index(b);
+  // The index loses the entry in place, and the attributes after it move
+  // down one: rebuilding it re-derived every inline value (a slot ad loses
+  // its job's attributes when the claim ends, a job ad its run's).
+  // Linear probing: the entries after the hole that may not stay behind
+  // it move into it (backward-shift deletion), so every lookup still
+  // finds its entry before an empty slot.
+  const auto mask = static_cast<std::uint32_t>(b.index.size() - 1);
+  std::uint32_t hole = mix(sym) & mask;
+  while (b.index[hole].pos1 == 0 || b.index[hole].symbol != sym) hole = (hole + 1) & mask;
+  for (std::uint32_t j = (hole + 1) & mask; b.index[j].pos1 != 0; j = (j + 1) & mask) {
+    const std::uint32_t home = mix(b.index[j].symbol) & mask;
+    // Whether the entry's home lies in (hole, j], cyclically: then it
+    // stays where it is.
+    const bool stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+    if (stays) continue;
+    b.index[hole] = b.index[j];
+    hole = j;
+  }
+  b.index[hole] = IndexSlot{};
+  for (IndexSlot& slot : b.index)
+    if (slot.pos1 > pos + 1) slot.pos1 = slot.pos1 - 1;
   sync();
   return true;
 }

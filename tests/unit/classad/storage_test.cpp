@@ -2,13 +2,16 @@
 // the lookup index, trees in per-ad arenas, the long-form fast path for
 // plain literals, and trees shared through the expression cache. Each must
 // be invisible to the language.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <random>
 #include <thread>
 #include <vector>
 
 #include "model/classad/classad.h"
 #include "model/classad/expr_cache.h"
 #include "model/classad/slot_table.h"
+#include "model/common/text.h"
 #include "tests/unit/classad/support.h"
 
 using namespace cara::classad;
@@ -262,6 +265,64 @@ TEST_CASE("an index keeps finding every attribute as it grows and shrinks", "[st
   ad.shrink_to_fit();
   CHECK(ad.size() == 150);
   CHECK(ad.find("A299")->literal().as_int() == 299);
+}
+
+TEST_CASE("erasing keeps the order, the values and every lookup of the attributes left", "[storage]") {
+  // Erase takes the entry out of the index in place (backward shift):
+  // checked against a plain list over random inserts and erases, with
+  // names that crowd a small index and wrap around its end, and a copy
+  // taken now and then that must not change.
+  std::mt19937 rng(20261208);
+  for (int round = 0; round < 200; ++round) {
+    ClassAd ad;
+    std::vector<std::pair<std::string, long>> model;  // in attribute order
+    const int names = 3 + static_cast<int>(rng() % 40);
+    for (int step = 0; step < 120; ++step) {
+      const std::string name = "N" + std::to_string(rng() % static_cast<unsigned>(names));
+      auto at = std::find_if(model.begin(), model.end(),
+                             [&](const auto& e) { return cara::iequals(e.first, name); });
+      if (rng() % 3 == 0) {
+        CHECK(ad.erase(name) == (at != model.end()));
+        if (at != model.end()) model.erase(at);
+      } else {
+        const long v = static_cast<long>(rng() % 1000);
+        ad.set(name, v);
+        if (at != model.end())
+          at->second = v;
+        else
+          model.emplace_back(name, v);
+      }
+      ClassAd copy;
+      std::vector<std::pair<std::string, long>> copied;
+      if (step % 17 == 0) {
+        copy = ad;
+        copied = model;
+      }
+      REQUIRE(ad.size() == model.size());
+      std::size_t i = 0;
+      for (const Attribute& a : ad.attributes()) {
+        REQUIRE(i < model.size());
+        CHECK(a.name == model[i].first);
+        CHECK(a.literal().as_int() == model[i].second);
+        ++i;
+      }
+      for (int n = 0; n < names; ++n) {
+        const std::string name = "n" + std::to_string(n);
+        auto m = std::find_if(model.begin(), model.end(),
+                              [&](const auto& e) { return cara::iequals(e.first, name); });
+        const Attribute* a = ad.find(name);
+        REQUIRE((a != nullptr) == (m != model.end()));
+        if (a != nullptr) CHECK(ev(name + " + 0", &ad) == std::to_string(m->second));
+      }
+      if (!copied.empty() && !model.empty()) {
+        // The copy shares the body that the next change copies first.
+        ad.erase(model.front().first);
+        model.erase(model.begin());
+        REQUIRE(copy.size() == copied.size());
+        for (const auto& [name, v] : copied) CHECK(copy.find(name)->literal().as_int() == v);
+      }
+    }
+  }
 }
 
 TEST_CASE("copies of an ad share its attributes until one of them changes", "[storage][cow]") {

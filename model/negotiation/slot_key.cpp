@@ -62,8 +62,14 @@ std::string SlotKeyWriter::key_with(const PoolSlot& s, bool with_use, std::strin
   // Numbers as their bytes, strings after their length: each field has a
   // fixed size or says its size, so two keys are equal exactly when every
   // field is (a key per slot and cycle: no text conversions).
+  // Sized exactly: a key holding the memo's number for its attributes
+  // fits in the string itself, with no allocation.
+  const bool busy = with_use && s.use == SlotUse::Busy;
   std::string k;
-  k.reserve(attributes.size() + 48);
+  k.reserve(
+      (s.children.empty() ? 0 : 1 + sizeof s.input) + 1 + sizeof s.weight + (with_use ? 2 : 0) +
+      (busy ? sizeof(std::uint32_t) + s.remote_key.size() + sizeof s.current_rank + sizeof s.remote_eup : 0) +
+      attributes.size());
   auto raw = [&k](const auto& v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
   // A partitionable slot whose dynamic slots it may preempt is alike to
   // no other: what it offers depends on them.
@@ -76,7 +82,7 @@ std::string SlotKeyWriter::key_with(const PoolSlot& s, bool with_use, std::strin
   if (with_use) {
     k += static_cast<char>('0' + static_cast<int>(s.use));
     k += s.retiring ? 'r' : '-';
-    if (s.use == SlotUse::Busy) {
+    if (busy) {
       raw(static_cast<std::uint32_t>(s.remote_key.size()));
       k += s.remote_key;
       raw(s.current_rank);

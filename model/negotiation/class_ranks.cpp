@@ -356,9 +356,22 @@ void ClassRanks::note_unranked(int c) {
 }
 
 void ClassRanks::sort_groups(FamilyOrder& fo) const {
-  std::stable_sort(fo.order.begin(), fo.order.end(), [&](int a, int b) {
+  auto before = [&](int a, int b) {
     return goes_before(ranks_[static_cast<std::size_t>(a)], ranks_[static_cast<std::size_t>(b)]);
-  });
+  };
+  if (fo.order.size() <= 16) {
+    // Most families hold one class or a few: sorted by insertion, which
+    // is as stable as std::stable_sort (the same order) and needs none of
+    // the buffer that allocates at every call (every family, every cycle).
+    for (std::size_t i = 1; i < fo.order.size(); ++i) {
+      const int item = fo.order[i];
+      std::size_t j = i;
+      for (; j > 0 && before(item, fo.order[j - 1]); --j) fo.order[j] = fo.order[j - 1];
+      fo.order[j] = item;
+    }
+  } else {
+    std::stable_sort(fo.order.begin(), fo.order.end(), before);
+  }
   fo.group_end.assign(fo.order.size(), static_cast<int>(fo.order.size()));
   for (std::size_t i = fo.order.size(); i-- > 1;) {
     const bool tie = same_place(ranks_[static_cast<std::size_t>(fo.order[i - 1])],

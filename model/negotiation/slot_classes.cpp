@@ -36,6 +36,16 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
     else
       offered.push_back(i);
   }
+  // Room for as many classes as slots, made once (a cycle builds its
+  // classes anew; a simulated pool's cycle of a few dozen slots grew each
+  // of these vectors from empty).
+  classes_.reserve(offered.size());
+  heads_.reserve(offered.size());
+  family_of_.reserve(offered.size());
+  busy_.reserve(offered.size());
+  live_pos_.reserve(offered.size());
+  live_.reserve(offered.size());
+  if (grouping_) by_key_.reserve(offered.size());
   std::vector<std::uint32_t> numbers;
   std::vector<std::string> keys = write_keys(offered, 0, threads, &numbers);
   if (memo_ != nullptr && grouping_) {
@@ -60,6 +70,17 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   // Then their families (keyed on the threads too), in class order: the
   // numbers and live lists place() would have made slot by slot.
   std::vector<std::string> family_keys = write_keys(firsts, 1, threads, &numbers);
+  // And for as many families as classes.
+  families_.reserve(firsts.size());
+  live_families_.reserve(firsts.size());
+  live_family_pos_.reserve(firsts.size());
+  live_member_.reserve(firsts.size());
+  family_keys_.reserve(firsts.size());
+  with_children_.reserve(firsts.size());
+  signatures_.reserve(firsts.size());
+  fixed_weights_.reserve(firsts.size());
+  cells_.reserve(firsts.size() * match_symbols_.size());
+  if (grouping_) family_by_key_.reserve(firsts.size());
   for (std::size_t c = 0; c < firsts.size(); ++c) {
     join_family(static_cast<int>(c), firsts[c], std::move(family_keys[c]), numbers[c]);
     heads_[c] = classes_[c].slots.front();

@@ -9,6 +9,14 @@
 #include "model/negotiation/slot_memo.h"
 
 namespace cara::negotiation {
+namespace {
+
+template <typename... Vectors>
+void reserve_each(std::size_t n, Vectors&... vectors) {
+  (vectors.reserve(n), ...);
+}
+
+}  // namespace
 
 SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::NameSet match_names,
                          bool grouping, Threads threads, SlotMemo* memo)
@@ -39,12 +47,7 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   // Room for as many classes as slots, made once (a cycle builds its
   // classes anew; a simulated pool's cycle of a few dozen slots grew each
   // of these vectors from empty).
-  classes_.reserve(offered.size());
-  heads_.reserve(offered.size());
-  family_of_.reserve(offered.size());
-  busy_.reserve(offered.size());
-  live_pos_.reserve(offered.size());
-  live_.reserve(offered.size());
+  reserve_each(offered.size(), classes_, heads_, family_of_, busy_, live_pos_, live_);
   if (grouping_) by_key_.reserve(offered.size());
   std::vector<std::uint32_t> numbers;
   std::vector<std::string> keys = write_keys(offered, 0, threads, &numbers);
@@ -71,14 +74,8 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   // numbers and live lists place() would have made slot by slot.
   std::vector<std::string> family_keys = write_keys(firsts, 1, threads, &numbers);
   // And for as many families as classes.
-  families_.reserve(firsts.size());
-  live_families_.reserve(firsts.size());
-  live_family_pos_.reserve(firsts.size());
-  live_member_.reserve(firsts.size());
-  family_keys_.reserve(firsts.size());
-  with_children_.reserve(firsts.size());
-  signatures_.reserve(firsts.size());
-  fixed_weights_.reserve(firsts.size());
+  reserve_each(firsts.size(), families_, live_families_, live_family_pos_, live_member_, family_keys_,
+               with_children_, signatures_, fixed_weights_);
   cells_.reserve(firsts.size() * match_symbols_.size());
   if (grouping_) family_by_key_.reserve(firsts.size());
   for (std::size_t c = 0; c < firsts.size(); ++c) {

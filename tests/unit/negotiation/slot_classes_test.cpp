@@ -10,6 +10,30 @@
 using namespace cara;
 using namespace cara::test;
 
+namespace {
+
+// A cycle's slot pool and slot classes over `p`'s slots and requests, with
+// a memo or without (phases 1 and 3 of negotiation_cycle.h).
+struct Classed {
+  classad::EvalEnv env;
+  negotiation::SlotMemo memo;
+  negotiation::SlotPool pool;
+  negotiation::ClassNames read;
+  negotiation::SlotClasses classes;
+  Classed(Pool& p, bool memo_on)
+      : env(at_now()),
+        pool(negotiation::pool_input(p.slots), p.policy, p.accountant, env, {}, memo_on ? &memo : nullptr),
+        read(negotiation::class_names(p.policy, p.submitters)),
+        classes(pool, read.names, read.match_names, true, {}, memo_on ? &memo : nullptr) {}
+  static classad::EvalEnv at_now() {
+    classad::EvalEnv e;
+    e.now = kNow;
+    return e;
+  }
+};
+
+}  // namespace
+
 TEST_CASE("slots are one class only when every value the cycle reads is the same", "[negotiation][issue30]") {
   // The job reads Tag. Values that look alike but are not the same value:
   // an integer and a real, a number and a string, strings of other case
@@ -62,16 +86,10 @@ TEST_CASE("partitionable slots that would split otherwise are never one class", 
   for (std::size_t i = 0; i < slots.size(); ++i)
     p.slots.push_back(slot("slot1@m" + std::to_string(i), slots[i], 8));
   p.submit("alice@example.org", 1, 1);
-  classad::EvalEnv env;
-  env.now = kNow;
   for (const bool memo_on : {true, false}) {
     INFO("memo " << memo_on);
-    negotiation::SlotMemo memo;
-    negotiation::SlotPool pool(negotiation::pool_input(p.slots), p.policy, p.accountant, env, {},
-                               memo_on ? &memo : nullptr);
-    negotiation::ClassNames read = negotiation::class_names(p.policy, p.submitters);
-    negotiation::SlotClasses classes(pool, std::move(read.names), std::move(read.match_names), true, {},
-                                     memo_on ? &memo : nullptr);
+    Classed c(p, memo_on);
+    negotiation::SlotClasses& classes = c.classes;
     CHECK(classes.class_of(1) == classes.class_of(0));
     for (std::size_t i = 2; i < slots.size(); ++i) {
       INFO("slot " << i);
@@ -99,16 +117,11 @@ TEST_CASE("a partitionable slot that gave resources away is classed by what it h
              "ConsumptionMemory = TARGET.RequestMemory; Requirements = TARGET.RequestCpus <= MY.Cpus",
              8));
   p.submit("alice@example.org", 1, 1);
-  classad::EvalEnv env;
-  env.now = kNow;
   for (const bool memo_on : {true, false}) {
     INFO("memo " << memo_on);
-    negotiation::SlotMemo memo;
-    negotiation::SlotPool pool(negotiation::pool_input(p.slots), p.policy, p.accountant, env, {},
-                               memo_on ? &memo : nullptr);
-    negotiation::ClassNames read = negotiation::class_names(p.policy, p.submitters);
-    negotiation::SlotClasses classes(pool, std::move(read.names), std::move(read.match_names), true, {},
-                                     memo_on ? &memo : nullptr);
+    Classed c(p, memo_on);
+    negotiation::SlotPool& pool = c.pool;
+    negotiation::SlotClasses& classes = c.classes;
     REQUIRE(classes.size() == 1);
     const int start = classes.class_of(0);
     auto carve = [&](std::size_t i, const std::string& cpus) {

@@ -46,9 +46,12 @@ SlotClasses::SlotClasses(const SlotPool& pool, classad::NameSet names, classad::
   }
   // Room for as many classes as slots, made once (a cycle builds its
   // classes anew; a simulated pool's cycle of a few dozen slots grew each
-  // of these vectors from empty).
-  reserve_each(offered.size(), classes_, heads_, family_of_, busy_, live_pos_, live_);
-  if (grouping_) by_key_.reserve(offered.size());
+  // of these vectors from empty). Up to a bound: a pool of alike machines
+  // makes a few hundred classes of 100,000 slots, and the rest grow as
+  // they must.
+  const std::size_t room = std::min<std::size_t>(offered.size(), 4096);
+  reserve_each(room, classes_, heads_, family_of_, busy_, live_pos_, live_);
+  if (grouping_) by_key_.reserve(room);
   std::vector<std::uint32_t> numbers;
   std::vector<std::string> keys = write_keys(offered, 0, threads, &numbers);
   if (memo_ != nullptr && grouping_) {

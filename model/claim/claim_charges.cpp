@@ -9,6 +9,7 @@
 #include "model/claim/claim_id.h"
 #include "model/classad/eval.h"
 #include "model/classad/symbol.h"
+#include "model/common/text.h"
 #include "model/negotiation/slot_board.h"
 #include "model/schedd/job_status.h"
 
@@ -45,6 +46,18 @@ std::optional<accounting::ClaimRecord> slot_claim(std::string_view name, const c
   return r;
 }
 
+std::optional<accounting::ClaimRecord> recharged(const accounting::ClaimRecord& charged,
+                                                 std::string_view name, const classad::ClassAd& ad,
+                                                 bool use_slot_weights) {
+  // A Claimed slot is charged to its own user: a charge another user's
+  // match left on it (a second match on a slot whose first claim won, the
+  // startd refusing the second) moves to the slot's user. A slot that
+  // names no user keeps its charge.
+  auto r = slot_claim(name, ad, use_slot_weights);
+  if (!r || iequals(r->submitter, charged.submitter)) return std::nullopt;
+  return r;
+}
+
 namespace {
 
 using Claimed = std::vector<std::pair<std::string_view, const classad::ClassAd*>>;
@@ -62,7 +75,13 @@ ChargeChanges merge(const std::map<std::string, accounting::ClaimRecord>& charge
   for (const auto& [slot, record] : charged) {
     for (; c != claimed.end() && c->first < slot; ++c) begin(c->first, *c->second);
     const bool still = c != claimed.end() && c->first == slot;
-    if (still) ++c;
+    if (still) {
+      if (auto r = recharged(record, slot, *c->second, use_slot_weights)) {
+        out.ended.push_back(slot);
+        out.begun.push_back(std::move(*r));
+      }
+      ++c;
+    }
     if (!still && !std::binary_search(matched.begin(), matched.end(), std::string_view(slot)))
       out.ended.push_back(slot);
   }

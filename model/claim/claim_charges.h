@@ -54,6 +54,12 @@ ChargeChanges reconcile(const std::map<std::string, accounting::ClaimRecord>& ch
 std::optional<accounting::ClaimRecord> slot_claim(std::string_view name, const classad::ClassAd& ad,
                                                   bool use_slot_weights);
 
+// The claim a Claimed slot `name` (ad `ad`) is charged as instead of
+// `charged`, when the slot names another user; none otherwise.
+std::optional<accounting::ClaimRecord> recharged(const accounting::ClaimRecord& charged,
+                                                 std::string_view name, const classad::ClassAd& ad,
+                                                 bool use_slot_weights);
+
 // Applies `changes` at `now`; each change the accountant refuses is one
 // line of the result (what was not charged, and why).
 std::vector<std::string> charge(accounting::Accountant& accountant, const ChargeChanges& changes,

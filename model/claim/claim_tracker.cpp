@@ -1,8 +1,10 @@
 #include "model/claim/claim_tracker.h"
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
+#include "model/common/text.h"
 #include "model/negotiation/slot_board.h"
 
 namespace cara::claim {
@@ -40,6 +42,12 @@ ChargeChanges ClaimTracker::changes(const accounting::Accountant& accountant,
     auto claimed = board.claimed().find(n);
     const bool is_claimed = claimed != board.claimed().end();
     if (charged && !is_claimed && board.matched().count(n) == 0) out.ended.push_back(n);
+    if (charged && is_claimed)
+      if (auto r = recharged(accountant.claims().at(n), n, *claimed->second.front().second,
+                             policy.use_slot_weights)) {
+        out.ended.push_back(n);
+        out.begun.push_back(std::move(*r));
+      }
     if (!charged && is_claimed)
       if (auto r = slot_claim(n, *claimed->second.front().second, policy.use_slot_weights))
         out.begun.push_back(std::move(*r));
@@ -51,11 +59,17 @@ void ClaimTracker::charged(const accounting::Accountant& accountant, const negot
                            const ChargeChanges& changes) {
   // A change the accountant refused leaves its name as it was: the full
   // reconcile would give it again.
+  // A name both ended and begun (a charge moved to the slot's user) is
+  // settled when the slot's user holds it.
   unsettled_.clear();
+  std::map<std::string, const accounting::ClaimRecord*> begun;
+  for (const accounting::ClaimRecord& c : changes.begun) begun[c.slot] = &c;
   for (const std::string& n : changes.ended)
-    if (accountant.claims().count(n) != 0) unsettled_.insert(n);
-  for (const accounting::ClaimRecord& c : changes.begun)
-    if (accountant.claims().count(c.slot) == 0) unsettled_.insert(c.slot);
+    if (accountant.claims().count(n) != 0 && begun.count(n) == 0) unsettled_.insert(n);
+  for (const auto& [n, c] : begun) {
+    auto it = accountant.claims().find(n);
+    if (it == accountant.claims().end() || !iequals(it->second.submitter, c->submitter)) unsettled_.insert(n);
+  }
   accountant_ = accountant.claim_log().stamp();
   board_ = board.claim_log().stamp();
   settled_ = true;

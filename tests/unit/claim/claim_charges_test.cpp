@@ -29,10 +29,15 @@ classad::ClassAd ad(const std::string& text) {
   return *classad::parse_classad(text);
 }
 
+// Each "slot" charged to old@..., or "slot=submitter" to that submitter.
 std::map<std::string, accounting::ClaimRecord> charged(std::vector<std::string> slots) {
   std::map<std::string, accounting::ClaimRecord> out;
-  for (const std::string& s : slots)
-    out[s] = accounting::ClaimRecord{s, "old@physik.rwth-aachen.de", 1, kT0, {}};
+  for (const std::string& s : slots) {
+    const auto eq = s.find('=');
+    const std::string slot = s.substr(0, eq);
+    out[slot] = accounting::ClaimRecord{
+        slot, eq == std::string::npos ? "old@physik.rwth-aachen.de" : s.substr(eq + 1), 1, kT0, {}};
+  }
   return out;
 }
 
@@ -67,10 +72,20 @@ TEST_CASE("claims follow the slot ads", "[claim][accounting]") {
        {"a:u@physik.rwth-aachen.de:1", "b:group_cms.u@physik.rwth-aachen.de:1"}},
       {"a charged claim whose slot is unclaimed now ends; a matched one stays; a claimed one is not charged "
        "twice",
-       {"a", "c", "d"},
+       {"a=u@physik.rwth-aachen.de", "c", "d"},
        true,
        {"d"},
        {"b:group_cms.u@physik.rwth-aachen.de:2"}},
+      {"a claimed slot charged to another user (a second match the startd refused) moves to its own user",
+       {"a", "b=GROUP_CMS.U@physik.rwth-aachen.de", "c"},
+       true,
+       {"a"},
+       {"a:u@physik.rwth-aachen.de:4"}},
+      {"a claimed slot that names no user keeps its charge",
+       {"e"},
+       true,
+       {},
+       {"a:u@physik.rwth-aachen.de:4", "b:group_cms.u@physik.rwth-aachen.de:2"}},
       {"a slot that left the pool stops being charged",
        {"gone"},
        true,
@@ -99,7 +114,7 @@ TEST_CASE("claims begin in slot-name order, one per name, names that are express
       ad("[ Name = strcat(\"k\", \"\"); State = \"Matched\" ]"),
   };
   // "k" is matched (still charged), "n" and "y" are gone, "z" is charged already.
-  ChargeChanges c = reconcile(charged({"k", "n", "y", "z"}), slots, true);
+  ChargeChanges c = reconcile(charged({"k", "n", "y", "z=u@physik.rwth-aachen.de"}), slots, true);
   CHECK(c.ended == std::vector<std::string>{"n", "y"});
   std::vector<std::string> begun;
   for (const auto& r : c.begun) begun.push_back(r.slot + ":" + r.submitter);

@@ -21,11 +21,20 @@ bool carved_resource(std::string_view name, const PoolSlot& s) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, classad::ExprPtr>> consumption_exprs(const classad::ClassAd& ad) {
-  std::vector<std::pair<std::string, classad::ExprPtr>> out;
-  for (const classad::Attribute& a : ad.attributes())
-    if (is_consumption_attribute(a.name) && a.expr) out.emplace_back(std::string(a.name.substr(11)), a.expr);
-  return out;
+void read_consumption(PoolSlot& s, const classad::ClassAd& ad) {
+  PoolSlot::ConsumptionExprs exprs;
+  std::vector<classad::Symbol> keyed;
+  for (const classad::Attribute& a : ad.attributes()) {
+    if (!is_consumption_attribute(a.name)) continue;
+    const std::string_view resource = a.name.substr(11);
+    keyed.push_back(a.symbol);
+    keyed.push_back(classad::intern(resource));
+    if (a.expr) exprs.emplace_back(std::string(resource), a.expr);
+  }
+  s.consumption_exprs =
+      exprs.empty() ? nullptr : std::make_shared<const PoolSlot::ConsumptionExprs>(std::move(exprs));
+  s.consumption_keyed =
+      keyed.empty() ? nullptr : std::make_shared<const std::vector<classad::Symbol>>(std::move(keyed));
 }
 
 void classify_carved_weight(PoolSlot& s) {

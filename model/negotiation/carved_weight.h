@@ -15,8 +15,10 @@
 
 namespace cara::negotiation {
 
-// The slot's Consumption<R> expressions, by resource name R.
-std::vector<std::pair<std::string, classad::ExprPtr>> consumption_exprs(const classad::ClassAd& ad);
+// Sets s.consumption_exprs (the Consumption<R> expressions of `ad`, by
+// resource name R) and s.consumption_keyed (what a class key reads because
+// of them), in one pass over the ad's attributes; each null when none.
+void read_consumption(PoolSlot& s, const classad::ClassAd& ad);
 
 // Sets s.carved_weight and s.weight_resource from the slot's SlotWeight
 // and its consumption_exprs (set first).

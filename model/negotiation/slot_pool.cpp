@@ -105,16 +105,7 @@ bool describe_slot(PoolSlot& s, SlotClaimFacts& facts, const classad::ClassAd& a
     }
   }
   if (s.partitionable) {
-    if (auto exprs = consumption_exprs(ad); !exprs.empty())
-      s.consumption_exprs = std::make_shared<const PoolSlot::ConsumptionExprs>(std::move(exprs));
-    std::vector<classad::Symbol> keyed;
-    for (const classad::Attribute& a : ad.attributes()) {
-      if (!is_consumption_attribute(a.name)) continue;
-      keyed.push_back(a.symbol);
-      keyed.push_back(classad::intern(a.name.substr(11)));
-    }
-    if (!keyed.empty())
-      s.consumption_keyed = std::make_shared<const std::vector<classad::Symbol>>(std::move(keyed));
+    read_consumption(s, ad);
     s.consumption_policy = s.consumption_exprs != nullptr;
     classify_carved_weight(s);
   }
